@@ -1,0 +1,129 @@
+/**
+ * Every environment variable of the service, read once and validated at start.
+ * A wrong value fails the layer with a ConfigError naming the variable; main.ts turns it into one line.
+ */
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import * as Path from "node:path"
+
+export type Role = "all" | "api" | "worker"
+export type CreditMode = "dynamic" | "flat" | "free"
+
+const positiveInt = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 })
+  )
+
+const nonNegativeInt = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: "must be an integer >= 0", validation: (n) => n >= 0 })
+  )
+
+const optionalNonNegativeInt = (name: string) =>
+  Config.option(
+    Config.integer(name).pipe(Config.validate({ message: "must be an integer >= 0", validation: (n) => n >= 0 }))
+  )
+
+const csv = (name: string, fallback: string) =>
+  Config.string(name).pipe(
+    Config.withDefault(fallback),
+    Config.map((s) => s.split(",").map((p) => p.trim()).filter((p) => p.length > 0))
+  )
+
+const url = (name: string) =>
+  Config.string(name).pipe(
+    Config.validate({
+      message: "must be an absolute http(s) URL",
+      validation: (s) => {
+        try {
+          const u = new URL(s)
+          return u.protocol === "http:" || u.protocol === "https:"
+        } catch {
+          return false
+        }
+      }
+    })
+  )
+
+export const appConfig = Effect.gen(function*() {
+  const dataDir = Path.resolve(yield* Config.string("SERVICE_DATA_DIR").pipe(Config.withDefault("./.data")))
+  const host = yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+  const port = yield* Config.port("PORT").pipe(Config.withDefault(3000))
+  const jwksUrl = yield* Config.option(url("SERVICE_AUTH_JWKS_URL"))
+  const jwksFile = yield* Config.string("SERVICE_AUTH_JWKS_FILE").pipe(
+    Config.withDefault(Path.join(dataDir, "dev-jwks.json"))
+  )
+  return {
+    host,
+    port,
+    publicBaseUrl: yield* url("SERVICE_PUBLIC_BASE_URL").pipe(
+      Config.withDefault(`http://${host}:${port}`)
+    ),
+    role: (yield* Config.literal("all", "api", "worker")("SERVICE_ROLE").pipe(Config.withDefault("all"))) as Role,
+    logLevel: yield* Config.option(Config.logLevel("SERVICE_LOG_LEVEL")),
+    database: {
+      url: yield* Config.option(Config.redacted("DATABASE_URL")),
+      dataDir,
+      embeddedPort: yield* Config.option(Config.port("SERVICE_EMBEDDED_PG_PORT")),
+      poolSize: yield* positiveInt("SERVICE_DB_POOL_SIZE", 20)
+    },
+    auth: {
+      jwksUrl,
+      jwksFile: Option.isSome(jwksUrl) ? Option.none<string>() : Option.some(Path.resolve(jwksFile)),
+      issuer: yield* Config.string("SERVICE_AUTH_ISSUER").pipe(Config.withDefault("rubr-dev")),
+      audience: yield* Config.string("SERVICE_AUTH_AUDIENCE").pipe(Config.withDefault("rubr")),
+      allowedProviders: yield* csv("SERVICE_AUTH_ALLOWED_PROVIDERS", "google.com,github.com")
+    },
+    credits: {
+      signupCredits: yield* nonNegativeInt("SERVICE_SIGNUP_CREDITS", 100),
+      auditMode: (yield* Config.literal("dynamic", "flat", "free")("SERVICE_AUDIT_CREDIT_MODE").pipe(
+        Config.withDefault("dynamic")
+      )) as CreditMode,
+      auditRunCredits: yield* nonNegativeInt("SERVICE_AUDIT_RUN_CREDITS", 10)
+    },
+    limits: {
+      maxBodyBytes: yield* positiveInt("SERVICE_MAX_BODY_BYTES", 10 * 1024 * 1024),
+      maxFileBytes: yield* positiveInt("SERVICE_MAX_FILE_BYTES", 1024 * 1024),
+      maxFilesPerUpload: yield* positiveInt("SERVICE_MAX_FILES_PER_UPLOAD", 100),
+      maxFilesPerBundle: yield* positiveInt("SERVICE_MAX_FILES_PER_BUNDLE", 500),
+      pageLimitDefault: yield* positiveInt("SERVICE_PAGE_LIMIT_DEFAULT", 50),
+      pageLimitMax: yield* positiveInt("SERVICE_PAGE_LIMIT_MAX", 200),
+      rateLimitUserPerMinute: yield* positiveInt("SERVICE_RATE_LIMIT_USER_PER_MINUTE", 600),
+      rateLimitKeyPerMinute: yield* positiveInt("SERVICE_RATE_LIMIT_KEY_PER_MINUTE", 600),
+      rateLimitBundlePerMinute: yield* positiveInt("SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE", 300),
+      rateLimitPublicIpPerMinute: yield* positiveInt("SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE", 60),
+      trustProxy: yield* Config.boolean("SERVICE_TRUST_PROXY").pipe(Config.withDefault(false)),
+      usageCapUserCreditsPerDay: yield* optionalNonNegativeInt("SERVICE_USAGE_CAP_USER_CREDITS_PER_DAY"),
+      usageCapBundleCreditsPerDay: yield* optionalNonNegativeInt("SERVICE_USAGE_CAP_BUNDLE_CREDITS_PER_DAY")
+    },
+    ai: {
+      enabled: yield* Config.boolean("SERVICE_AI_ENABLED").pipe(Config.withDefault(false)),
+      baseUrl: yield* url("SERVICE_AI_BASE_URL").pipe(Config.withDefault("https://api.openai.com/v1")),
+      apiKey: yield* Config.redacted("SERVICE_AI_API_KEY").pipe(Config.withDefault(Redacted.make(""))),
+      model: yield* Config.string("SERVICE_AI_MODEL").pipe(Config.withDefault("gpt-4o-mini")),
+      circuitBreakerOverride: yield* Config.option(Config.literal("open", "closed")("SERVICE_AI_CIRCUIT_BREAKER")),
+      dailyBudgetCredits: yield* optionalNonNegativeInt("SERVICE_AI_DAILY_BUDGET_CREDITS")
+    },
+    email: {
+      sendEnabled: yield* Config.boolean("SERVICE_EMAIL_SEND_ENABLED").pipe(Config.withDefault(false)),
+      smtpHost: yield* Config.string("SERVICE_SMTP_HOST").pipe(Config.withDefault("127.0.0.1")),
+      smtpPort: yield* Config.port("SERVICE_SMTP_PORT").pipe(Config.withDefault(587)),
+      smtpSecure: yield* Config.boolean("SERVICE_SMTP_SECURE").pipe(Config.withDefault(false)),
+      smtpUser: yield* Config.option(Config.string("SERVICE_SMTP_USER")),
+      smtpPassword: yield* Config.option(Config.redacted("SERVICE_SMTP_PASSWORD")),
+      from: yield* Config.string("SERVICE_EMAIL_FROM").pipe(Config.withDefault("rubr <no-reply@rubr.local>"))
+    },
+    worker: {
+      concurrency: yield* positiveInt("SERVICE_WORKER_CONCURRENCY", 4),
+      pollIntervalMs: yield* positiveInt("SERVICE_WORKER_POLL_INTERVAL_MS", 2000)
+    },
+    otlpEndpoint: yield* Config.option(url("OTEL_EXPORTER_OTLP_ENDPOINT"))
+  }
+})
+
+export type AppConfigShape = Effect.Effect.Success<typeof appConfig>
+
+export class AppConfig extends Context.Tag("rubr/AppConfig")<AppConfig, AppConfigShape>() {
+  static readonly layer = Layer.effect(AppConfig, appConfig)
+}

