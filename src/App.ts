@@ -29,7 +29,7 @@ const workerLayers = WorkerLive.pipe(Layer.provide(WorkerTasksLive))
 
 /** The process for a role, minus config and the listening socket (tests bring their own). */
 export const roleLayer = <E, R>(role: Role, server: Layer.Layer<HttpServer.HttpServer | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path, E, R>) => {
-  const api = apiLayers.pipe(Layer.provide(server))
+  const api = apiLayers.pipe(Layer.provideMerge(server))
   const parts = role === "api" ? api : role === "worker" ? workerLayers : Layer.mergeAll(api, workerLayers)
   return parts.pipe(Layer.provide(ServicesLive), Layer.provideMerge(DatabaseLive))
 }

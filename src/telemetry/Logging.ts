@@ -5,7 +5,7 @@ import { AppConfig } from "../config/AppConfig.js"
 export const LoggingLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     Layer.mergeAll(
-      Logger.replace(Logger.defaultLogger, Logger.jsonLogger),
+      Logger.json,
       Logger.minimumLogLevel(Option.getOrElse(config.logLevel, () => LogLevel.Info))
     ))
 )

@@ -1,0 +1,48 @@
+/**
+ * List parameters shared by every list route: `limit` (default 50, 1..200 by default, both
+ * configurable) and `offset` (>= 0). Out-of-range values are a 400, never silently clamped.
+ */
+import { Effect, Schema } from "effect"
+import { AppConfig } from "../config/AppConfig.js"
+import { ValidationFailed } from "../domain/Errors.js"
+import type { Pagination } from "./Envelope.js"
+
+const IntFromString = Schema.NumberFromString.pipe(Schema.int())
+
+export const LimitParam = Schema.Struct({
+  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" }))
+})
+export const LimitOffsetParams = Schema.Struct({
+  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+  offset: Schema.optional(IntFromString.annotations({ description: "rows to skip, >= 0 (default 0)" }))
+})
+
+export interface Page {
+  readonly limit: number
+  readonly offset: number
+}
+
+export const resolvePage = (params: { readonly limit?: number | undefined; readonly offset?: number | undefined }) =>
+  Effect.gen(function*() {
+    const { pageLimitDefault, pageLimitMax } = (yield* AppConfig).limits
+    const limit = params.limit ?? pageLimitDefault
+    const offset = params.offset ?? 0
+    if (limit < 1 || limit > pageLimitMax) {
+      return yield* ValidationFailed.at("limit", `must be between 1 and ${pageLimitMax}`)
+    }
+    if (offset < 0) return yield* ValidationFailed.at("offset", "must be 0 or more")
+    return { limit, offset } satisfies Page
+  })
+
+/** Fetch limit + 1 rows, then call this: it trims the extra row and fills nextOffset/nextCursor. */
+export const paginate = <A>(rows: ReadonlyArray<A>, page: Page, cursorOf?: (last: A) => string) => {
+  const hasMore = rows.length > page.limit
+  const items = hasMore ? rows.slice(0, page.limit) : rows
+  const pagination: Pagination = {
+    limit: page.limit,
+    offset: page.offset,
+    nextOffset: hasMore ? page.offset + page.limit : null,
+    nextCursor: hasMore ? (cursorOf ? cursorOf(items[items.length - 1]) : String(page.offset + page.limit)) : null
+  }
+  return { items, pagination }
+}

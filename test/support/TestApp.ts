@@ -1,0 +1,138 @@
+/**
+ * A whole rubr process per test file, in-process, on its own database cloned from the migrated
+ * template and a real listening socket on a free port. Tests speak HTTP to it with fetch, exactly as a
+ * client would, and may look into the database through `sql`.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
+import * as Fs from "node:fs"
+import { createServer } from "node:http"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import pg from "pg"
+import { inject } from "vitest"
+import { roleLayer } from "../../src/App.js"
+import { type DevKey, generateDevKey, mintToken, type TokenOptions } from "../../src/auth/DevTokens.js"
+import { AppConfig, type Role } from "../../src/config/AppConfig.js"
+import { HttpServer } from "@effect/platform"
+
+export const ISSUER = "rubr-test"
+export const AUDIENCE = "rubr-test-aud"
+const TEMPLATE_DB = "rubr_test_template"
+
+export interface Reply<T = any> {
+  readonly status: number
+  readonly headers: Headers
+  readonly body: T
+  readonly text: string
+}
+
+export interface RequestOptions {
+  readonly token?: string | undefined
+  readonly body?: unknown
+  /** Sent verbatim (for malformed-body tests); wins over `body`. */
+  readonly rawBody?: string | Uint8Array
+  readonly headers?: Record<string, string>
+}
+
+export interface TestAppShape {
+  readonly baseUrl: string
+  readonly databaseUrl: string
+  readonly key: DevKey
+  /** A login token for `sub` (a new sub is a new user on first use). */
+  readonly token: (sub: string, options?: Partial<TokenOptions>) => Promise<string>
+  /** Signs in `sub` and creates an API key with these scopes; returns the raw key. */
+  readonly apiKey: (sub: string, scopes: ReadonlyArray<string>, name?: string) => Promise<string>
+  readonly request: <T = any>(method: string, path: string, options?: RequestOptions) => Promise<Reply<T>>
+  readonly sql: SqlClient.SqlClient
+}
+
+export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>() {}
+
+const createDatabase = async () => {
+  const adminUrl = inject("pgAdminUrl")
+  const name = `rubr_t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
+  } finally {
+    await admin.end()
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+export interface TestAppOptions {
+  readonly role?: Role
+  readonly env?: Record<string, string>
+}
+
+export const makeTestApp = (options: TestAppOptions = {}) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const databaseUrl = yield* Effect.promise(createDatabase)
+      const { key, jwks } = yield* Effect.promise(() => generateDevKey())
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-app-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
+      const jwksFile = Path.join(dir, "jwks.json")
+      Fs.writeFileSync(jwksFile, JSON.stringify(jwks))
+      const env: Record<string, string> = {
+        DATABASE_URL: databaseUrl,
+        SERVICE_DATA_DIR: dir,
+        SERVICE_AUTH_JWKS_FILE: jwksFile,
+        SERVICE_AUTH_ISSUER: ISSUER,
+        SERVICE_AUTH_AUDIENCE: AUDIENCE,
+        SERVICE_ROLE: options.role ?? "api",
+        SERVICE_DB_POOL_SIZE: "10",
+        SERVICE_WORKER_POLL_INTERVAL_MS: "200",
+        SERVICE_LOG_LEVEL: "WARN",
+        ...options.env
+      }
+      const server = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
+      const app = roleLayer((options.role ?? "api") as Role, server)
+      const testApp = Layer.effect(
+        TestApp,
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const httpServer = yield* Effect.serviceOption(HttpServer.HttpServer)
+          const address = httpServer._tag === "Some" ? httpServer.value.address : undefined
+          const baseUrl = address && address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}/api/v1` : ""
+          const token = (sub: string, extra: Partial<TokenOptions> = {}) =>
+            mintToken(key, { issuer: ISSUER, audience: AUDIENCE, sub, ...extra })
+          const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T>> => {
+            const headers: Record<string, string> = { ...opts.headers }
+            if (opts.token !== undefined) headers["authorization"] = `Bearer ${opts.token}`
+            let body: string | Uint8Array | undefined
+            if (opts.rawBody !== undefined) body = opts.rawBody
+            else if (opts.body !== undefined) {
+              body = JSON.stringify(opts.body)
+              headers["content-type"] ??= "application/json"
+            }
+            const response = await fetch(baseUrl + path, { method, headers, body })
+            const text = await response.text()
+            let parsed: any = undefined
+            try {
+              parsed = text.length > 0 ? JSON.parse(text) : undefined
+            } catch {
+              parsed = undefined
+            }
+            return { status: response.status, headers: response.headers, body: parsed, text }
+          }
+          const apiKey = async (sub: string, scopes: ReadonlyArray<string>, name = "test key") => {
+            const reply = await request<any>("POST", "/api-keys", { token: await token(sub), body: { name, scopes } })
+            if (reply.status !== 201) throw new Error(`api key creation failed: ${reply.status} ${reply.text}`)
+            return reply.body.data.rawApiKey as string
+          }
+          return { baseUrl, databaseUrl, key, token, apiKey, request, sql }
+        })
+      )
+      return testApp.pipe(
+        Layer.provideMerge(app),
+        Layer.provide(AppConfig.layer),
+        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      )
+    })
+  )
