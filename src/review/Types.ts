@@ -1,0 +1,122 @@
+/**
+ * The review domain shared by the rubric engine, the mock reviewer and the real AI reviewer:
+ * what goes into a review and what comes out. Both reviewers implement `AiReviewer` (src/review/AiReviewer.ts).
+ */
+import { Schema } from "effect"
+
+export const ArtifactType = Schema.Literal("skill", "agent", "prompt", "command", "workflow", "rubr_flow")
+export type ArtifactType = typeof ArtifactType.Type
+
+export const ModelTier = Schema.Literal("cheap", "standard", "premium")
+export type ModelTier = typeof ModelTier.Type
+export const ReasoningEffort = Schema.Literal("low", "medium", "high")
+export type ReasoningEffort = typeof ReasoningEffort.Type
+
+export const Criterion = Schema.Struct({
+  key: Schema.String,
+  label: Schema.String,
+  weight: Schema.Number,
+  description: Schema.String
+})
+export type Criterion = typeof Criterion.Type
+
+export const Rubric = Schema.Struct({
+  key: Schema.String,
+  version: Schema.String,
+  artifactType: ArtifactType,
+  title: Schema.String,
+  criteria: Schema.Array(Criterion)
+})
+export type Rubric = typeof Rubric.Type
+
+export interface ReviewFile {
+  readonly path: string
+  readonly content: string
+  readonly fileVersionId: string
+  readonly isPrimary: boolean
+}
+
+export interface ReviewInput {
+  /** file: `target` is the artifact and `files` its context; bundle: every file in `files` is under review. */
+  readonly mode: "file" | "bundle"
+  readonly artifactType: ArtifactType
+  readonly rubric: Rubric
+  readonly target: ReviewFile | null
+  readonly files: ReadonlyArray<ReviewFile>
+  readonly modelTier: ModelTier
+  readonly reasoningEffort: ReasoningEffort
+}
+
+export const Severity = Schema.Literal("critical", "major", "minor", "info")
+export type Severity = typeof Severity.Type
+
+export const CriterionScore = Schema.Struct({
+  key: Schema.String,
+  label: Schema.String,
+  weight: Schema.Number,
+  /** 0..100 */
+  score: Schema.Number,
+  rationale: Schema.String
+})
+export type CriterionScore = typeof CriterionScore.Type
+
+export const Finding = Schema.Struct({
+  id: Schema.String,
+  criterionKey: Schema.String,
+  severity: Severity,
+  filePath: Schema.String,
+  lineStart: Schema.Int,
+  lineEnd: Schema.Int,
+  message: Schema.String,
+  suggestion: Schema.String
+})
+export type Finding = typeof Finding.Type
+
+export const ImprovedFile = Schema.Struct({
+  path: Schema.String,
+  content: Schema.String,
+  /** One line per change made, for people reading the result. */
+  changes: Schema.Array(Schema.String)
+})
+export type ImprovedFile = typeof ImprovedFile.Type
+
+export const EvalCase = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: Schema.Literal("standard", "scenario"),
+  input: Schema.String,
+  expectedBehavior: Schema.String,
+  passCriteria: Schema.String
+})
+export type EvalCase = typeof EvalCase.Type
+
+export const Usage = Schema.Struct({
+  inputTokens: Schema.Number,
+  outputTokens: Schema.Number,
+  totalTokens: Schema.Number
+})
+export type Usage = typeof Usage.Type
+
+export const ProviderInfo = Schema.Struct({
+  provider: Schema.String,
+  model: Schema.String,
+  modelTier: ModelTier,
+  reasoningEffort: ReasoningEffort
+})
+export type ProviderInfo = typeof ProviderInfo.Type
+
+export const ReviewResult = Schema.Struct({
+  /** 0..100, the weighted mean of `scores`. */
+  overallScore: Schema.Number,
+  scores: Schema.Array(CriterionScore),
+  findings: Schema.Array(Finding),
+  /** file mode: the rewritten target (null when nothing could be improved). */
+  improvedVersion: Schema.NullOr(ImprovedFile),
+  /** bundle mode: every rewritten file. */
+  improvedFiles: Schema.Array(ImprovedFile),
+  evalKit: Schema.Struct({ cases: Schema.Array(EvalCase) }),
+  /** null for the mock (no provider call). */
+  usage: Schema.NullOr(Usage),
+  provider: ProviderInfo
+})
+export type ReviewResult = typeof ReviewResult.Type
