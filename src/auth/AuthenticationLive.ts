@@ -54,10 +54,10 @@ export const AuthenticationLive = Layer.effect(
         }
       }
       yield* limiter.hit([
-        { key: `user:${actor.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" },
         ...(actor.kind === "apiKey"
           ? [{ key: `key:${actor.apiKeyId}`, limit: limits.rateLimitKeyPerMinute, label: "API key" }]
-          : [])
+          : []),
+        { key: `user:${actor.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }
       ])
       yield* Effect.annotateCurrentSpan({ "rubr.user_id": actor.userId, "rubr.actor": actor.kind })
       return actor

@@ -8,16 +8,17 @@ import * as Path from "node:path"
 export type Role = "all" | "api" | "worker"
 export type CreditMode = "dynamic" | "flat" | "free"
 
+// Validate before the default: a validated default keeps the variable's name out of the error.
 const positiveInt = (name: string, fallback: number) =>
   Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 })
+    Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+    Config.withDefault(fallback)
   )
 
 const nonNegativeInt = (name: string, fallback: number) =>
   Config.integer(name).pipe(
-    Config.withDefault(fallback),
-    Config.validate({ message: "must be an integer >= 0", validation: (n) => n >= 0 })
+    Config.validate({ message: "must be an integer >= 0", validation: (n) => n >= 0 }),
+    Config.withDefault(fallback)
   )
 
 const optionalNonNegativeInt = (name: string) =>

@@ -46,11 +46,11 @@ export const CreateApiKey = Schema.Struct({
   name: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
     description: "1-100 characters"
   }),
-  scopes: Schema.NonEmptyArray(Scope).annotations({ description: "a non-empty subset of the 13 scopes" }),
+  scopes: Schema.Array(Scope).pipe(Schema.minItems(1)).annotations({ description: "a non-empty subset of the 13 scopes" }),
   expiresAt: Schema.optional(Schema.NullOr(Schema.Date.pipe(
     Schema.filter((d) => d.getTime() > Date.now() || "expiresAt must be in the future")
   )))
-})
+}).annotations({ parseOptions: { errors: "all" } })
 
 const KeyIdParam = Schema.Struct({ keyId: Schema.UUID })
 

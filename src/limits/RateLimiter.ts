@@ -26,9 +26,10 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter
         RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`.pipe(
         Effect.orDie
       )
-      for (const row of rows) {
-        const bucket = buckets.find((b) => b.key === row.bucket)!
-        if (row.hits > bucket.limit) {
+      // Report the first exceeded bucket in the caller's order (most specific first).
+      for (const bucket of buckets) {
+        const row = rows.find((r) => r.bucket === bucket.key)
+        if (row && row.hits > bucket.limit) {
           const retryAfterSeconds = Math.max(1, row.resetSeconds)
           return yield* new RateLimitExceeded({
             message: `Rate limit of ${bucket.limit} requests per minute per ${bucket.label} reached; retry in ${retryAfterSeconds} s.`,

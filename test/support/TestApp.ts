@@ -16,6 +16,8 @@ import { roleLayer } from "../../src/App.js"
 import { type DevKey, generateDevKey, mintToken, type TokenOptions } from "../../src/auth/DevTokens.js"
 import { AppConfig, type Role } from "../../src/config/AppConfig.js"
 import { HttpServer } from "@effect/platform"
+import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { tracingWith } from "../../src/telemetry/Tracing.js"
 
 export const ISSUER = "rubr-test"
 export const AUDIENCE = "rubr-test-aud"
@@ -68,6 +70,8 @@ const createDatabase = async () => {
 export interface TestAppOptions {
   readonly role?: Role
   readonly env?: Record<string, string>
+  /** Export spans to this processor (e.g. an in-memory exporter) instead of nowhere. */
+  readonly spanProcessor?: SpanProcessor
 }
 
 export const makeTestApp = (options: TestAppOptions = {}) =>
@@ -131,8 +135,12 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
       )
       return testApp.pipe(
         Layer.provideMerge(app),
+        Layer.provide(options.spanProcessor ? tracingWith(options.spanProcessor) : Layer.empty),
         Layer.provide(AppConfig.layer),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
       )
     })
   )
+
+/** Real-time sleep: `it.effect` runs on the TestClock, where Effect.sleep never advances by itself. */
+export const sleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
