@@ -1,0 +1,96 @@
+/**
+ * The built-in rubrics, one per artifact type. A rubric is identified by a stable `key` (the
+ * artifact type's name) and a `version` (the ISO date its criteria and weights were fixed). Changing
+ * a criterion, a weight or how the mock scores one means a new version; old versions stay here so
+ * stored audit runs (which record rubricKey and rubricVersion) remain explainable.
+ */
+import type { ArtifactType, Criterion, Rubric } from "../Types.js"
+import { CRITERIA, type CriterionKey } from "./Criteria.js"
+
+export const RUBRIC_VERSION_2026_11 = "2026-11-01"
+
+const criteria = (weights: Partial<Record<CriterionKey, number>>): ReadonlyArray<Criterion> =>
+  (Object.entries(weights) as Array<[CriterionKey, number]>).map(([key, weight]) => ({
+    key,
+    label: CRITERIA[key].label,
+    weight,
+    description: CRITERIA[key].description
+  }))
+
+const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Record<CriterionKey, number>>): Rubric => ({
+  key: artifactType,
+  version: RUBRIC_VERSION_2026_11,
+  artifactType,
+  title,
+  criteria: criteria(weights)
+})
+
+export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
+  rubric("skill", "Agent skill (SKILL.md)", {
+    frontmatter: 10,
+    name: 10,
+    description: 15,
+    structure: 10,
+    steps: 15,
+    examples: 10,
+    references: 10,
+    clarity: 10,
+    length: 5,
+    formatting: 5
+  }),
+  rubric("agent", "Agent instructions (AGENTS.md)", {
+    purpose: 5,
+    structure: 15,
+    commands: 20,
+    constraints: 10,
+    verification: 10,
+    references: 10,
+    clarity: 15,
+    length: 10,
+    formatting: 5
+  }),
+  rubric("prompt", "Prompt", {
+    purpose: 20,
+    inputs: 10,
+    constraints: 10,
+    output_format: 15,
+    examples: 15,
+    clarity: 15,
+    structure: 5,
+    length: 5,
+    formatting: 5
+  }),
+  rubric("command", "Slash command", {
+    frontmatter: 10,
+    description: 10,
+    inputs: 15,
+    steps: 20,
+    output_format: 10,
+    examples: 5,
+    references: 5,
+    clarity: 15,
+    length: 5,
+    formatting: 5
+  }),
+  rubric("workflow", "Workflow", {
+    purpose: 10,
+    inputs: 10,
+    steps: 25,
+    verification: 15,
+    error_handling: 10,
+    references: 10,
+    clarity: 10,
+    structure: 5,
+    formatting: 5
+  }),
+  rubric("rubr_flow", "rubr_flow procedure package", {
+    purpose: 10,
+    inputs: 10,
+    steps: 25,
+    verification: 20,
+    error_handling: 10,
+    structure: 10,
+    clarity: 10,
+    formatting: 5
+  })
+]

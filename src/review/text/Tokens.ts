@@ -1,0 +1,33 @@
+/**
+ * Approximate token counts, without a tokenizer dependency.
+ *
+ * Method: every run of ASCII characters costs one token per 4 characters (the usual English
+ * average for BPE tokenizers such as cl100k/o200k, whitespace and punctuation included), rounded up
+ * once over the whole text; every non-ASCII code point (accents, CJK, emoji) costs one token, since
+ * BPE tokenizers seldom merge them. So `estimateTokens(text) = ceil(asciiChars / 4) + nonAsciiCodePoints`.
+ * It over-estimates non-Latin text slightly and is within about 10% for English prose and code,
+ * which is what credit estimates and length budgets need. Deterministic and O(n).
+ */
+export const estimateTokens = (text: string): number => {
+  let ascii = 0
+  let other = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) {
+      ascii++
+    } else if (code >= 0xd800 && code <= 0xdbff) {
+      // a surrogate pair is one code point
+      other++
+      i++
+    } else {
+      other++
+    }
+  }
+  return Math.ceil(ascii / 4) + other
+}
+
+/** Words: runs of letters/digits (with inner apostrophes or hyphens). */
+export const countWords = (text: string): number => {
+  const m = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)
+  return m ? m.length : 0
+}
