@@ -10,6 +10,7 @@ import { LoginTokens } from "./auth/LoginTokens.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
 import { DatabaseLive } from "./db/Database.js"
+import { EmailServicesLive } from "./email/Layer.js"
 import { HttpAppLive, LogBaseUrl, NodeServerLive } from "./http/Server.js"
 import { ApiKeys } from "./identity/ApiKeys.js"
 import { Users } from "./identity/Users.js"
@@ -21,7 +22,8 @@ export const ServicesLive = Layer.mergeAll(
   Users.Default,
   ApiKeys.Default,
   LoginTokens.Default,
-  RateLimiter.Default
+  RateLimiter.Default,
+  EmailServicesLive
 ).pipe(Layer.provideMerge(Ledger.Default))
 
 const apiLayers = Layer.mergeAll(HttpAppLive, LogBaseUrl, Layer.scopedDiscard(RateLimitSweeper))

@@ -4,6 +4,7 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { EmailPreferencesApi, NewsletterApi } from "../email/Api.js"
 import { IdentityApi } from "../identity/Api.js"
 import { SystemApi } from "../system/Api.js"
 
@@ -17,6 +18,7 @@ const withoutPlatformDecodeError = Object.assign(Object.create(Object.getPrototy
 export const RubrApi = withoutPlatformDecodeError
   .add(SystemApi)
   .add(IdentityApi)
+  .add(EmailPreferencesApi).add(NewsletterApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

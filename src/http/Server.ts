@@ -5,6 +5,7 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 import { AuthenticationLive } from "../auth/AuthenticationLive.js"
 import { AppConfig } from "../config/AppConfig.js"
+import { EmailPreferencesHttp, NewsletterHttp } from "../email/Http.js"
 import { IdentityHttp } from "../identity/Http.js"
 import { SystemHttp } from "../system/Http.js"
 import { RubrApi } from "./Api.js"
@@ -42,7 +43,7 @@ const requestMiddleware = HttpMiddleware.make((app) =>
 )
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
-  Layer.provide([SystemHttp, IdentityHttp]),
+  Layer.provide([SystemHttp, IdentityHttp, EmailPreferencesHttp, NewsletterHttp]),
   Layer.provide(AuthenticationLive)
 )
 

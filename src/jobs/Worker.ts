@@ -9,6 +9,7 @@ import { Logger, run, type Task, type TaskList } from "graphile-worker"
 import * as Os from "node:os"
 import { AppConfig } from "../config/AppConfig.js"
 import { PgPool } from "../db/Database.js"
+import { emailTasks } from "../email/Delivery.js"
 
 export type TaskHelpers = Parameters<Task>[1]
 export type EffectTask<R> = (payload: unknown, helpers: TaskHelpers) => Effect.Effect<void, unknown, R>
@@ -43,7 +44,10 @@ const workerLogger = (runtime: Runtime.Runtime<never>) =>
     Runtime.runFork(runtime)(effect.pipe(Effect.annotateLogs({ component: "graphile-worker", ...scope, ...(meta ?? {}) })))
   })
 
-export const WorkerTasksLive = Layer.succeed(WorkerTasks, { rubr_heartbeat: heartbeatTask })
+export const WorkerTasksLive = Layer.effect(
+  WorkerTasks,
+  Effect.map(emailTasks, (email) => ({ rubr_heartbeat: heartbeatTask, ...email }))
+)
 
 export const WorkerLive = Layer.scopedDiscard(
   Effect.gen(function*() {

@@ -1,0 +1,116 @@
+/**
+ * Email preferences (login tokens only) and the newsletter / one-click unsubscribe routes. The latter
+ * are public: no token is needed and an Authorization header, if sent, is ignored (see docs/email.md).
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, Timestamp } from "../http/Envelope.js"
+import { EmailAddress } from "./Address.js"
+
+export const EmailPreferenceItem = Schema.Struct({
+  key: Schema.String,
+  label: Schema.String,
+  description: Schema.String,
+  enabled: Schema.Boolean,
+  canDisable: Schema.Boolean,
+  updatedAt: Timestamp
+}).annotations({ identifier: "EmailPreferenceItem" })
+
+export const EmailPreferencesData = Schema.Struct({
+  optional: Schema.Array(EmailPreferenceItem),
+  mustReceive: Schema.Array(EmailPreferenceItem)
+}).annotations({ identifier: "EmailPreferences" })
+
+export const UpdateEmailPreferences = Schema.Struct({
+  preferences: Schema.Array(Schema.Struct({
+    category: Schema.String.annotations({ description: "An optional category key, e.g. marketing_newsletter" }),
+    enabled: Schema.Boolean
+  }))
+})
+
+export const NewsletterSubscription = Schema.Struct({
+  email: EmailAddress,
+  consent: Schema.Literal(true).annotations({
+    description: "Must be true: the person consents to receive the newsletter",
+    message: () => "consent must be true to subscribe"
+  })
+})
+
+export const NewsletterUnsubscribe = Schema.Struct({ email: EmailAddress })
+
+const Accepted = Schema.Struct({ accepted: Schema.Boolean, message: Schema.String })
+const Consumed = Schema.Struct({ accepted: Schema.Boolean, category: Schema.String, message: Schema.String })
+const TokenParam = Schema.Struct({ token: Schema.String })
+
+export class EmailPreferencesApi extends HttpApiGroup.make("emailPreferences")
+  .add(
+    HttpApiEndpoint.get("getEmailPreferences", "/me/email-preferences")
+      .addSuccess(Envelope(EmailPreferencesData))
+      .pipe(statuses(401))
+      .annotate(Access, access.loginOnly)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateEmailPreferences", "/me/email-preferences")
+      .setPayload(UpdateEmailPreferences)
+      .addSuccess(Envelope(EmailPreferencesData))
+      .pipe(statuses(400, 401))
+      .annotate(Access, access.loginOnly)
+      .annotate(
+        OpenApi.Description,
+        "All or nothing: an unknown or must-receive category fails the whole request with 400 validation_failed, one detail per entry."
+      )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Email preferences")
+{}
+
+export class NewsletterApi extends HttpApiGroup.make("newsletter")
+  .add(
+    HttpApiEndpoint.post("subscribeNewsletter", "/newsletter/subscriptions")
+      .setPayload(NewsletterSubscription)
+      .addSuccess(Envelope(Accepted))
+      .pipe(statuses(400, 429))
+      .annotate(Access, access.public)
+      .annotate(
+        OpenApi.Description,
+        "Subscribes the address and emails it a confirmation with a one-click unsubscribe link. The answer is the same for every valid address."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("unsubscribeNewsletter", "/newsletter/unsubscribe")
+      .setPayload(NewsletterUnsubscribe)
+      .addSuccess(Envelope(Accepted))
+      .pipe(statuses(400, 429))
+      .annotate(Access, access.public)
+      .annotate(
+        OpenApi.Description,
+        "Changes nothing by itself: emails a subscribed address a one-click unsubscribe link. The answer is the same for every valid address."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("consumeUnsubscribeToken", "/email/unsubscribe-tokens/:token/consume")
+      .setPath(TokenParam)
+      .addSuccess(Envelope(Consumed))
+      .pipe(statuses(400, 429))
+      .annotate(Access, access.public)
+      .annotate(
+        OpenApi.Description,
+        "Spends a one-click unsubscribe token and turns its category off. An unknown or already used token: 400, nothing changes."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("unsubscribePage", "/email/unsubscribe-tokens/:token/consume")
+      .setPath(TokenParam)
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/html" }))
+      .pipe(statuses(429))
+      .annotate(Access, access.public)
+      .annotate(
+        OpenApi.Description,
+        "The page a browser opens from the link in an email: one button that POSTs to this same URL. Opening it changes nothing."
+      )
+  )
+  .annotate(OpenApi.Title, "Newsletter and unsubscribe")
+{}

@@ -1,0 +1,30 @@
+/**
+ * Public-route IP throttling. The client is the socket's peer address, or X-Forwarded-For's first hop
+ * when SERVICE_TRUST_PROXY=true (and only then: the header is client-controlled otherwise).
+ */
+import type { HttpServerRequest } from "@effect/platform"
+import { HttpServerRequest as Request } from "@effect/platform"
+import { Effect, Option } from "effect"
+import * as Net from "node:net"
+import { AppConfig } from "../config/AppConfig.js"
+import { RateLimiter } from "../limits/RateLimiter.js"
+
+const unmap = (ip: string) => (ip.startsWith("::ffff:") && Net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip)
+
+export const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  if (trustProxy) {
+    const first = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
+    if (first !== undefined && Net.isIP(first) !== 0) return unmap(first)
+  }
+  return Option.match(request.remoteAddress, { onNone: () => "unknown", onSome: unmap })
+}
+
+/** Counts the request against SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE; 429 with Retry-After past it. */
+export const throttlePublicIp = Effect.gen(function*() {
+  const request = yield* Request.HttpServerRequest
+  const { limits } = yield* AppConfig
+  const limiter = yield* RateLimiter
+  yield* limiter.hit([
+    { key: `ip:${clientIp(request, limits.trustProxy)}`, limit: limits.rateLimitPublicIpPerMinute, label: "IP address" }
+  ])
+})
