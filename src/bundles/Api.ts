@@ -1,0 +1,277 @@
+/** The "Artifact bundles", "Files" and "Versions" routes of the contract. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, Pagination } from "../http/Envelope.js"
+import { LimitOffsetParams } from "../http/Pagination.js"
+import {
+  ArtifactBundle,
+  BundleVersionEvent,
+  FileRecord,
+  FileVersion,
+  FileWithVersion,
+  SkippedFile,
+  TreeNode
+} from "./Schemas.js"
+
+const strict = { parseOptions: { errors: "all", onExcessProperty: "error" } } as const
+
+const IntFromString = Schema.NumberFromString.pipe(Schema.int())
+
+// ---- params ----------------------------------------------------------------------------------------
+
+export const BundleIdParam = Schema.Struct({ artifactBundleId: Schema.UUID })
+export const FileIdParams = Schema.Struct({ artifactBundleId: Schema.UUID, fileId: Schema.UUID })
+export const VersionParams = Schema.Struct({
+  artifactBundleId: Schema.UUID,
+  fileId: Schema.UUID,
+  versionNumber: IntFromString.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "a file version number, >= 1" })
+})
+
+export const BundleListParams = Schema.Struct({
+  ...LimitOffsetParams.fields,
+  status: Schema.optional(Schema.Literal("active", "archived", "all").annotations({
+    description: "active, archived or all (default: all)"
+  }))
+})
+
+export const KeysetParams = Schema.Struct({
+  ...LimitOffsetParams.fields,
+  cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+})
+
+// ---- bodies ----------------------------------------------------------------------------------------
+
+const Name = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)).annotations({ description: "1-200 characters" })
+const Description = Schema.NullOr(Schema.String.pipe(Schema.maxLength(2000))).annotations({
+  description: "up to 2000 characters; null clears it"
+})
+const Message = Schema.String.pipe(Schema.maxLength(2000)).annotations({ description: "up to 2000 characters" })
+
+export const CreateBundle = Schema.Struct({
+  name: Name,
+  description: Schema.optional(Description),
+  settings: Schema.optional(Schema.Struct({
+    defaultRubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
+  }).annotations(strict))
+}).annotations({ parseOptions: { errors: "all" } })
+
+export const UpdateBundle = Schema.Struct({
+  name: Schema.optional(Name),
+  description: Schema.optional(Description)
+}).annotations({
+  ...strict,
+  description: "Only name and description can change; any other field (status, primaryFile, settings, ...) is a 400."
+})
+
+export const UploadItem = Schema.Struct({
+  path: Schema.String.annotations({ description: "relative POSIX path, 1-512 characters" }),
+  content: Schema.String.annotations({ description: "UTF-8 text, at most 1 MiB" }),
+  mediaType: Schema.optional(Schema.String),
+  message: Schema.optional(Message)
+}).annotations(strict)
+
+export const UploadFiles = Schema.Struct({
+  files: Schema.Array(UploadItem).pipe(Schema.minItems(1)).annotations({ description: "1-100 files" })
+}).annotations(strict)
+
+export const PutFile = Schema.Struct({
+  content: Schema.String,
+  mediaType: Schema.optional(Schema.String),
+  message: Schema.optional(Message)
+}).annotations(strict)
+
+export const RestoreBundle = Schema.Struct({
+  versionNumber: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({
+    description: "the artifactBundleVersionNumber to restore"
+  }),
+  message: Schema.optional(Message)
+}).annotations(strict)
+
+export const RestoreFileVersion = Schema.NullOr(Schema.Struct({ message: Schema.optional(Message) }).annotations(strict))
+
+// ---- groups ----------------------------------------------------------------------------------------
+
+const bundleRead = access.scopes({ anyOf: ["artifact_bundles:read", "artifacts:pull"] })
+const bundleWrite = access.scopes({ anyOf: ["artifact_bundles:write"] })
+const fileRead = access.scopes({ anyOf: ["files:read", "artifacts:pull"] })
+const fileWrite = access.scopes({ anyOf: ["files:write"] })
+
+const BundleDetail = Schema.Struct({
+  artifactBundle: ArtifactBundle,
+  files: Schema.Array(FileRecord),
+  tree: Schema.Array(TreeNode)
+})
+
+export class BundlesApi extends HttpApiGroup.make("artifactBundles")
+  .add(
+    HttpApiEndpoint.get("list", "/artifact-bundles")
+      .setUrlParams(BundleListParams)
+      .addSuccess(Envelope(Schema.Struct({ artifactBundles: Schema.Array(ArtifactBundle), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 429))
+      .annotate(Access, bundleRead)
+      .annotate(OpenApi.Description, "The caller's bundles, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/artifact-bundles")
+      .setPayload(CreateBundle)
+      .addSuccess(Envelope(Schema.Struct({ artifactBundle: ArtifactBundle })), { status: 201 })
+      .pipe(statuses(400, 401, 403, 429))
+      .annotate(Access, bundleWrite)
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/artifact-bundles/:artifactBundleId")
+      .setPath(BundleIdParam)
+      .addSuccess(Envelope(BundleDetail))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, bundleRead)
+      .annotate(OpenApi.Description, "The bundle, its active files and their folder tree.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/artifact-bundles/:artifactBundleId")
+      .setPath(BundleIdParam)
+      .setPayload(UpdateBundle)
+      .addSuccess(Envelope(BundleDetail))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, bundleWrite)
+      .annotate(OpenApi.Description, "Changes name and description only. Archived bundles answer 409.")
+  )
+  .add(
+    HttpApiEndpoint.del("archive", "/artifact-bundles/:artifactBundleId")
+      .setPath(BundleIdParam)
+      .addSuccess(Envelope(Schema.Struct({ artifactBundle: ArtifactBundle })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, bundleWrite)
+      .annotate(OpenApi.Description, "Archives the bundle (idempotent). Files and versions stay stored; writes are refused.")
+  )
+  .add(
+    HttpApiEndpoint.del("deletePermanently", "/artifact-bundles/:artifactBundleId/permanent")
+      .setPath(BundleIdParam)
+      .addSuccess(Envelope(Schema.Struct({
+        artifactBundle: Schema.Struct({ id: Schema.UUID, deleted: Schema.Boolean })
+      })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, bundleWrite)
+      .annotate(
+        OpenApi.Description,
+        "Removes an archived bundle with its files, versions and run history, irreversibly. 409 unless archived."
+      )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Artifact bundles")
+{}
+
+export class FilesApi extends HttpApiGroup.make("files")
+  .add(
+    HttpApiEndpoint.get("list", "/artifact-bundles/:artifactBundleId/files")
+      .setPath(BundleIdParam)
+      .setUrlParams(LimitOffsetParams)
+      .addSuccess(Envelope(Schema.Struct({
+        files: Schema.Array(FileRecord),
+        tree: Schema.Array(TreeNode),
+        pagination: Pagination
+      })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, fileRead)
+      .annotate(OpenApi.Description, "Active files by path (paged); the tree always covers every active file.")
+  )
+  .add(
+    HttpApiEndpoint.post("upload", "/artifact-bundles/:artifactBundleId/files")
+      .setPath(BundleIdParam)
+      .setPayload(UploadFiles)
+      .addSuccess(Envelope(Schema.Struct({ files: Schema.Array(FileWithVersion) })), { status: 201 })
+      .pipe(statuses(400, 401, 403, 404, 409, 413, 429, 503))
+      .annotate(Access, fileWrite)
+      .annotate(
+        OpenApi.Description,
+        "Uploads 1-100 new files in one transaction: all land as version 1, or none does. An active path is a 409."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/artifact-bundles/:artifactBundleId/files/:fileId")
+      .setPath(FileIdParams)
+      .addSuccess(Envelope(Schema.Struct({ file: FileRecord, version: FileVersion, content: Schema.String })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, fileRead)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/artifact-bundles/:artifactBundleId/files/:fileId")
+      .setPath(FileIdParams)
+      .setPayload(PutFile)
+      .addSuccess(Envelope(FileWithVersion))
+      .pipe(statuses(400, 401, 403, 404, 409, 413, 429, 503))
+      .annotate(Access, fileWrite)
+      .annotate(OpenApi.Description, "Stores the content as the file's next version; earlier versions stay readable.")
+  )
+  .add(
+    HttpApiEndpoint.del("delete", "/artifact-bundles/:artifactBundleId/files/:fileId")
+      .setPath(FileIdParams)
+      .addSuccess(Envelope(Schema.Struct({ file: FileRecord })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, fileWrite)
+      .annotate(OpenApi.Description, "Soft-deletes the file: its path is free again, its versions stay as history.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Files")
+{}
+
+export class VersionsApi extends HttpApiGroup.make("versions")
+  .add(
+    HttpApiEndpoint.get("listBundleVersions", "/artifact-bundles/:artifactBundleId/versions")
+      .setPath(BundleIdParam)
+      .setUrlParams(KeysetParams)
+      .addSuccess(Envelope(Schema.Struct({ versions: Schema.Array(BundleVersionEvent), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, bundleRead)
+      .annotate(OpenApi.Description, "Bundle version events (one per file version), newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("restoreBundle", "/artifact-bundles/:artifactBundleId/restore")
+      .setPath(BundleIdParam)
+      .setPayload(RestoreBundle)
+      .addSuccess(Envelope(Schema.Struct({
+        artifactBundle: ArtifactBundle,
+        restoredFiles: Schema.Array(FileWithVersion),
+        skippedFiles: Schema.Array(SkippedFile),
+        restoredFromArtifactBundleVersionNumber: Schema.Int
+      })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429, 503))
+      .annotate(Access, access.scopes({ allOf: ["artifact_bundles:write", "files:write"] }))
+      .annotate(
+        OpenApi.Description,
+        "Writes a restore version of every file that existed at that bundle version and is still active; files created later or deleted since are skipped."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listFileVersions", "/artifact-bundles/:artifactBundleId/files/:fileId/versions")
+      .setPath(FileIdParams)
+      .setUrlParams(KeysetParams)
+      .addSuccess(Envelope(Schema.Struct({ versions: Schema.Array(FileVersion), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, fileRead)
+      .annotate(OpenApi.Description, "The file's versions, newest first (keyset pages through nextCursor).")
+  )
+  .add(
+    HttpApiEndpoint.get("getFileVersion", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber")
+      .setPath(VersionParams)
+      .addSuccess(Envelope(Schema.Struct({ version: FileVersion, content: Schema.String })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, fileRead)
+  )
+  .add(
+    HttpApiEndpoint.post(
+      "restoreFileVersion",
+      "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"
+    )
+      .setPath(VersionParams)
+      .setPayload(RestoreFileVersion)
+      .addSuccess(Envelope(FileWithVersion))
+      .pipe(statuses(400, 401, 403, 404, 409, 429, 503))
+      .annotate(Access, fileWrite)
+      .annotate(OpenApi.Description, "Writes that version's content as the file's new latest version; history is untouched.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Versions")
+{}

@@ -1,0 +1,148 @@
+/** Handlers of the bundle, file and version routes: decode, call the use case, wrap in the envelope. */
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { ValidationFailed } from "../domain/Errors.js"
+import { RubrApi } from "../http/Api.js"
+import { ok } from "../http/Envelope.js"
+import { resolvePage } from "../http/Pagination.js"
+import { Bundles } from "./Bundles.js"
+
+/**
+ * The body is decoded leniently (invalid UTF-8 bytes become U+FFFD); if re-encoding the text does not
+ * give back the declared byte length and it holds a replacement character, the client sent invalid UTF-8.
+ */
+const requireUtf8Body = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const declared = Number(request.headers["content-length"])
+  if (!Number.isFinite(declared)) return
+  const text = yield* Effect.orDie(request.text)
+  if (text.includes("\uFFFD") && Buffer.byteLength(text, "utf8") !== declared) {
+    return yield* ValidationFailed.at("body", "is not valid UTF-8")
+  }
+})
+
+const BundlesGroupHttp = HttpApiBuilder.group(RubrApi, "artifactBundles", (handlers) =>
+  Effect.gen(function*() {
+    const bundles = yield* Bundles
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const page = yield* resolvePage(urlParams)
+          return yield* ok(yield* bundles.list(actor, urlParams.status ?? "all", page))
+        }))
+      .handle("create", ({ payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ artifactBundle: yield* bundles.create(actor, payload) })
+        }))
+      .handle("get", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(yield* bundles.get(actor, path.artifactBundleId))
+        }))
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(yield* bundles.update(actor, path.artifactBundleId, payload))
+        }))
+      .handle("archive", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ artifactBundle: yield* bundles.archive(actor, path.artifactBundleId) })
+        }))
+      .handle("deletePermanently", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ artifactBundle: yield* bundles.deletePermanently(actor, path.artifactBundleId) })
+        }))
+  }))
+
+const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
+  Effect.gen(function*() {
+    const bundles = yield* Bundles
+    return handlers
+      .handle("list", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const page = yield* resolvePage(urlParams)
+          return yield* ok(yield* bundles.listFiles(actor, path.artifactBundleId, page))
+        }))
+      .handle("upload", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          yield* requireUtf8Body
+          return yield* ok({ files: yield* bundles.upload(actor, path.artifactBundleId, payload.files) })
+        }))
+      .handle("get", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(yield* bundles.getFile(actor, path.artifactBundleId, path.fileId))
+        }))
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          yield* requireUtf8Body
+          return yield* ok(
+            yield* bundles.writeFile(actor, path.artifactBundleId, path.fileId, payload.content, {
+              mediaType: payload.mediaType,
+              message: payload.message
+            })
+          )
+        }))
+      .handle("delete", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ file: yield* bundles.deleteFile(actor, path.artifactBundleId, path.fileId) })
+        }))
+  }))
+
+const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =>
+  Effect.gen(function*() {
+    const bundles = yield* Bundles
+    return handlers
+      .handle("listBundleVersions", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const page = yield* resolvePage(urlParams)
+          return yield* ok(yield* bundles.listBundleVersions(actor, path.artifactBundleId, page, urlParams.cursor))
+        }))
+      .handle("restoreBundle", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(
+            yield* bundles.restoreBundle(actor, path.artifactBundleId, payload.versionNumber, payload.message)
+          )
+        }))
+      .handle("listFileVersions", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const page = yield* resolvePage(urlParams)
+          return yield* ok(
+            yield* bundles.listFileVersions(actor, path.artifactBundleId, path.fileId, page, urlParams.cursor)
+          )
+        }))
+      .handle("getFileVersion", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(
+            yield* bundles.getFileVersion(actor, path.artifactBundleId, path.fileId, path.versionNumber)
+          )
+        }))
+      .handle("restoreFileVersion", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok(
+            yield* bundles.restoreFileVersion(
+              actor,
+              path.artifactBundleId,
+              path.fileId,
+              path.versionNumber,
+              payload?.message
+            )
+          )
+        }))
+  }))
+
+export const BundlesHttp = Layer.mergeAll(BundlesGroupHttp, FilesGroupHttp, VersionsGroupHttp)
