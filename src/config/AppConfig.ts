@@ -103,6 +103,19 @@ export const appConfig = Effect.gen(function*() {
       baseUrl: yield* url("SERVICE_AI_BASE_URL").pipe(Config.withDefault("https://api.openai.com/v1")),
       apiKey: yield* Config.redacted("SERVICE_AI_API_KEY").pipe(Config.withDefault(Redacted.make(""))),
       model: yield* Config.string("SERVICE_AI_MODEL").pipe(Config.withDefault("gpt-4o-mini")),
+      /** Per-tier model overrides; a tier without one uses `model` (docs/ai-provider.md). */
+      models: {
+        cheap: yield* Config.option(Config.string("SERVICE_AI_MODEL_CHEAP")),
+        standard: yield* Config.option(Config.string("SERVICE_AI_MODEL_STANDARD")),
+        premium: yield* Config.option(Config.string("SERVICE_AI_MODEL_PREMIUM"))
+      },
+      timeoutMs: yield* positiveInt("SERVICE_AI_TIMEOUT_MS", 120_000),
+      responseFormat: (yield* Config.literal("json_schema", "json_object", "none")("SERVICE_AI_RESPONSE_FORMAT").pipe(
+        Config.withDefault("json_schema")
+      )) as "json_schema" | "json_object" | "none",
+      reasoningEffortParam: (yield* Config.literal("auto", "always", "never")("SERVICE_AI_REASONING_EFFORT_PARAM").pipe(
+        Config.withDefault("auto")
+      )) as "auto" | "always" | "never",
       circuitBreakerOverride: yield* Config.option(Config.literal("open", "closed")("SERVICE_AI_CIRCUIT_BREAKER")),
       dailyBudgetCredits: yield* optionalNonNegativeInt("SERVICE_AI_DAILY_BUDGET_CREDITS")
     },
