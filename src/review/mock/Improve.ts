@@ -1,0 +1,357 @@
+/**
+ * The mock reviewer's improved version: only fixes that are safe to make without understanding the
+ * domain. The frontmatter block is kept byte for byte; the only frontmatter edit is *adding* a
+ * missing `name`/`description` line just before the closing `---` (or a whole block when a skill
+ * has none). Fenced code, inline code and link targets are never reworded. Each change yields one
+ * `changes` line naming the original line it concerns. See docs/rubrics.md "Improvement rules".
+ */
+import type { CriterionKey } from "../rubrics/Criteria.js"
+import { getField, yamlScalar } from "../text/Frontmatter.js"
+import { plainText } from "../text/Markdown.js"
+import { basename, relativePath } from "../text/Paths.js"
+import {
+  type CheckContext,
+  excessBlankRuns,
+  kebabCase,
+  MISSING_MARKER,
+  orderedLists,
+  resolveRefs,
+  trailingWhitespaceLines,
+  TRIGGER
+} from "./Checks.js"
+import type { Doc } from "./Document.js"
+
+interface Entry {
+  text: string
+  /** the line terminator that followed this line in the original ("" for the last line without one) */
+  term: string
+  /** 1-based original line, null for inserted lines */
+  readonly orig: number | null
+  deleted?: boolean
+}
+
+interface Change {
+  readonly line: number
+  readonly order: number
+  readonly text: string
+}
+
+export interface Improvement {
+  readonly content: string
+  readonly changes: ReadonlyArray<string>
+}
+
+const titleCase = (kebab: string) =>
+  kebab
+    .split(/[-_\s]+/)
+    .filter((w) => w !== "")
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(" ")
+
+/** Protected spans of a line: inline code, link targets and URLs. */
+const protectedSpans = (line: string): Array<[number, number]> => {
+  const spans: Array<[number, number]> = []
+  const re = /(`+)[\s\S]*?\1|\]\([^)]*\)|<[^>\s]+>|https?:\/\/\S+|\[[^\]]*\]:.*$/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(line)) !== null) spans.push([m.index, m.index + m[0].length])
+  return spans
+}
+
+const mapUnprotected = (line: string, f: (segment: string, isFirst: boolean) => string): string => {
+  const spans = protectedSpans(line)
+  let out = ""
+  let pos = 0
+  for (const [a, b] of [...spans, [line.length, line.length] as [number, number]]) {
+    out += f(line.slice(pos, a), pos === 0) + line.slice(a, b)
+    pos = b
+  }
+  return out
+}
+
+
+/** Tightens vague wording in one prose segment; returns the labels of what it removed. */
+export const tightenSegment = (segment: string, removed: Set<string>): string => {
+  let s = segment
+  const apply = (re: RegExp, label: string, to: (...m: Array<string>) => string) => {
+    s = s.replace(re, (...args: Array<unknown>) => {
+      removed.add(label)
+      return to(...(args.slice(0, -2) as Array<string>))
+    })
+  }
+  apply(/\b(If|When|Where) (needed|necessary|appropriate), (\w)/g, "if needed", (_m, _a, _b, c) => c!.toUpperCase())
+  apply(
+    /,? \b(?:as needed|as appropriate|if appropriate|where appropriate|when appropriate|if needed|if necessary|when necessary|where necessary)\b(?=[\s.,;:)]|$)/g,
+    "as needed",
+    () => ""
+  )
+  apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
+  apply(/,? etc\.(?=\s*\))/g, "etc.", () => "")
+  apply(/, etc\.,/g, "etc.", () => ",")
+  apply(/, etc\.(?=\s|$)/g, "etc.", () => ".")
+  apply(/,? and so on\b/g, "and so on", () => "")
+  apply(/ properly\b/g, "properly", () => "")
+  return s
+}
+
+export const improveDoc = (
+  ctx: CheckContext,
+  criteria: ReadonlySet<CriterionKey>,
+  structural: boolean
+): Improvement | null => {
+  const { doc, artifactType } = ctx
+  const pieces = doc.text.length === 0 ? [] : doc.text.split(/(?<=\n)/)
+  const entries: Array<Entry> = pieces.map((p, i) => {
+    const term = p.endsWith("\r\n") ? "\r\n" : p.endsWith("\n") ? "\n" : ""
+    return { text: p.slice(0, p.length - term.length), term, orig: i + 1 }
+  })
+  const eol = doc.split.eol
+  const changes: Array<Change> = []
+  const bodyStart = doc.md.bodyStartLine
+  const at = (line: number) => entries[line - 1]!
+  const finalNewline = { value: doc.split.finalNewline }
+
+  // 1. references: repoint to an existing file, or mark a link to a missing file
+  if (criteria.has("references")) {
+    const pkg = artifactType === "skill" || artifactType === "workflow" || artifactType === "rubr_flow"
+    const edits = new Map<number, Array<{ start: number; end: number; text: string; change: string }>>()
+    const add = (line: number, e: { start: number; end: number; text: string; change: string }) => {
+      const list = edits.get(line) ?? []
+      if (!list.some((x) => x.start < e.end && e.start < x.end)) list.push(e)
+      edits.set(line, list)
+    }
+    for (const r of resolveRefs(ctx)) {
+      if (r.status !== "missing" || r.ref.kind === "name") continue
+      const { ref } = r
+      const line = at(ref.line).text
+      if (line.slice(ref.column, ref.column + ref.written.length) !== ref.written) continue
+      if (r.candidate) {
+        const base = ref.rootRelative ? ctx.rootDir : doc.dir
+        let rel = relativePath(base, r.candidate)
+        const prefix = ref.written.slice(0, ref.written.length - ref.path.length)
+        if (ref.path.startsWith("./") && !rel.startsWith("../")) rel = `./${rel}`
+        const suffix = ref.kind === "link" ? ref.written.slice(ref.written.indexOf(ref.path) + ref.path.length) : ""
+        const replacement = ref.kind === "link" && ref.written.indexOf(ref.path) >= 0
+          ? ref.written.slice(0, ref.written.indexOf(ref.path)) + rel + suffix
+          : prefix + rel
+        if (replacement === ref.written) continue
+        add(ref.line, {
+          start: ref.column,
+          end: ref.column + ref.written.length,
+          text: replacement,
+          change: `Line ${ref.line}: pointed \`${ref.written}\` at \`${replacement}\`, the existing bundle file ${r.candidate} (${ref.kind === "link" ? "the link" : "the path"} named a file the bundle does not have).`
+        })
+      } else if (ref.kind === "link" && pkg && !ref.directory && !ref.glob) {
+        const link = doc.md.links.find((l) => l.line === ref.line && l.column === ref.column)
+        if (!link || !link.source.endsWith(")")) continue
+        const label = plainText(link.text) || ref.path
+        const text = `${label} (${link.image ? "image " : ""}${MISSING_MARKER}: \`${ref.path}\`)`
+        add(ref.line, {
+          start: link.sourceColumn,
+          end: link.sourceColumn + link.source.length,
+          text,
+          change: `Line ${ref.line}: the link to \`${ref.written}\` pointed at a file missing from the bundle; replaced it with plain text marked "${MISSING_MARKER}" (add the file or drop the mention).`
+        })
+      }
+    }
+    for (const [line, list] of [...edits.entries()].sort((a, b) => a[0] - b[0])) {
+      let text = at(line).text
+      for (const e of [...list].sort((a, b) => b.start - a.start)) text = text.slice(0, e.start) + e.text + text.slice(e.end)
+      at(line).text = text
+      list.sort((a, b) => a.start - b.start).forEach((e, i) => changes.push({ line, order: 10 + i, text: e.change }))
+    }
+  }
+
+  // 2. clarity: tighten vague filler outside code, links and headings
+  if (criteria.has("clarity")) {
+    const touched: Array<number> = []
+    const labels = new Set<string>()
+    const headingLines = new Set(doc.md.headings.map((h) => h.line))
+    for (let n = bodyStart; n <= doc.split.lines.length; n++) {
+      if (doc.md.inCode[n] || headingLines.has(n)) continue
+      const e = at(n)
+      const removed = new Set<string>()
+      const next = mapUnprotected(e.text, (seg, isFirst) => {
+        const out = tightenSegment(seg, removed)
+        if (out === seg) return seg
+        const lead = isFirst ? (out.match(/^\s*(?:[-*+]|\d+[.)])?\s*/)?.[0] ?? "") : ""
+        return lead + out.slice(lead.length).replace(/ {2,}/g, " ").replace(/ ([.,;:])/g, "$1")
+      })
+      if (next !== e.text) {
+        e.text = next
+        touched.push(n)
+        removed.forEach((l) => labels.add(l))
+      }
+    }
+    if (touched.length > 0) {
+      changes.push({
+        line: touched[0]!,
+        order: 20,
+        text: `Line${touched.length > 1 ? "s" : ""} ${touched.join(", ")}: tightened vague wording (removed ${[...labels].sort().map((l) => `"${l}"`).join(", ")}); state the concrete condition or list where the text was open-ended.`
+      })
+    }
+  }
+
+  // 3. steps: renumber lists whose numbering skips or repeats
+  if (criteria.has("steps")) {
+    for (const l of orderedLists(doc)) {
+      const ns = l.items.map((i) => i.number)
+      if (ns.every((n) => n === ns[0])) continue
+      if (ns.every((n, i) => i === 0 || n === ns[i - 1]! + 1)) continue
+      const startNo = ns[0]!
+      l.items.forEach((it, i) => {
+        const e = at(it.line)
+        e.text = e.text.replace(/^(\s*)(\d{1,4})([.)])/, (_m, ws: string, _n: string, mk: string) => `${ws}${startNo + i}${mk}`)
+      })
+      const gap = ns.findIndex((n, i) => i > 0 && n !== ns[i - 1]! + 1)
+      changes.push({
+        line: l.items[0]!.line,
+        order: 30,
+        text: `Lines ${l.items[0]!.line}-${l.items[l.items.length - 1]!.line}: renumbered the steps consecutively (the numbering went from ${ns[gap - 1]} to ${ns[gap]}; check whether a step is missing).`
+      })
+    }
+  }
+
+  // 4. formatting: trailing whitespace, blank-line runs
+  if (criteria.has("formatting")) {
+    const trailing = trailingWhitespaceLines(doc)
+    for (const n of trailing) at(n).text = at(n).text.replace(/[ \t]+$/, "")
+    if (trailing.length > 0) {
+      changes.push({ line: trailing[0]!, order: 40, text: `Line${trailing.length > 1 ? "s" : ""} ${trailing.join(", ")}: removed trailing whitespace.` })
+    }
+    for (const [a, b] of excessBlankRuns(doc)) {
+      for (let n = a + 1; n <= b; n++) at(n).deleted = true
+      changes.push({ line: a, order: 41, text: `Lines ${a}-${b}: collapsed ${b - a + 1} blank lines into one.` })
+    }
+  }
+
+  // 5. structural additions (file mode only)
+  const inserts: Array<{ before: number; lines: Array<string> }> = []
+  if (structural) {
+    const fm = doc.fm
+    const nameField = fm.closed ? getField(fm, "name") : undefined
+    const descField = fm.closed ? getField(fm, "description") : undefined
+    const folder = basename(doc.dir)
+    const stem = basename(doc.path).replace(/\.[^.]+$/, "")
+    const h1 = doc.md.headings.find((h) => h.level === 1)
+    const nameValue =
+      nameField?.value.trim() ||
+      kebabCase(folder) ||
+      kebabCase(h1 ? plainText(h1.text) : "") ||
+      kebabCase(/^(skill|agents?|readme|prompt|command|workflow)$/i.test(stem) ? "" : stem) ||
+      "my-skill"
+    const title = h1 ? plainText(h1.text) : titleCase(nameValue)
+    const topic = title.toLowerCase()
+    const firstProse = (() => {
+      for (const [n, text] of doc.prose) {
+        const t = text.trim()
+        if (t === "" || /^(#|[-*+] |\d+[.)] |<|\||>|\*\*[^*]+:\*\*$)/.test(t)) continue
+        const p = plainText(t)
+        if (p.split(/\s+/).length < 5) continue
+        void n
+        const sentence = (p.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? p).replace(/:$/, ".")
+        return sentence.length > 200 ? `${sentence.slice(0, 197).replace(/\s+\S*$/, "")}...` : sentence
+      }
+      return null
+    })()
+    const generatedDescription = `${firstProse ?? `${title}.`} Use when a request involves ${topic}.`.slice(0, 1024)
+    const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
+    // title
+    if (criteria.has("structure") && wantsTitle && !h1) {
+      const first = doc.split.lines.findIndex((l, i) => i + 1 >= bodyStart && l.trim() !== "")
+      const before = first < 0 ? doc.split.lines.length + 1 : first + 1
+      inserts.push({ before, lines: [`# ${title}`, ""] })
+      changes.push({ line: before, order: 50, text: `Line ${before}: added the title heading "# ${title}".` })
+    }
+    // "When to use" section for skills whose description has no trigger
+    const descValue = descField?.value.trim() ?? ""
+    const hasWhenSection =
+      doc.md.headings.some((h) => /\b(when to (use|apply)|use cases?|triggers?|when should)\b/i.test(h.text)) ||
+      doc.prose.some(([, t]) => /^\s*use (this skill )?when\b/i.test(t))
+    if (criteria.has("description") && artifactType === "skill" && !TRIGGER.test(descValue) && !hasWhenSection) {
+      const h2 = doc.md.headings.find((h) => h.level === 2)
+      const before = h2 ? h2.line : doc.split.lines.length + 1
+      const lines = ["## When to use", "", `Use this skill when a request involves ${topic}.`, ""]
+      if (!h2 && (doc.split.lines[doc.split.lines.length - 1] ?? "").trim() !== "") lines.unshift("")
+      inserts.push({ before, lines })
+      changes.push({
+        line: before,
+        order: 51,
+        text: `Line ${before}: added a "When to use" section, since neither the description nor the body says when to use the skill; refine its trigger conditions.`
+      })
+    }
+    // close an unclosed fence
+    if (criteria.has("structure")) {
+      const open = doc.md.codeBlocks.find((b) => !b.closed)
+      if (open) {
+        if (!finalNewline.value && entries.length > 0) entries[entries.length - 1]!.term = eol
+        inserts.push({ before: doc.split.lines.length + 1, lines: [open.fence] })
+        finalNewline.value = true
+        changes.push({ line: open.startLine, order: 52, text: `Line ${open.startLine}: closed the code block left open at the end of the file.` })
+      }
+    }
+    // frontmatter: add missing required fields, never edit existing lines
+    const add: Array<string> = []
+    const added: Array<string> = []
+    const wantsName = artifactType === "skill" && (criteria.has("name") || criteria.has("frontmatter"))
+    const wantsDesc =
+      (artifactType === "skill" || artifactType === "command") && (criteria.has("description") || criteria.has("frontmatter"))
+    if (fm.closed || !fm.present) {
+      if (wantsName && !nameField) {
+        add.push(`name: ${nameValue}`)
+        added.push("name")
+      }
+      if (wantsDesc && !descField) {
+        add.push(`description: ${yamlScalar(generatedDescription)}`)
+        added.push("description")
+      }
+    }
+    if (add.length > 0 && fm.closed) {
+      inserts.push({ before: fm.endLine, lines: add })
+      changes.push({
+        line: fm.endLine,
+        order: 1,
+        text: `Line ${fm.endLine}: added the missing frontmatter field${added.length > 1 ? "s" : ""} ${added.map((a) => `\`${a}\``).join(" and ")} (existing frontmatter lines unchanged); review the generated wording.`
+      })
+    } else if (add.length > 0 && !fm.present) {
+      inserts.push({ before: 1, lines: ["---", ...add, "---", ...(doc.split.lines[0]?.trim() === "" ? [] : [""])] })
+      changes.push({
+        line: 1,
+        order: 0,
+        text: `Line 1: added a frontmatter block with ${added.map((a) => `\`${a}\``).join(" and ")}; review the generated wording.`
+      })
+    }
+  }
+
+  // final newline
+  if (criteria.has("formatting") && !finalNewline.value && entries.length > 0) {
+    entries[entries.length - 1]!.term = eol
+    finalNewline.value = true
+    changes.push({ line: entries.length, order: 60, text: `Line ${entries.length}: added the missing final newline.` })
+  }
+
+  if (changes.length === 0) return null
+  const out: Array<string> = []
+  const byBefore = new Map<number, Array<Array<string>>>()
+  for (const ins of inserts) byBefore.set(ins.before, [...(byBefore.get(ins.before) ?? []), ins.lines])
+  const emitInserts = (before: number) => {
+    for (const lines of byBefore.get(before) ?? []) for (const l of lines) out.push(l + eol)
+  }
+  for (const e of entries) {
+    emitInserts(e.orig!)
+    if (!e.deleted) out.push(e.text + e.term)
+  }
+  const tail = byBefore.get(entries.length + 1)
+  if (tail) {
+    if (entries.length > 0 && entries[entries.length - 1]!.term === "") out[out.length - 1] += eol
+    emitInserts(entries.length + 1)
+    if (!finalNewline.value) out[out.length - 1] = out[out.length - 1]!.slice(0, -eol.length)
+  }
+  const content = out.join("")
+  if (content === doc.text) return null
+  return {
+    content,
+    changes: changes.sort((a, b) => a.line - b.line || a.order - b.order).map((c) => c.text)
+  }
+}
+
+export type { Doc }

@@ -1,0 +1,209 @@
+/**
+ * The deterministic mock reviewer (SERVICE_AI_ENABLED=false): rule-based scoring against the
+ * rubric, findings that point at lines, an improved version with the safe fixes, and an eval kit.
+ * Same input, byte-identical output: no clock, no randomness, stable ordering everywhere.
+ */
+import { Effect, Layer } from "effect"
+import { AiProviderError, AiReviewer } from "../AiReviewer.js"
+import { type CriterionKey, isCriterionKey } from "../rubrics/Criteria.js"
+import type { CriterionScore, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
+import { extname } from "../text/Paths.js"
+import { CHECKS, type CheckContext, type CheckOutcome, type Issue } from "./Checks.js"
+import { analyzeDoc, BundleIndex, type Doc, isInstructionFile } from "./Document.js"
+import { buildEvalKit } from "./EvalKit.js"
+import { improveDoc } from "./Improve.js"
+import { getField } from "../text/Frontmatter.js"
+
+export const MOCK_PROVIDER = "mock"
+export const MOCK_MODEL = "rubr-mock-1"
+
+const SEVERITY_RANK = { critical: 0, major: 1, minor: 2, info: 3 } as const
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+const scoreOf = (o: CheckOutcome) => Math.max(0, Math.min(100, 100 - o.deductions.reduce((s, d) => s + d.points, 0)))
+
+const rationaleOf = (o: CheckOutcome): string => {
+  const ded = o.deductions.map((d) => `-${d.points} ${d.reason}`)
+  const parts = [...ded, ...o.notes]
+  return parts.length === 0 ? "no issues found" : parts.join("; ")
+}
+
+export const reviewWithMock = (input: ReviewInput): ReviewResult => {
+  const fileMode = input.mode === "file" && input.target !== null
+  const all: Array<ReviewFile> = [...input.files]
+  if (input.target && !all.some((f) => f.path === input.target!.path)) all.push(input.target)
+  all.sort((a, b) => cmp(a.path, b.path))
+  const bundle = new BundleIndex(all.map((f) => f.path))
+  const docs = new Map<string, Doc>()
+  for (const f of all) if (isInstructionFile(f.path)) docs.set(f.path, analyzeDoc(f))
+  let reviewed: Array<Doc>
+  if (fileMode) {
+    const t = input.target!
+    reviewed = [docs.get(t.path) && docs.get(t.path)!.file.content === t.content ? docs.get(t.path)! : analyzeDoc(t)]
+    docs.set(t.path, reviewed[0]!)
+  } else {
+    reviewed = [...docs.values()]
+    if (reviewed.length === 0) reviewed = all.map(analyzeDoc)
+  }
+  const rootDir = fileMode ? reviewed[0]!.dir : ""
+  const known = input.rubric.criteria.filter((c) => isCriterionKey(c.key))
+  const criteriaSet = new Set<CriterionKey>(known.map((c) => c.key as CriterionKey))
+  const ctxFor = (doc: Doc): CheckContext => ({
+    doc,
+    bundle,
+    artifactType: input.artifactType,
+    mode: fileMode ? "file" : "bundle",
+    rootDir,
+    docs
+  })
+
+  const issues: Array<{ issue: Issue; path: string }> = []
+  const computed = new Map<string, { score: number; rationale: string }>()
+  for (const c of known) {
+    const check = CHECKS[c.key as CriterionKey]
+    const outcomes = reviewed.map((d) => ({ d, o: check(ctxFor(d)) }))
+    for (const { d, o } of outcomes) for (const issue of o.issues) issues.push({ issue, path: d.path })
+    let score: number
+    let rationale: string
+    if (outcomes.length === 1) {
+      score = scoreOf(outcomes[0]!.o)
+      rationale = rationaleOf(outcomes[0]!.o)
+    } else {
+      const scores = outcomes.map(({ o }) => scoreOf(o))
+      score = Math.round(scores.reduce((s, x) => s + x, 0) / Math.max(1, scores.length))
+      const worst = outcomes
+        .map(({ d, o }) => ({ d, o, s: scoreOf(o) }))
+        .filter((x) => x.s < 100)
+        .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
+      rationale = `mean over ${outcomes.length} files` +
+        (worst.length === 0
+          ? "; no issues found"
+          : `; ${worst.slice(0, 5).map((x) => `${x.d.path} ${x.s} (${x.o.deductions.map((d) => `-${d.points} ${d.reason}`).join(", ")})`).join("; ")}${worst.length > 5 ? `; ${worst.length - 5} more below 100` : ""}`)
+    }
+    if (c.key === "formatting" && !fileMode) {
+      // data files in a bundle review: JSON must parse
+      for (const f of all.filter((x) => extname(x.path) === ".json")) {
+        try {
+          JSON.parse(f.content)
+        } catch (e) {
+          const pos = Number((String(e).match(/position (\d+)/) ?? [])[1] ?? NaN)
+          const line = Number.isNaN(pos) ? 1 : f.content.slice(0, pos).split("\n").length
+          issues.push({
+            path: f.path,
+            issue: {
+              criterion: "formatting",
+              code: "invalid_json",
+              severity: "major",
+              line,
+              lineEnd: line,
+              message: "This JSON file does not parse",
+              suggestion: "Fix the JSON syntax (a trailing comma, a missing quote or bracket)."
+            }
+          })
+          score = Math.max(0, score - 15)
+          rationale += `; -15 ${f.path} is invalid JSON`
+        }
+      }
+    }
+    computed.set(c.key, { score, rationale })
+  }
+  const knownScores = [...computed.values()].map((v) => v.score)
+  const fallback = knownScores.length === 0 ? 100 : Math.round(knownScores.reduce((s, x) => s + x, 0) / knownScores.length)
+  const scores: Array<CriterionScore> = input.rubric.criteria.map((c) => {
+    const v = computed.get(c.key)
+    return {
+      key: c.key,
+      label: c.label,
+      weight: c.weight,
+      score: v ? v.score : fallback,
+      rationale: v
+        ? v.rationale
+        : `the mock reviewer has no rule for '${c.key}'; scored as the mean of the other criteria so it does not move the overall score`
+    }
+  })
+  const totalWeight = scores.reduce((s, x) => s + x.weight, 0)
+  const overallScore =
+    scores.length === 0
+      ? 100
+      : Math.round(
+        totalWeight > 0
+          ? scores.reduce((s, x) => s + x.weight * x.score, 0) / totalWeight
+          : scores.reduce((s, x) => s + x.score, 0) / scores.length
+      )
+
+  issues.sort(
+    (a, b) =>
+      SEVERITY_RANK[a.issue.severity] - SEVERITY_RANK[b.issue.severity] ||
+      cmp(a.path, b.path) ||
+      a.issue.line - b.issue.line ||
+      cmp(a.issue.criterion, b.issue.criterion) ||
+      cmp(a.issue.code, b.issue.code) ||
+      cmp(a.issue.message, b.issue.message)
+  )
+  const ids = new Map<string, number>()
+  const findings: Array<Finding> = issues.map(({ issue, path }) => {
+    const base = `${issue.criterion}.${issue.code}:${path}:${issue.line}`
+    const n = (ids.get(base) ?? 0) + 1
+    ids.set(base, n)
+    return {
+      id: n === 1 ? base : `${base}#${n}`,
+      criterionKey: issue.criterion,
+      severity: issue.severity,
+      filePath: path,
+      lineStart: issue.line,
+      lineEnd: issue.lineEnd,
+      message: issue.message,
+      suggestion: issue.suggestion
+    }
+  })
+
+  let improvedVersion: ImprovedFile | null = null
+  const improvedFiles: Array<ImprovedFile> = []
+  if (fileMode) {
+    const imp = improveDoc(ctxFor(reviewed[0]!), criteriaSet, true)
+    if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
+  } else {
+    for (const d of reviewed) {
+      const imp = improveDoc(ctxFor(d), criteriaSet, false)
+      if (imp) improvedFiles.push({ path: d.path, content: imp.content, changes: imp.changes })
+    }
+  }
+
+  const lead = fileMode
+    ? reviewed[0]
+    : reviewed.find((d) => d.fm.closed && getField(d.fm, "description")) ??
+      [...reviewed].sort((a, b) => b.words - a.words || cmp(a.path, b.path))[0]
+  const cases = buildEvalKit(lead, input.artifactType, bundle.paths)
+
+  return {
+    overallScore,
+    scores,
+    findings,
+    improvedVersion,
+    improvedFiles,
+    evalKit: { cases },
+    usage: null,
+    provider: {
+      provider: MOCK_PROVIDER,
+      model: MOCK_MODEL,
+      modelTier: input.modelTier,
+      reasoningEffort: input.reasoningEffort
+    }
+  }
+}
+
+export const MockReviewerLive = Layer.succeed(
+  AiReviewer,
+  AiReviewer.of({
+    review: (input) =>
+      Effect.try({
+        try: () => reviewWithMock(input),
+        catch: () =>
+          new AiProviderError({
+            code: "provider_error",
+            message: "The mock reviewer could not review this input",
+            workDone: false
+          })
+      }).pipe(Effect.withSpan("MockReviewer.review", { attributes: { mode: input.mode, artifactType: input.artifactType } }))
+  })
+)

@@ -1,0 +1,199 @@
+/** Seeded defects on a clean skill: each defect must produce a finding at the right line, a lower score, and (where safe) a fix. */
+import { describe, expect, it } from "@effect/vitest"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
+import { parseFrontmatter } from "../../src/review/text/Frontmatter.js"
+import { fileInput, file, lineOf, SAMPLE_SKILL, sampleBundle, scoreOf, withTarget } from "./support.js"
+
+const review = (content: string, extra: Array<ReturnType<typeof file>> = []) => {
+  const { target, files } = withTarget([...sampleBundle(), ...extra], "SKILL.md", content)
+  return reviewWithMock(fileInput(target, files))
+}
+const base = review(SAMPLE_SKILL)
+
+describe("seeded defects", () => {
+  it("the clean sample scores 100 with no findings above info", () => {
+    expect(base.overallScore).toBe(100)
+    expect(base.findings.filter((f) => f.severity !== "info")).toEqual([])
+    expect(base.improvedVersion).toBeNull()
+  })
+
+  it("a removed description is a critical finding, scores lower, and the improved version adds one", () => {
+    const content = SAMPLE_SKILL.replace(/^description: .*\n/m, "")
+    const r = review(content)
+    const f = r.findings.find((x) => x.criterionKey === "description" && x.severity === "critical")
+    expect(f).toBeDefined()
+    expect(scoreOf(r, "description")).toBe(0)
+    expect(r.overallScore).toBeLessThan(base.overallScore - 10)
+    const improved = r.improvedVersion!.content
+    const fm = parseFrontmatter(improved)
+    expect(fm.fields.find((x) => x.key === "description")!.value).toMatch(/Use when/)
+    // the original frontmatter lines are all still there, in order, unchanged
+    const origFm = parseFrontmatter(content).raw.split("\n").filter((l) => l !== "---" && l !== "")
+    const newFm = fm.raw.split("\n")
+    let j = 0
+    for (const l of newFm) if (l === origFm[j]) j++
+    expect(j).toBe(origFm.length)
+    expect(r.improvedVersion!.changes.some((c) => /description/.test(c))).toBe(true)
+  })
+
+  it("a description without a trigger is flagged and a 'When to use' section is added", () => {
+    const content = SAMPLE_SKILL
+      .replace(/^description: .*$/m, "description: Drafts release notes from merged pull requests and the changelog for a version.")
+      .replace(/## When to use\n\nUse this skill when a user asks what changed in a version or wants release notes drafted.\n\n/, "")
+    const r = review(content)
+    const f = r.findings.find((x) => x.id.startsWith("description.no_trigger"))
+    expect(f?.lineStart).toBe(3)
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("## When to use")
+    expect(improved.startsWith(parseFrontmatter(content).raw)).toBe(true)
+    const again = reviewWithMock(fileInput({ ...file("SKILL.md", improved, true) }, sampleBundle(improved)))
+    expect(again.improvedVersion?.content ?? improved).toContain("## When to use")
+    expect(again.improvedVersion === null || !again.improvedVersion.changes.some((c) => /When to use/.test(c))).toBe(true)
+  })
+
+  it("a dangling link is reported at its line and repointed to the file with the same name", () => {
+    const content = SAMPLE_SKILL.replace("(reference/checklist.md)", "(references/checklist.md)")
+    const r = review(content)
+    const line = lineOf(content, "references/checklist.md")
+    const f = r.findings.find((x) => x.id.startsWith("references.dangling_link"))
+    expect(f).toMatchObject({ severity: "major", filePath: "SKILL.md", lineStart: line, lineEnd: line })
+    expect(f!.suggestion).toContain("reference/checklist.md")
+    expect(scoreOf(r, "references")).toBeLessThan(100)
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("[the checklist](reference/checklist.md)")
+    expect(improved).not.toContain("references/checklist.md")
+    const again = reviewWithMock(fileInput(file("SKILL.md", improved, true), sampleBundle(improved)))
+    expect(again.findings.filter((x) => x.criterionKey === "references")).toEqual([])
+  })
+
+  it("a link to a file that does not exist anywhere is marked as missing, not silently kept", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      "For edge cases read [the migration guide](reference/migrations-2019.md).\n\n## Rules"
+    )
+    const r = review(content)
+    const line = lineOf(content, "migrations-2019.md")
+    expect(r.findings.find((x) => x.id.startsWith("references.dangling_link"))?.lineStart).toBe(line)
+    const improved = r.improvedVersion!.content
+    expect(improved).not.toContain("](reference/migrations-2019.md)")
+    expect(improved).toContain("the migration guide (not included in this bundle: `reference/migrations-2019.md`)")
+    const again = reviewWithMock(fileInput(file("SKILL.md", improved, true), sampleBundle(improved)))
+    expect(again.findings.filter((x) => x.id.startsWith("references.dangling"))).toEqual([])
+  })
+
+  it("a typo in a bare path is found and fixed to the near-identical file", () => {
+    const content = SAMPLE_SKILL.replace("`examples/v2.md`", "`examples/v22.md`")
+    const r = review(content)
+    const line = lineOf(content, "examples/v22.md")
+    expect(r.findings.find((x) => x.id.startsWith("references.dangling_path"))?.lineStart).toBe(line)
+    expect(r.improvedVersion!.content).toContain("See `examples/v2.md` for a complete release.")
+  })
+
+  it("links inside code blocks, URLs, anchors and home or absolute paths are not bundle references", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      [
+        "```bash",
+        "cat reference/not-here.md scripts/missing.py",
+        "```",
+        "",
+        "See [the docs](https://example.com/guide.md), [below](#rules), `~/.config/gh/hosts.yml`, `/etc/hosts.conf`,",
+        "`@modelcontextprotocol/inspector`, github.com/org/repo/file.md and CI/CD pipelines.",
+        "",
+        "## Rules"
+      ].join("\n")
+    )
+    const r = review(content)
+    expect(r.findings.filter((x) => x.criterionKey === "references")).toEqual([])
+  })
+
+  it("added vague wording is found on its line and tightened in the improved version", () => {
+    const content = SAMPLE_SKILL.replace(
+      "3. Group the pull requests by label into Features, Fixes and Internal.",
+      "3. Try to group the pull requests as needed into various sections, etc."
+    )
+    const r = review(content)
+    const line = lineOf(content, "Try to group")
+    const f = r.findings.find((x) => x.criterionKey === "clarity" && x.lineStart === line)
+    expect(f?.severity).toBe("minor")
+    expect(f!.message).toMatch(/try to/)
+    expect(f!.message).toMatch(/as needed/)
+    expect(f!.message).toMatch(/various/)
+    expect(scoreOf(r, "clarity")).toBeLessThan(100)
+    const improvedLine = r.improvedVersion!.content.split("\n")[line - 1]
+    expect(improvedLine).toBe("3. Group the pull requests into various sections.")
+  })
+
+  it("a removed step leaves a numbering gap that is reported and renumbered", () => {
+    const content = SAMPLE_SKILL.replace(/^3\. Group .*\n/m, "")
+    const r = review(content)
+    const line = lineOf(content, "4. Write one line")
+    const f = r.findings.find((x) => x.id.startsWith("steps.numbering_gap"))
+    expect(f?.lineStart).toBe(line)
+    expect(f!.message).toMatch(/from 2 to 4/)
+    expect(scoreOf(r, "steps")).toBeLessThan(100)
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("3. Write one line per user-visible change")
+    expect(improved).toContain("4. Check the draft")
+  })
+
+  it("removing every step is a major steps finding", () => {
+    const content = SAMPLE_SKILL.replace(/^\d\. .*\n/gm, "")
+    const r = review(content)
+    expect(r.findings.find((x) => x.id.startsWith("steps.missing"))?.severity).toBe("major")
+    expect(scoreOf(r, "steps")).toBeLessThanOrEqual(60)
+  })
+
+  it("missing frontmatter is critical and the improved version adds a block with name and description", () => {
+    const body = SAMPLE_SKILL.slice(parseFrontmatter(SAMPLE_SKILL).raw.length)
+    const r = review(body)
+    expect(r.findings.find((x) => x.id.startsWith("frontmatter.missing"))).toMatchObject({ severity: "critical", lineStart: 1 })
+    expect(scoreOf(r, "name")).toBe(0)
+    const fm = parseFrontmatter(r.improvedVersion!.content)
+    expect(fm.closed).toBe(true)
+    expect(fm.fields.map((f) => f.key)).toEqual(["name", "description"])
+    expect(fm.fields[0]!.value).toBe("release-notes")
+    expect(r.improvedVersion!.content.endsWith(body)).toBe(true)
+  })
+
+  it("a badly formatted name is flagged on its line with the kebab-case fix", () => {
+    const r = review(SAMPLE_SKILL.replace("name: release-notes", "name: Release_Notes"))
+    const f = r.findings.find((x) => x.id.startsWith("name.format"))
+    expect(f).toMatchObject({ lineStart: 2, severity: "major" })
+    expect(f!.suggestion).toContain("release-notes")
+  })
+
+  it("an unclosed code fence, a TODO and a skipped heading level are found at their lines", () => {
+    const content = SAMPLE_SKILL
+      .replace("## Rules", "#### Rules")
+      .replace("Turn the merged", "TODO: explain the audience. Turn the merged")
+      .replace(/- Export audits as CSV \(#412\)\n```\n/, "- Export audits as CSV (#412)\n")
+    const r = review(content)
+    expect(r.findings.find((x) => x.id.startsWith("clarity.placeholder"))?.lineStart).toBe(lineOf(content, "TODO"))
+    expect(r.findings.find((x) => x.id.startsWith("structure.unclosed_fence"))?.lineStart).toBe(lineOf(content, "```markdown"))
+    expect(r.improvedVersion!.content.trimEnd().endsWith("```")).toBe(true)
+  })
+
+  it("trailing whitespace and a missing final newline are fixed outside the frontmatter only", () => {
+    const content = SAMPLE_SKILL.replace("Use this skill when a user", "Use this skill when a user   ").replace(/\n$/, "")
+      .replace("license: MIT", "license: MIT  ")
+    const r = review(content)
+    expect(r.findings.some((x) => x.id.startsWith("formatting.no_final_newline"))).toBe(true)
+    const improved = r.improvedVersion!.content
+    expect(improved.endsWith("\n")).toBe(true)
+    expect(improved).toContain("license: MIT  \n")
+    expect(improved.startsWith(parseFrontmatter(content).raw)).toBe(true)
+  })
+
+  it("every defect lowers the overall score", () => {
+    const variants = [
+      SAMPLE_SKILL.replace(/^description: .*\n/m, ""),
+      SAMPLE_SKILL.replace("(reference/checklist.md)", "(reference/missing.md)"),
+      SAMPLE_SKILL.replace("Group the pull requests", "Try to group some of the pull requests as needed, etc."),
+      SAMPLE_SKILL.replace(/^3\. Group .*\n/m, ""),
+      SAMPLE_SKILL.replace(/```markdown[\s\S]*?```\n/, "").replace("See `examples/v2.md` for a complete release.", "")
+        .replace("## Examples", "## Notes")
+    ]
+    for (const v of variants) expect(review(v).overallScore).toBeLessThan(base.overallScore)
+  })
+})
