@@ -4,30 +4,66 @@
  *   config -> database (embedded or DATABASE_URL, migrations) -> domain services -> HTTP API | worker
  */
 import { Etag, FileSystem, HttpPlatform, HttpServer, Path } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
+import { recoverStaleJobs } from "./jobs/Runner.js"
 import { TracingLive } from "./telemetry/Tracing.js"
 import { LoginTokens } from "./auth/LoginTokens.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
+import { Bundles } from "./bundles/Bundles.js"
 import { DatabaseLive } from "./db/Database.js"
 import { EmailServicesLive } from "./email/Layer.js"
 import { HttpAppLive, LogBaseUrl, NodeServerLive } from "./http/Server.js"
 import { ApiKeys } from "./identity/ApiKeys.js"
 import { Users } from "./identity/Users.js"
 import { WorkerLive, WorkerTasksLive } from "./jobs/Worker.js"
+import { Jobs } from "./jobs/Jobs.js"
+import { Spend } from "./credits/Spend.js"
+import { Audits } from "./audits/Audits.js"
+import { Admission } from "./audits/Admission.js"
+import { Targets } from "./audits/Target.js"
+import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { RateLimiter, RateLimitSweeper } from "./limits/RateLimiter.js"
 
-/** Domain services over the SqlClient. */
-export const ServicesLive = Layer.mergeAll(
+/** The AI provider behind audits: the deterministic mock unless SERVICE_AI_ENABLED=true. */
+export const AiReviewerLive = Layer.unwrapEffect(
+  // TODO(lead): the OpenAI-compatible layer is wired here when it lands
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? MockReviewerLive : MockReviewerLive))
+)
+
+/** Domain services over the SqlClient, lower ones first. */
+const FoundationServicesLive = Layer.mergeAll(
   Users.Default,
   ApiKeys.Default,
   LoginTokens.Default,
   RateLimiter.Default,
-  EmailServicesLive
-).pipe(Layer.provideMerge(Ledger.Default))
+  Bundles.Default,
+  EmailServicesLive,
+  Spend.Default,
+  Targets.Default,
+  AiReviewerLive
+).pipe(Layer.provideMerge(Jobs.Default), Layer.provideMerge(Ledger.Default))
+
+export const ServicesLive = Audits.Default.pipe(
+  Layer.provideMerge(Admission.Default),
+  Layer.provideMerge(FoundationServicesLive)
+)
 
 const apiLayers = Layer.mergeAll(HttpAppLive, LogBaseUrl, Layer.scopedDiscard(RateLimitSweeper))
-const workerLayers = WorkerLive.pipe(Layer.provide(WorkerTasksLive))
+/** Any worker hands jobs of a dead worker (no heartbeat) back to the queue, or fails them with a refund. */
+const StaleJobRecovery = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const staleAfter = Duration.millis(config.worker.staleJobAfterMs)
+    yield* recoverStaleJobs(staleAfter).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("stale job recovery failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.millis(Math.max(500, config.worker.staleJobAfterMs / 4)))),
+      Effect.forkScoped
+    )
+  })
+)
+
+const workerLayers = Layer.mergeAll(WorkerLive.pipe(Layer.provide(WorkerTasksLive)), StaleJobRecovery)
 
 /** The process for a role, minus config and the listening socket (tests bring their own). */
 export const roleLayer = <E, R>(role: Role, server: Layer.Layer<HttpServer.HttpServer | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path, E, R>) => {

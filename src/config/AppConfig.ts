@@ -130,7 +130,8 @@ export const appConfig = Effect.gen(function*() {
     },
     worker: {
       concurrency: yield* positiveInt("SERVICE_WORKER_CONCURRENCY", 4),
-      pollIntervalMs: yield* positiveInt("SERVICE_WORKER_POLL_INTERVAL_MS", 2000)
+      pollIntervalMs: yield* positiveInt("SERVICE_WORKER_POLL_INTERVAL_MS", 2000),
+      staleJobAfterMs: yield* positiveInt("SERVICE_JOB_STALE_AFTER_MS", 30000)
     },
     otlpEndpoint: yield* Config.option(url("OTEL_EXPORTER_OTLP_ENDPOINT"))
   }

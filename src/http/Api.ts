@@ -5,7 +5,11 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { EmailPreferencesApi, NewsletterApi } from "../email/Api.js"
+import { BundlesApi, FilesApi, VersionsApi } from "../bundles/Api.js"
 import { IdentityApi } from "../identity/Api.js"
+import { JobsApi } from "../jobs/Api.js"
+import { AuditsApi } from "../audits/Api.js"
+import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
 
 // The platform registers its own decode error (a 400 with `_tag` and `issues`) on every API. Ours is
@@ -18,7 +22,10 @@ const withoutPlatformDecodeError = Object.assign(Object.create(Object.getPrototy
 export const RubrApi = withoutPlatformDecodeError
   .add(SystemApi)
   .add(IdentityApi)
+  .add(BundlesApi).add(FilesApi).add(VersionsApi)
   .add(EmailPreferencesApi).add(NewsletterApi)
+  .add(JobsApi).add(CreditsApi)
+  .add(AuditsApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

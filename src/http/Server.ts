@@ -6,8 +6,12 @@ import { createServer } from "node:http"
 import { AuthenticationLive } from "../auth/AuthenticationLive.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { EmailPreferencesHttp, NewsletterHttp } from "../email/Http.js"
+import { BundlesHttp } from "../bundles/Http.js"
 import { IdentityHttp } from "../identity/Http.js"
 import { SystemHttp } from "../system/Http.js"
+import { JobsHttp } from "../jobs/Http.js"
+import { AuditsHttp } from "../audits/Http.js"
+import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive } from "./ErrorHandling.js"
 import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
@@ -43,7 +47,7 @@ const requestMiddleware = HttpMiddleware.make((app) =>
 )
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
-  Layer.provide([SystemHttp, IdentityHttp, EmailPreferencesHttp, NewsletterHttp]),
+  Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp]),
   Layer.provide(AuthenticationLive)
 )
 

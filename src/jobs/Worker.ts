@@ -10,6 +10,7 @@ import * as Os from "node:os"
 import { AppConfig } from "../config/AppConfig.js"
 import { PgPool } from "../db/Database.js"
 import { emailTasks } from "../email/Delivery.js"
+import { auditTasks } from "../audits/Task.js"
 
 export type TaskHelpers = Parameters<Task>[1]
 export type EffectTask<R> = (payload: unknown, helpers: TaskHelpers) => Effect.Effect<void, unknown, R>
@@ -46,7 +47,7 @@ const workerLogger = (runtime: Runtime.Runtime<never>) =>
 
 export const WorkerTasksLive = Layer.effect(
   WorkerTasks,
-  Effect.map(emailTasks, (email) => ({ rubr_heartbeat: heartbeatTask, ...email }))
+  Effect.map(Effect.all([emailTasks, auditTasks]), ([email, audits]) => ({ rubr_heartbeat: heartbeatTask, ...email, ...audits }))
 )
 
 export const WorkerLive = Layer.scopedDiscard(

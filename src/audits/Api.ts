@@ -1,0 +1,213 @@
+/** Rubric audits: estimate, start (async job), list, read, apply. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { Job } from "../jobs/Api.js"
+import { ArtifactType, CriterionScore, EvalCase, Finding, ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
+
+const PositiveInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+
+export const AuditRequest = Schema.Struct({
+  targetFileId: Schema.optional(Schema.UUID),
+  targetVersionNumber: Schema.optional(PositiveInt),
+  artifactBundleVersionNumber: Schema.optional(PositiveInt),
+  artifactType: Schema.optional(ArtifactType),
+  rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  force: Schema.optional(Schema.Boolean).annotations({
+    description: "run even when an identical audit (same input versions and rubric) is queued, running or completed"
+  })
+}).annotations({ identifier: "AuditRequest", parseOptions: { errors: "all" } })
+export type AuditRequest = typeof AuditRequest.Type
+
+/** An empty body selects the defaults. */
+export const AuditRequestBody = Schema.NullOr(AuditRequest)
+
+export const AuditEstimate = Schema.Struct({
+  mode: Schema.Literal("dynamic", "flat", "free"),
+  estimatedCredits: Schema.Number,
+  dynamicEstimatedCredits: Schema.Number,
+  estimatedInputTokens: Schema.Number,
+  estimatedOutputTokens: Schema.Number,
+  estimatedTotalTokens: Schema.Number,
+  weightedTokens: Schema.Number,
+  fileCount: Schema.Number,
+  totalCharacters: Schema.Number,
+  rubricCount: Schema.Int,
+  modelTier: ModelTier,
+  reasoningEffort: ReasoningEffort,
+  multipliers: Schema.Struct({
+    modelTier: Schema.Number,
+    reasoningEffort: Schema.Number,
+    outputTokenWeight: Schema.Number,
+    weightedTokensPerCredit: Schema.Number
+  }),
+  breakdown: Schema.Array(Schema.Struct({
+    path: Schema.String,
+    characters: Schema.Number,
+    tokens: Schema.Number,
+    role: Schema.Literal("artifact", "context")
+  }))
+}).annotations({ identifier: "AuditEstimate" })
+
+export const CreditCost = Schema.Struct({
+  credits: Schema.Number,
+  reason: Schema.String,
+  estimate: Schema.Boolean,
+  mode: Schema.String,
+  finalChargedCredits: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "CreditCost" })
+
+export const AuditTarget = Schema.Struct({
+  artifactBundleId: Schema.UUID,
+  targetMode: Schema.Literal("file", "bundle"),
+  targetFileId: Schema.NullOr(Schema.UUID),
+  targetFilePath: Schema.NullOr(Schema.String),
+  targetFileVersionId: Schema.NullOr(Schema.UUID),
+  targetFileVersionNumber: Schema.NullOr(Schema.Int),
+  artifactBundleVersionNumber: Schema.Int,
+  inputVersionIds: Schema.Array(Schema.UUID),
+  inputHash: Schema.String
+}).annotations({ identifier: "AuditTarget" })
+
+export const AuditSummary = Schema.Struct({
+  estimate: AuditEstimate,
+  target: AuditTarget,
+  creditCost: CreditCost,
+  rubricTitle: Schema.String
+})
+
+export const AuditRun = Schema.Struct({
+  id: Schema.UUID,
+  artifactBundleId: Schema.UUID,
+  jobId: Schema.UUID,
+  targetFileVersionId: Schema.NullOr(Schema.UUID),
+  requestedByApiKeyId: Schema.NullOr(Schema.UUID),
+  status: Schema.Literal("queued", "running", "completed", "failed", "cancelled"),
+  rubricKey: Schema.String,
+  rubricVersion: Schema.String,
+  artifactType: Schema.String,
+  summary: AuditSummary,
+  overallScore: Schema.NullOr(Schema.Number),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: NullableTimestamp
+}).annotations({ identifier: "AuditRun" })
+
+export const ImprovedFileResult = Schema.Struct({
+  fileId: Schema.UUID,
+  path: Schema.String,
+  baseFileVersionId: Schema.UUID,
+  content: Schema.String,
+  changes: Schema.Array(Schema.String)
+})
+
+export const AuditRunDetail = Schema.Struct({
+  ...AuditRun.fields,
+  scores: Schema.Array(CriterionScore),
+  findings: Schema.Array(Finding).annotations({ description: "most severe first" }),
+  improvedVersion: Schema.NullOr(ImprovedFileResult),
+  improvedFiles: Schema.Array(ImprovedFileResult),
+  evalKit: Schema.NullOr(Schema.Struct({ cases: Schema.Array(EvalCase) })),
+  targetVersionIds: Schema.Struct({
+    targetFileVersionId: Schema.NullOr(Schema.UUID),
+    inputVersionIds: Schema.Array(Schema.UUID)
+  }),
+  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+  resultMetadata: Schema.NullOr(Schema.Struct({
+    provider: Schema.String,
+    model: Schema.String,
+    modelTier: Schema.String,
+    reasoningEffort: Schema.String,
+    durationMs: Schema.Number
+  })),
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  usage: Schema.NullOr(Usage),
+  reconciliation: Schema.NullOr(Schema.Struct({
+    status: Schema.Literal("not_applicable", "matched", "refunded", "overage_recorded"),
+    estimatedCredits: Schema.Number,
+    actualCredits: Schema.NullOr(Schema.Number),
+    refundedCredits: Schema.Number,
+    overageCredits: Schema.Number,
+    note: Schema.String
+  })),
+  appliedAt: NullableTimestamp
+}).annotations({ identifier: "AuditRunDetail" })
+
+export const StartAuditData = Schema.Struct({
+  auditRun: AuditRun,
+  job: Job,
+  jobId: Schema.UUID,
+  creditCost: CreditCost,
+  estimate: AuditEstimate,
+  target: AuditTarget
+})
+
+const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
+const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, auditRunId: Schema.UUID })
+const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optional(Schema.String).annotations({
+    description: "replays the first response for the same key and body; a different body is 409"
+  })
+})
+
+export class AuditsApi extends HttpApiGroup.make("audits")
+  .add(
+    HttpApiEndpoint.get("listAudits", "/artifact-bundles/:artifactBundleId/audits")
+      .setPath(BundleParam)
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int())),
+        cursor: Schema.optional(Schema.String)
+      }))
+      .addSuccess(Envelope(Schema.Struct({ auditRuns: Schema.Array(AuditRun), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+  )
+  .add(
+    HttpApiEndpoint.post("startAudit", "/artifact-bundles/:artifactBundleId/audits")
+      .setPath(BundleParam)
+      .setHeaders(IdempotencyHeaders)
+      .setPayload(AuditRequestBody)
+      .addSuccess(Envelope(StartAuditData), { status: 202 })
+      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
+      .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
+      .annotate(
+        OpenApi.Description,
+        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the audit job and answers 202 at once. Poll GET /jobs/{jobId}."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("estimateAudit", "/artifact-bundles/:artifactBundleId/audits/estimate")
+      .setPath(BundleParam)
+      .setPayload(AuditRequestBody)
+      .addSuccess(Envelope(Schema.Struct({ estimate: AuditEstimate, creditCost: CreditCost, target: AuditTarget })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
+  )
+  .add(
+    HttpApiEndpoint.get("getAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId")
+      .setPath(RunParam)
+      .addSuccess(Envelope(Schema.Struct({ auditRun: AuditRunDetail })))
+      .pipe(statuses(400, 401, 403, 404))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+  )
+  .add(
+    HttpApiEndpoint.post("applyAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId/apply")
+      .setPath(RunParam)
+      .addSuccess(Envelope(Schema.Struct({
+        appliedCount: Schema.Int,
+        files: Schema.Array(Schema.Struct({ fileId: Schema.UUID, path: Schema.String, versionNumber: Schema.Int }))
+      })))
+      .pipe(statuses(400, 401, 403, 404, 409))
+      .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
+      .annotate(
+        OpenApi.Description,
+        "Writes one new version per rewritten file (frontmatter preserved). 409 when the run is not completed, was already applied, or a file changed since the audit."
+      )
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Audits")
+{}

@@ -1,0 +1,373 @@
+/**
+ * The audit use cases. The estimate route and the start route share `prepare` (one estimate function);
+ * start writes the run, its job, the debit and the graphile-worker job in one transaction.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Schema } from "effect"
+import type { Actor } from "../auth/CurrentActor.js"
+import { AppConfig } from "../config/AppConfig.js"
+import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
+import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
+import { Jobs } from "../jobs/Jobs.js"
+import { toJobJson } from "../jobs/Http.js"
+import { Bundles } from "../bundles/Bundles.js"
+import { resolveRubric } from "../review/rubrics/Registry.js"
+import type { ArtifactType, Rubric } from "../review/Types.js"
+import { Admission } from "./Admission.js"
+import { type AuditRequest, StartAuditData } from "./Api.js"
+import { AUDIT_MODEL_TIER, AUDIT_REASONING_EFFORT, type Estimate, estimateAudit } from "./Estimate.js"
+import { dominantArtifactType, type ResolvedTarget, Targets } from "./Target.js"
+
+export const AUDIT_TASK = "rubr_audit"
+export const AUDIT_RESOURCE = "audit_run"
+
+export interface AuditRunRow {
+  readonly id: string
+  readonly artifactBundleId: string
+  readonly userId: string
+  readonly jobId: string
+  readonly requestedByApiKeyId: string | null
+  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
+  readonly targetMode: "file" | "bundle"
+  readonly targetFileId: string | null
+  readonly targetFileVersionId: string | null
+  readonly artifactBundleVersionNumber: number
+  readonly inputVersionIds: ReadonlyArray<string>
+  readonly inputHash: string
+  readonly rubricKey: string
+  readonly rubricVersion: string
+  readonly artifactType: string
+  readonly summary: AuditSummaryJson
+  readonly estimatedCredits: number
+  readonly finalChargedCredits: number | null
+  readonly result: StoredResult | null
+  readonly usage: unknown
+  readonly reconciliation: unknown
+  readonly errorCode: string | null
+  readonly errorMessage: string | null
+  readonly appliedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly completedAt: Date | null
+}
+
+export interface AuditSummaryJson {
+  readonly estimate: Estimate
+  readonly target: ReturnType<typeof targetDescription>
+  readonly creditCost: ReturnType<typeof creditCostOf>
+  readonly rubricTitle: string
+  /** the exact rubric admitted, so the worker scores against what the user was quoted for */
+  readonly rubric: Rubric
+}
+
+export interface StoredImprovedFile {
+  readonly fileId: string
+  readonly path: string
+  readonly baseFileVersionId: string
+  readonly content: string
+  readonly changes: ReadonlyArray<string>
+}
+
+export interface StoredResult {
+  readonly overallScore: number
+  readonly scores: ReadonlyArray<unknown>
+  readonly findings: ReadonlyArray<unknown>
+  readonly improvedVersion: StoredImprovedFile | null
+  readonly improvedFiles: ReadonlyArray<StoredImprovedFile>
+  readonly evalKit: { readonly cases: ReadonlyArray<unknown> }
+  readonly metadata: {
+    readonly provider: string
+    readonly model: string
+    readonly modelTier: string
+    readonly reasoningEffort: string
+    readonly durationMs: number
+  }
+}
+
+export const runColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, target_mode, target_file_id,
+  target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash, rubric_key, rubric_version,
+  artifact_type, summary, estimated_credits, final_charged_credits, result, usage, reconciliation, error_code,
+  error_message, applied_at, created_at, updated_at, completed_at`
+
+export const targetDescription = (resolved: ResolvedTarget) => ({
+  artifactBundleId: resolved.bundle.id,
+  targetMode: resolved.mode,
+  targetFileId: resolved.target?.fileId ?? null,
+  targetFilePath: resolved.target?.path ?? null,
+  targetFileVersionId: resolved.target?.fileVersionId ?? null,
+  targetFileVersionNumber: resolved.target?.versionNumber ?? null,
+  artifactBundleVersionNumber: resolved.artifactBundleVersionNumber,
+  inputVersionIds: [...resolved.inputVersionIds],
+  inputHash: resolved.inputHash
+})
+
+export const creditCostOf = (estimate: Estimate) => ({
+  credits: estimate.estimatedCredits,
+  reason: "audit_run",
+  estimate: true,
+  mode: estimate.mode,
+  finalChargedCredits: null as number | null
+})
+
+export const toAuditRunJson = (run: AuditRunRow) => ({
+  id: run.id,
+  artifactBundleId: run.artifactBundleId,
+  jobId: run.jobId,
+  targetFileVersionId: run.targetFileVersionId,
+  requestedByApiKeyId: run.requestedByApiKeyId,
+  status: run.status,
+  rubricKey: run.rubricKey,
+  rubricVersion: run.rubricVersion,
+  artifactType: run.artifactType,
+  summary: {
+    estimate: run.summary.estimate,
+    target: run.summary.target,
+    creditCost: { ...run.summary.creditCost, finalChargedCredits: run.finalChargedCredits },
+    rubricTitle: run.summary.rubricTitle
+  },
+  overallScore: run.result?.overallScore ?? null,
+  createdAt: run.createdAt,
+  updatedAt: run.updatedAt,
+  completedAt: run.completedAt
+})
+
+const severityRank: Record<string, number> = { critical: 0, major: 1, minor: 2, info: 3 }
+
+export const toAuditRunDetail = (run: AuditRunRow) => ({
+  ...toAuditRunJson(run),
+  scores: (run.result?.scores ?? []) as any,
+  findings: [...(run.result?.findings ?? [])].sort((a: any, b: any) =>
+    (severityRank[a.severity] ?? 9) - (severityRank[b.severity] ?? 9) || String(a.filePath).localeCompare(String(b.filePath)) ||
+    a.lineStart - b.lineStart
+  ) as any,
+  improvedVersion: run.result?.improvedVersion ?? null,
+  improvedFiles: run.result?.improvedFiles ?? [],
+  evalKit: (run.result?.evalKit ?? null) as any,
+  targetVersionIds: { targetFileVersionId: run.targetFileVersionId, inputVersionIds: run.inputVersionIds },
+  error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
+  resultMetadata: run.result?.metadata ?? null,
+  estimatedCredits: run.estimatedCredits,
+  finalChargedCredits: run.finalChargedCredits,
+  usage: (run.usage ?? null) as any,
+  reconciliation: (run.reconciliation ?? null) as any,
+  appliedAt: run.appliedAt
+})
+
+const encodeStart = Schema.encode(StartAuditData)
+
+const cursorOf = (run: AuditRunRow) => Buffer.from(`${run.createdAt.toISOString()}|${run.id}`).toString("base64url")
+const parseCursor = (cursor: string) => {
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
+  const date = new Date(at ?? "")
+  return Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? "") ? undefined : { at: date, id: id! }
+}
+
+export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const config = yield* AppConfig
+    const targets = yield* Targets
+    const admission = yield* Admission
+    const jobs = yield* Jobs
+    const bundles = yield* Bundles
+
+    /** Target, rubric and estimate: the one computation behind both the estimate and the start route. */
+    const prepare = Effect.fn("Audits.prepare")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
+      const resolved = yield* targets.resolve(actor.userId, bundleId, request)
+      const artifactType: ArtifactType = request.artifactType ??
+        (resolved.target ? (resolved.target.artifactType as ArtifactType) : dominantArtifactType(resolved.files))
+      const rubric = yield* resolveRubric({
+        artifactType,
+        rubricKey: request.rubricKey,
+        customRubric: resolved.bundle.customRubric,
+        settings: resolved.bundle.settings
+      })
+      const estimate = estimateAudit({
+        files: resolved.files.map((f) => ({ path: f.path, content: f.content, underReview: f.underReview })),
+        rubric,
+        modelTier: AUDIT_MODEL_TIER,
+        reasoningEffort: AUDIT_REASONING_EFFORT,
+        mode: config.credits.auditMode,
+        flatCredits: config.credits.auditRunCredits
+      })
+      return { resolved, artifactType, rubric, estimate, creditCost: creditCostOf(estimate), target: targetDescription(resolved) }
+    })
+
+    const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
+      yield* admission.bundleRateLimit(bundleId)
+      const prepared = yield* prepare(actor, bundleId, request)
+      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
+    })
+
+    const start = Effect.fn("Audits.start")(function*(
+      actor: Actor,
+      bundleId: string,
+      request: AuditRequest,
+      idempotencyKey: string | undefined
+    ) {
+      // ownership first, so another user's bundle is a 404 whatever else is wrong
+      const head = yield* targets.bundleHead(actor.userId, bundleId)
+      if (!head) return yield* NotFound.of("Artifact bundle")
+      yield* admission.bundleRateLimit(bundleId)
+      const work = Effect.gen(function*() {
+        const prepared = yield* prepare(actor, bundleId, request)
+        const { resolved, rubric, estimate } = prepared
+        if (!request.force) {
+          const [same] = yield* sql<{ id: string; status: string }>`
+            SELECT id, status FROM audit_runs
+            WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${resolved.inputHash}
+              AND rubric_key = ${rubric.key} AND rubric_version = ${rubric.version}
+              AND status IN ('queued', 'running', 'completed')
+            ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
+          if (same) {
+            return yield* new Conflict({
+              message: `An identical audit (same input versions and rubric) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,
+              details: [{ auditRunId: same.id, status: same.status }]
+            })
+          }
+        }
+        const runId = crypto.randomUUID()
+        const jobId = crypto.randomUUID()
+        const apiKeyId = actor.kind === "apiKey" ? actor.apiKeyId : null
+        const job = yield* jobs.create({
+          id: jobId,
+          userId: actor.userId,
+          artifactBundleId: bundleId,
+          kind: "audit",
+          task: AUDIT_TASK,
+          phase: "preparing_context",
+          message: "Queued; waiting for a worker.",
+          resourceType: AUDIT_RESOURCE,
+          resourceId: runId,
+          requestedByApiKeyId: apiKeyId
+        })
+        const summary: AuditSummaryJson = {
+          estimate,
+          target: prepared.target,
+          creditCost: prepared.creditCost,
+          rubricTitle: rubric.title,
+          rubric
+        }
+        const [run] = yield* sql<AuditRunRow>`
+          INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
+            target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
+            rubric_key, rubric_version, artifact_type, summary, estimated_credits)
+          VALUES (${runId}, ${bundleId}, ${actor.userId}, ${jobId}, ${apiKeyId}, ${resolved.mode},
+            ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
+            ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
+            ${prepared.artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
+          RETURNING ${sql.literal(runColumns)}`.pipe(Effect.orDie)
+        yield* admission.admit({
+          userId: actor.userId,
+          bundleId,
+          credits: estimate.estimatedCredits,
+          resourceType: AUDIT_RESOURCE,
+          resourceId: runId,
+          reason: "audit_run"
+        })
+        const data = yield* encodeStart({
+          auditRun: toAuditRunJson(run),
+          job: toJobJson(job),
+          jobId,
+          creditCost: prepared.creditCost,
+          estimate,
+          target: prepared.target
+        }).pipe(Effect.orDie)
+        return { status: 202, body: { data } } satisfies IdempotentOutcome
+      })
+      return yield* idempotent(
+        { userId: actor.userId, route: `POST /artifact-bundles/${bundleId}/audits`, key: idempotencyKey, request },
+        work
+      ).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    const findRun = (userId: string, bundleId: string, runId: string) =>
+      sql<AuditRunRow>`
+        SELECT ${sql.literal(runColumns)} FROM audit_runs
+        WHERE id = ${runId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of("Audit run"))))
+      )
+
+    const list = Effect.fn("Audits.list")(function*(
+      actor: Actor,
+      bundleId: string,
+      params: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+    ) {
+      const head = yield* targets.bundleHead(actor.userId, bundleId)
+      if (!head) return yield* NotFound.of("Artifact bundle")
+      yield* admission.bundleRateLimit(bundleId)
+      const limit = params.limit ?? config.limits.pageLimitDefault
+      if (limit < 1 || limit > config.limits.pageLimitMax) {
+        return yield* ValidationFailed.at("limit", `must be between 1 and ${config.limits.pageLimitMax}`)
+      }
+      const after = params.cursor === undefined ? undefined : parseCursor(params.cursor)
+      if (params.cursor !== undefined && after === undefined) {
+        return yield* ValidationFailed.at("cursor", "is not a cursor this list returned")
+      }
+      const rows = yield* sql<AuditRunRow>`
+        SELECT ${sql.literal(runColumns)} FROM audit_runs
+        WHERE artifact_bundle_id = ${bundleId}
+          ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const items = rows.slice(0, limit)
+      const more = rows.length > limit
+      return {
+        auditRuns: items.map(toAuditRunJson),
+        pagination: {
+          limit,
+          offset: 0,
+          nextOffset: null,
+          nextCursor: more ? cursorOf(items[items.length - 1]) : null
+        }
+      }
+    })
+
+    const get = Effect.fn("Audits.get")(function*(actor: Actor, bundleId: string, runId: string) {
+      const head = yield* targets.bundleHead(actor.userId, bundleId)
+      if (!head) return yield* NotFound.of("Artifact bundle")
+      yield* admission.bundleRateLimit(bundleId)
+      return toAuditRunDetail(yield* findRun(actor.userId, bundleId, runId))
+    })
+
+    /** One new version per rewritten file, all or nothing; a run applies once. */
+    const apply = Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: string, runId: string) {
+      const head = yield* targets.bundleHead(actor.userId, bundleId)
+      if (!head) return yield* NotFound.of("Artifact bundle")
+      return yield* Effect.gen(function*() {
+        const run = yield* findRun(actor.userId, bundleId, runId)
+        if (run.status !== "completed" || !run.result) {
+          return yield* new Conflict({ message: `This audit run is ${run.status}; only completed runs can be applied.`, details: [{ status: run.status }] })
+        }
+        const [claimed] = yield* sql<{ id: string }>`
+          UPDATE audit_runs SET applied_at = now(), updated_at = now()
+          WHERE id = ${runId} AND applied_at IS NULL RETURNING id`.pipe(Effect.orDie)
+        if (!claimed) {
+          return yield* new Conflict({ message: "This audit run was already applied.", details: [{ appliedAt: run.appliedAt }] })
+        }
+        const improved = run.result.improvedVersion ? [run.result.improvedVersion] : run.result.improvedFiles
+        const files: Array<{ fileId: string; path: string; versionNumber: number }> = []
+        for (const file of improved) {
+          const [latest] = yield* sql<{ id: string; status: string }>`
+            SELECT v.id, f.status FROM bundle_files f
+            JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
+            WHERE f.id = ${file.fileId}`.pipe(Effect.orDie)
+          if (!latest || latest.status !== "active" || latest.id !== file.baseFileVersionId) {
+            return yield* new Conflict({
+              message: `${file.path} changed or was deleted after this audit; re-run the audit before applying.`,
+              details: [{ fileId: file.fileId, path: file.path }]
+            })
+          }
+          const written = yield* bundles.writeFile(actor, bundleId, file.fileId, file.content, {
+            source: "audit_improvement",
+            message: `Applied audit ${runId}`
+          })
+          files.push({ fileId: file.fileId, path: file.path, versionNumber: (written as any).version.versionNumber })
+        }
+        return { appliedCount: files.length, files }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+    })
+
+    return { prepare, estimate, start, list, get, apply, findRun } as const
+  })
+}) {}

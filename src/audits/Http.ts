@@ -1,0 +1,28 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { RubrApi } from "../http/Api.js"
+import { ok } from "../http/Envelope.js"
+import { outcomeResponse } from "../http/Idempotency.js"
+import { Audits } from "./Audits.js"
+
+export const AuditsHttp = HttpApiBuilder.group(RubrApi, "audits", (handlers) =>
+  Effect.gen(function*() {
+    const audits = yield* Audits
+    return handlers
+      .handle("listAudits", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.list(actor, path.artifactBundleId, urlParams), ok)))
+      .handle("startAudit", ({ path, payload, headers }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const { outcome, replayed } = yield* audits.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
+          return yield* outcomeResponse(outcome, replayed)
+        }))
+      .handle("estimateAudit", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.estimate(actor, path.artifactBundleId, payload ?? {}), ok)))
+      .handle("getAudit", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          Effect.flatMap(audits.get(actor, path.artifactBundleId, path.auditRunId), (auditRun) => ok({ auditRun }))))
+      .handle("applyAudit", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.apply(actor, path.artifactBundleId, path.auditRunId), ok)))
+  }))

@@ -1,0 +1,221 @@
+/**
+ * Target selection for audits (and later conversions): which file versions are the input.
+ *
+ *   targetFileId + targetVersionNumber  → that file version, with the bundle as it was at that version
+ *   targetFileId alone                  → that file's latest version
+ *   artifactBundleVersionNumber alone   → the file version of that bundle version event, with the bundle as it was then
+ *   nothing                             → the current state: the primary file with the others as context, or,
+ *                                         with no primary, every current file under review (bundle mode)
+ *
+ * Soft-deleted files are never input (they disappear from audits); a deleted target is 404.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import * as Crypto from "node:crypto"
+import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
+import type { ArtifactType } from "../review/Types.js"
+
+export interface TargetRequest {
+  readonly targetFileId?: string | undefined
+  readonly targetVersionNumber?: number | undefined
+  readonly artifactBundleVersionNumber?: number | undefined
+}
+
+export interface InputFile {
+  readonly fileId: string
+  readonly path: string
+  readonly artifactType: string
+  readonly fileVersionId: string
+  readonly versionNumber: number
+  readonly artifactBundleVersionNumber: number
+  readonly contentHash: string
+  readonly content: string
+  readonly isPrimary: boolean
+  readonly underReview: boolean
+}
+
+export interface BundleHead {
+  readonly id: string
+  readonly userId: string
+  readonly status: string
+  readonly primaryFileId: string | null
+  readonly versionCount: number
+  readonly settings: Record<string, unknown>
+  readonly customRubric: unknown
+}
+
+export interface ResolvedTarget {
+  readonly bundle: BundleHead
+  readonly mode: "file" | "bundle"
+  readonly target: InputFile | null
+  readonly files: ReadonlyArray<InputFile>
+  readonly artifactBundleVersionNumber: number
+  readonly inputVersionIds: ReadonlyArray<string>
+  readonly inputHash: string
+}
+
+/** sha256 over the exact input versions: one `versionId:contentHash` line each, sorted. */
+export const inputHashOf = (files: ReadonlyArray<{ fileVersionId: string; contentHash: string }>) =>
+  "sha256:" +
+  Crypto.createHash("sha256")
+    .update(files.map((f) => `${f.fileVersionId}:${f.contentHash}`).sort().join("\n"), "utf8")
+    .digest("hex")
+
+const typePrecedence: ReadonlyArray<string> = ["skill", "agent", "rubr_flow", "workflow", "command", "prompt"]
+
+/** Bundle mode has no single artifact: the most common file type wins, ties by precedence. */
+export const dominantArtifactType = (files: ReadonlyArray<{ artifactType: string }>): ArtifactType => {
+  const counts = new Map<string, number>()
+  for (const f of files) if (typePrecedence.includes(f.artifactType)) counts.set(f.artifactType, (counts.get(f.artifactType) ?? 0) + 1)
+  let best: string = "prompt"
+  let bestCount = 0
+  for (const type of typePrecedence) {
+    const n = counts.get(type) ?? 0
+    if (n > bestCount) {
+      best = type
+      bestCount = n
+    }
+  }
+  return best as ArtifactType
+}
+
+interface SnapshotRow {
+  readonly fileId: string
+  readonly path: string
+  readonly artifactType: string
+  readonly fileVersionId: string
+  readonly versionNumber: number
+  readonly artifactBundleVersionNumber: number
+  readonly contentHash: string
+  readonly content: string
+}
+
+export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+
+    const bundleHead = (userId: string, bundleId: string) =>
+      sql<BundleHead & { settingsJson: string; customRubricJson: string }>`
+        SELECT id, user_id, status, primary_file_id, version_count,
+               settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
+        FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          rows[0]
+            ? { ...rows[0], settings: JSON.parse(rows[0].settingsJson), customRubric: JSON.parse(rows[0].customRubricJson) }
+            : undefined
+        )
+      )
+
+    /** Every active file at its latest version. */
+    const current = (bundleId: string) =>
+      sql<SnapshotRow>`
+        SELECT f.id AS file_id, f.path, f.artifact_type, v.id AS file_version_id, v.version_number,
+               v.artifact_bundle_version_number, v.content_hash, c.content
+        FROM bundle_files f
+        JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
+        JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+        WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active'
+        ORDER BY f.path`.pipe(Effect.orDie)
+
+    /** The still-active files as they were at bundle version `n`. */
+    const snapshot = (bundleId: string, n: number) =>
+      sql<SnapshotRow>`
+        SELECT * FROM (
+          SELECT DISTINCT ON (v.file_id) v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id,
+                 v.version_number, v.artifact_bundle_version_number, v.content_hash, c.content
+          FROM file_versions v
+          JOIN bundle_files f ON f.id = v.file_id AND f.status = 'active'
+          JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+          WHERE v.artifact_bundle_id = ${bundleId} AND v.artifact_bundle_version_number <= ${n}
+          ORDER BY v.file_id, v.artifact_bundle_version_number DESC
+        ) s ORDER BY path`.pipe(Effect.orDie)
+
+    const versionOf = (bundleId: string, where: { fileId: string; versionNumber: number } | { event: number }) =>
+      ("event" in where
+        ? sql<{ fileId: string; versionNumber: number; artifactBundleVersionNumber: number; status: string }>`
+            SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
+            JOIN bundle_files f ON f.id = v.file_id
+            WHERE v.artifact_bundle_id = ${bundleId} AND v.artifact_bundle_version_number = ${where.event}`
+        : sql<{ fileId: string; versionNumber: number; artifactBundleVersionNumber: number; status: string }>`
+            SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
+            JOIN bundle_files f ON f.id = v.file_id
+            WHERE v.artifact_bundle_id = ${bundleId} AND v.file_id = ${where.fileId} AND v.version_number = ${where.versionNumber}`
+      ).pipe(Effect.orDie, Effect.map((rows) => rows[0]))
+
+    const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: string | null, n: number) => {
+      const files: Array<InputFile> = rows.map((r) => ({
+        ...r,
+        isPrimary: r.fileId === bundle.primaryFileId,
+        underReview: targetFileId === null || r.fileId === targetFileId
+      }))
+      const target = targetFileId === null ? null : files.find((f) => f.fileId === targetFileId) ?? null
+      return {
+        bundle,
+        mode: targetFileId === null ? "bundle" as const : "file" as const,
+        target,
+        files,
+        artifactBundleVersionNumber: n,
+        inputVersionIds: files.map((f) => f.fileVersionId),
+        inputHash: inputHashOf(files)
+      } satisfies ResolvedTarget
+    }
+
+    const resolve = Effect.fn("Targets.resolve")(function*(userId: string, bundleId: string, request: TargetRequest) {
+      if (request.targetVersionNumber !== undefined && request.targetFileId === undefined) {
+        return yield* ValidationFailed.at("targetVersionNumber", "needs targetFileId")
+      }
+      if (request.artifactBundleVersionNumber !== undefined && request.targetFileId !== undefined) {
+        return yield* ValidationFailed.of(
+          "Select the target either by targetFileId (+ targetVersionNumber) or by artifactBundleVersionNumber, not both.",
+          [{ path: "artifactBundleVersionNumber", message: "cannot be combined with targetFileId" }]
+        )
+      }
+      const bundle = yield* bundleHead(userId, bundleId)
+      if (!bundle) return yield* NotFound.of("Artifact bundle")
+      if (bundle.status === "archived") {
+        return yield* new Conflict({ message: "This artifact bundle is archived; archived bundles cannot be audited.", details: [] })
+      }
+
+      if (request.artifactBundleVersionNumber !== undefined || request.targetVersionNumber !== undefined) {
+        const where = request.artifactBundleVersionNumber !== undefined
+          ? { event: request.artifactBundleVersionNumber }
+          : { fileId: request.targetFileId!, versionNumber: request.targetVersionNumber! }
+        const version = yield* versionOf(bundleId, where)
+        if (!version) return yield* NotFound.of(request.artifactBundleVersionNumber !== undefined ? "Bundle version" : "File version")
+        if (version.status !== "active") return yield* NotFound.of("File")
+        const rows = yield* snapshot(bundleId, version.artifactBundleVersionNumber)
+        // the target is exactly the selected version, even if the file changed again at the same event count
+        const targetRow = rows.find((r) => r.fileId === version.fileId)
+        if (!targetRow || targetRow.versionNumber !== version.versionNumber) return yield* NotFound.of("File version")
+        return finish(bundle, rows, version.fileId, version.artifactBundleVersionNumber)
+      }
+
+      const rows = yield* current(bundleId)
+      if (rows.length === 0) {
+        return yield* new Conflict({ message: "This artifact bundle has no files to audit; upload some first.", details: [] })
+      }
+      const n = Math.max(...rows.map((r) => r.artifactBundleVersionNumber))
+      if (request.targetFileId !== undefined) {
+        if (!rows.some((r) => r.fileId === request.targetFileId)) return yield* NotFound.of("File")
+        return finish(bundle, rows, request.targetFileId, n)
+      }
+      const primary = bundle.primaryFileId && rows.some((r) => r.fileId === bundle.primaryFileId) ? bundle.primaryFileId : null
+      return finish(bundle, rows, primary, n)
+    })
+
+    /** Reads input versions back by id (the worker re-reads exactly what was admitted). */
+    const loadVersions = Effect.fn("Targets.loadVersions")(function*(bundleId: string, versionIds: ReadonlyArray<string>) {
+      return yield* sql<SnapshotRow>`
+        SELECT v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id, v.version_number,
+               v.artifact_bundle_version_number, v.content_hash, c.content
+        FROM file_versions v
+        JOIN bundle_files f ON f.id = v.file_id
+        JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+        WHERE v.artifact_bundle_id = ${bundleId} AND v.id IN ${sql.in(versionIds)}
+        ORDER BY v.file_path`.pipe(Effect.orDie)
+    })
+
+    return { resolve, loadVersions, bundleHead } as const
+  })
+}) {}

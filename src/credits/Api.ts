@@ -1,0 +1,50 @@
+/** GET /credits: balance, totals, recent ledger events, free grants and limits. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, Timestamp } from "../http/Envelope.js"
+
+export const LedgerEvent = Schema.Struct({
+  id: Schema.UUID,
+  type: Schema.Literal("grant", "debit", "refund"),
+  amount: Schema.Number,
+  reason: Schema.String,
+  resourceType: Schema.NullOr(Schema.String),
+  resourceId: Schema.NullOr(Schema.UUID),
+  balanceAfter: Schema.Number,
+  createdAt: Timestamp
+}).annotations({ identifier: "LedgerEvent" })
+
+export const Credits = Schema.Struct({
+  balance: Schema.Number,
+  totals: Schema.Struct({ granted: Schema.Number, debited: Schema.Number, refunded: Schema.Number }),
+  ledger: Schema.Array(LedgerEvent).annotations({ description: "recent events, newest first" }),
+  freeGrants: Schema.Struct({ signupCredits: Schema.Number }),
+  limits: Schema.Struct({
+    auditCreditMode: Schema.String,
+    auditRunCredits: Schema.Number,
+    usageCapUserCreditsPerDay: Schema.NullOr(Schema.Number),
+    usageCapBundleCreditsPerDay: Schema.NullOr(Schema.Number),
+    spentTodayCredits: Schema.Number,
+    rateLimitUserPerMinute: Schema.Number,
+    rateLimitKeyPerMinute: Schema.Number,
+    rateLimitBundlePerMinute: Schema.Number
+  })
+}).annotations({ identifier: "Credits" })
+
+export class CreditsApi extends HttpApiGroup.make("credits")
+  .add(
+    HttpApiEndpoint.get("getCredits", "/credits")
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int()).annotations({ description: "ledger events, 1..200 (default 50)" }))
+      }))
+      .addSuccess(Envelope(Credits))
+      .pipe(statuses(400, 401, 403))
+      .annotate(Access, access.scopes({ anyOf: ["credits:read"] }))
+      .annotate(OpenApi.Description, "The balance is derived from the append-only ledger: grants + refunds - debits.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Credits")
+{}

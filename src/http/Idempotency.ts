@@ -1,0 +1,69 @@
+/**
+ * `Idempotency-Key` for start routes. The key row is inserted in the same transaction as the work: a
+ * concurrent request with the same key blocks on the primary key until the first commits, then replays
+ * its stored response; if the first failed (rolled back), the second runs for real. The same key with
+ * a different body is a 409 conflict.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import * as Crypto from "node:crypto"
+import { Conflict, ValidationFailed } from "../domain/Errors.js"
+import { currentRequestId } from "./RequestId.js"
+
+export const requestHashOf = (value: unknown) =>
+  Crypto.createHash("sha256").update(JSON.stringify(value ?? null), "utf8").digest("hex")
+
+const validKey = /^[\x21-\x7e]{1,255}$/
+
+export interface IdempotentOutcome {
+  readonly status: number
+  /** the encoded JSON body (what the client receives) */
+  readonly body: { readonly requestId?: string } & Record<string, unknown>
+}
+
+/**
+ * Runs `work` once per (user, route, key). `work` must run inside the surrounding transaction and return
+ * the encoded body; replays answer it again with this request's requestId.
+ */
+export const idempotent = <E, R>(
+  options: { readonly userId: string; readonly route: string; readonly key: string | undefined; readonly request: unknown },
+  work: Effect.Effect<IdempotentOutcome, E, R>
+) =>
+  Effect.gen(function*() {
+    if (options.key === undefined) return { replayed: false as const, outcome: yield* work }
+    if (!validKey.test(options.key)) {
+      return yield* ValidationFailed.at("Idempotency-Key", "must be 1-255 visible ASCII characters")
+    }
+    const sql = yield* SqlClient.SqlClient
+    const requestHash = requestHashOf(options.request)
+    const inserted = yield* sql`
+      INSERT INTO idempotency_keys (user_id, route, key, request_hash, response_status, response_body)
+      VALUES (${options.userId}, ${options.route}, ${options.key}, ${requestHash}, 0, '{}'::jsonb)
+      ON CONFLICT (user_id, route, key) DO NOTHING RETURNING 1`.pipe(Effect.orDie)
+    if (inserted.length === 0) {
+      const [stored] = yield* sql<{ requestHash: string; responseStatus: number; responseBody: Record<string, unknown> }>`
+        SELECT request_hash, response_status, response_body FROM idempotency_keys
+        WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(Effect.orDie)
+      if (stored.requestHash !== requestHash) {
+        return yield* new Conflict({
+          message: "This Idempotency-Key was already used with a different request body.",
+          details: [{ path: "Idempotency-Key", message: "reused with a different body" }]
+        })
+      }
+      return { replayed: true as const, outcome: { status: stored.responseStatus, body: stored.responseBody } }
+    }
+    const outcome = yield* work
+    yield* sql`
+      UPDATE idempotency_keys SET response_status = ${outcome.status}, response_body = ${JSON.stringify(outcome.body)}::jsonb
+      WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(Effect.orDie)
+    return { replayed: false as const, outcome }
+  })
+
+/** The HTTP response for an outcome, stamped with this request's id. */
+export const outcomeResponse = (outcome: IdempotentOutcome, replayed: boolean) =>
+  Effect.map(currentRequestId, (requestId) =>
+    HttpServerResponse.unsafeJson({ ...outcome.body, requestId }, {
+      status: outcome.status,
+      headers: replayed ? { "idempotent-replayed": "true" } : {}
+    }))

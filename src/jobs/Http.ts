@@ -1,0 +1,50 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { ValidationFailed } from "../domain/Errors.js"
+import { RubrApi } from "../http/Api.js"
+import { ok } from "../http/Envelope.js"
+import { type JobRow, Jobs } from "./Jobs.js"
+
+export const toJobJson = (job: JobRow) => ({
+  id: job.id,
+  kind: job.kind,
+  state: job.state,
+  phase: job.phase,
+  percent: job.percent,
+  message: job.message,
+  artifactBundleId: job.artifactBundleId,
+  resourceType: job.resourceType,
+  resourceId: job.resourceId,
+  attempts: job.attempts,
+  maxAttempts: job.maxAttempts,
+  result: job.result ?? null,
+  error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
+  createdAt: job.createdAt,
+  updatedAt: job.updatedAt,
+  startedAt: job.startedAt,
+  finishedAt: job.finishedAt
+})
+
+export const JobsHttp = HttpApiBuilder.group(RubrApi, "jobs", (handlers) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    return handlers
+      .handle("getJob", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ job: toJobJson(yield* jobs.get(actor.userId, path.jobId)) })
+        }))
+      .handle("listJobEvents", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const limit = urlParams.limit ?? 200
+          if (limit < 1 || limit > 200) return yield* ValidationFailed.at("limit", "must be between 1 and 200")
+          return yield* ok({ events: yield* jobs.events(actor.userId, path.jobId, urlParams.after ?? 0, limit) })
+        }))
+      .handle("cancelJob", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ job: toJobJson(yield* jobs.cancel(actor.userId, path.jobId)) })
+        }))
+  }))

@@ -1,0 +1,224 @@
+/**
+ * The user-facing jobs table beside graphile-worker's queue. A job row, its first event, the run
+ * record and the graphile-worker job are written in one transaction by the start use case; from then
+ * on every state change goes through here and appends one progress event.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import { Ledger } from "../credits/Ledger.js"
+import { Conflict, NotFound } from "../domain/Errors.js"
+
+export type JobKind = "audit" | "rubr_flow_conversion" | "eval" | "proof_report"
+export type JobState = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled"
+export const terminalStates: ReadonlyArray<JobState> = ["completed", "failed", "cancelled"]
+
+export interface JobRow {
+  readonly id: string
+  readonly userId: string
+  readonly artifactBundleId: string
+  readonly kind: JobKind
+  readonly state: JobState
+  readonly phase: string
+  readonly percent: number
+  readonly message: string
+  readonly resourceType: string
+  readonly resourceId: string
+  readonly attempts: number
+  readonly maxAttempts: number
+  readonly result: unknown
+  readonly errorCode: string | null
+  readonly errorMessage: string | null
+  readonly requestedByApiKeyId: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly startedAt: Date | null
+  readonly finishedAt: Date | null
+}
+
+export interface JobEventRow {
+  readonly id: string
+  readonly jobId: string
+  readonly sequence: number
+  readonly kind: string
+  readonly state: JobState
+  readonly phase: string
+  readonly percent: number
+  readonly message: string
+  readonly createdAt: Date
+}
+
+/** The run table each resource type lives in; its `status` moves with the job. */
+const runTables: Record<string, string> = {
+  audit_run: "audit_runs"
+}
+
+const jobColumns = `id, user_id, artifact_bundle_id, kind, state, phase, percent, message, resource_type, resource_id,
+  attempts, max_attempts, result, error_code, error_message, requested_by_api_key_id, created_at, updated_at, started_at, finished_at`
+
+export interface NewJob {
+  readonly id: string
+  readonly userId: string
+  readonly artifactBundleId: string
+  readonly kind: JobKind
+  readonly task: string
+  readonly phase: string
+  readonly message: string
+  readonly resourceType: string
+  readonly resourceId: string
+  readonly requestedByApiKeyId: string | null
+  readonly maxAttempts?: number
+}
+
+export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const ledger = yield* Ledger
+
+    /** Call inside the start transaction: job row, first event and the graphile-worker job together. */
+    const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
+      const [row] = yield* sql<JobRow>`
+        INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
+                          requested_by_api_key_id, max_attempts)
+        VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
+                ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3})
+        RETURNING ${sql.literal(jobColumns)}`
+      yield* sql`
+        INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
+        VALUES (${job.id}, ${job.artifactBundleId}, 1, 'queued', 'queued', ${job.phase}, 0, ${job.message})`
+      // job_key = our job id: a retried enqueue can never create a second worker job
+      yield* sql`SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
+                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})`
+      return row
+    }, Effect.orDie)
+
+    const find = (jobId: string) =>
+      sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM jobs WHERE id = ${jobId}`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows[0])
+      )
+
+    const get = Effect.fn("Jobs.get")(function*(userId: string, jobId: string) {
+      const job = yield* find(jobId)
+      if (!job || job.userId !== userId) return yield* NotFound.of("Job")
+      return job
+    })
+
+    const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: string, afterSequence = 0, limit = 200) {
+      yield* get(userId, jobId)
+      return yield* sql<JobEventRow>`
+        SELECT id, job_id, sequence, kind, state, phase, percent, message, created_at FROM job_events
+        WHERE job_id = ${jobId} AND sequence > ${afterSequence} ORDER BY sequence LIMIT ${limit}`.pipe(Effect.orDie)
+    })
+
+    /**
+     * Moves a job and appends its event in one statement pair under the job's row lock. `from` guards the
+     * transition (e.g. a cancelled job is never moved back to running); returns undefined when refused.
+     */
+    const transition = Effect.fn("Jobs.transition")(function*(
+      jobId: string,
+      change: {
+        readonly from: ReadonlyArray<JobState>
+        readonly state: JobState
+        readonly phase?: string
+        readonly percent?: number
+        readonly message: string
+        readonly kind?: string
+        readonly result?: unknown
+        readonly errorCode?: string
+        readonly errorMessage?: string
+        readonly workerId?: string
+        readonly countAttempt?: boolean
+      }
+    ) {
+      const terminal = terminalStates.includes(change.state)
+      const [row] = yield* sql<JobRow>`
+        UPDATE jobs SET
+          state = ${change.state},
+          phase = COALESCE(${change.phase ?? null}, phase),
+          percent = COALESCE(${change.percent ?? null}, percent),
+          message = ${change.message},
+          result = COALESCE(${change.result === undefined ? null : JSON.stringify(change.result)}::jsonb, result),
+          error_code = ${change.errorCode ?? null},
+          error_message = ${change.errorMessage ?? null},
+          attempts = attempts + ${change.countAttempt ? 1 : 0},
+          worker_id = COALESCE(${change.workerId ?? null}, worker_id),
+          heartbeat_at = CASE WHEN ${change.state} = 'running' THEN now() ELSE heartbeat_at END,
+          started_at = CASE WHEN ${change.state} = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
+          finished_at = CASE WHEN ${terminal} THEN now() ELSE NULL END,
+          updated_at = now()
+        WHERE id = ${jobId} AND state IN ${sql.in(change.from)}
+        RETURNING ${sql.literal(jobColumns)}`
+      if (!row) return undefined
+      yield* sql`
+        INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
+        SELECT ${jobId}, ${row.artifactBundleId}, COALESCE(MAX(sequence), 0) + 1, ${change.kind ?? change.state},
+               ${row.state}, ${row.phase}, ${row.percent}, ${row.message}
+        FROM job_events WHERE job_id = ${jobId}`
+      const table = runTables[row.resourceType]
+      if (table && row.state !== "paused") {
+        yield* sql`UPDATE ${sql(table)} SET status = ${row.state}, updated_at = now() WHERE id = ${row.resourceId}`
+      }
+      return row
+    }, (effect) => sql.withTransaction(effect), Effect.orDie)
+
+    /** A progress step inside a running job. */
+    const progress = (jobId: string, phase: string, percent: number, message: string) =>
+      transition(jobId, { from: ["running"], state: "running", phase, percent, message, kind: "progress" })
+
+    /**
+     * Refunds what a resource's debit has not yet had back, once: the refund's idempotency key is fixed
+     * per resource, so a retried failure, a cancel racing a failure, or a replay cannot refund twice.
+     */
+    const refundRemaining = Effect.fn("Jobs.refundRemaining")(function*(
+      userId: string,
+      resourceType: string,
+      resourceId: string,
+      reason: string
+    ) {
+      const [{ debited, refunded }] = yield* sql<{ debited: number; refunded: number }>`
+        SELECT COALESCE(SUM(amount) FILTER (WHERE type = 'debit'), 0)::int AS debited,
+               COALESCE(SUM(amount) FILTER (WHERE type = 'refund'), 0)::int AS refunded
+        FROM credit_ledger WHERE user_id = ${userId} AND resource_type = ${resourceType} AND resource_id = ${resourceId}`
+      const amount = debited - refunded
+      if (amount <= 0) return 0
+      yield* ledger.append({
+        userId,
+        type: "refund",
+        amount,
+        reason,
+        resourceType,
+        resourceId,
+        idempotencyKey: `refund_remaining:${resourceType}:${resourceId}`
+      }).pipe(Effect.catchTag("CreditLimitExceeded", Effect.die))
+      return amount
+    }, (effect) => sql.withTransaction(effect), Effect.orDie)
+
+    /** Cancels a job that has not finished; a terminal job is a 409. Unused credits are refunded in full. */
+    const cancel = Effect.fn("Jobs.cancel")(function*(userId: string, jobId: string) {
+      const job = yield* get(userId, jobId)
+      if (terminalStates.includes(job.state)) {
+        return yield* new Conflict({
+          message: `This job is already ${job.state}; only queued, running or paused jobs can be cancelled.`,
+          details: [{ state: job.state }]
+        })
+      }
+      const cancelled = yield* transition(jobId, {
+        from: ["queued", "running", "paused"],
+        state: "cancelled",
+        message: job.state === "queued" ? "Cancelled before it started." : "Cancelled; stopping at the next safe point.",
+        kind: "cancelled"
+      })
+      if (!cancelled) {
+        const now = yield* get(userId, jobId)
+        return yield* new Conflict({ message: `This job is already ${now.state}.`, details: [{ state: now.state }] })
+      }
+      yield* refundRemaining(job.userId, job.resourceType, job.resourceId, `${job.kind}_cancelled_refund`)
+      // a queued worker job is removed; a running one sees the state and stops (Effect interruption)
+      yield* sql`SELECT graphile_worker.remove_job(${jobId}::text)`.pipe(Effect.orDie)
+      return cancelled
+    }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
+
+    return { create, find, get, events, transition, progress, refundRemaining, cancel } as const
+  })
+}) {}
+

@@ -1,0 +1,148 @@
+/**
+ * Runs one tracked job inside a graphile-worker task: claims it (a cancelled or finished job is a
+ * no-op, so at-least-once delivery never repeats an effect), beats a heartbeat, watches for
+ * cancellation and interrupts the work at its next safe point (Effect interruption), and records the
+ * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
+ * until the attempts run out, then fails safely with a refund.
+ */
+import { Duration, Effect, Either, Schedule, Schema } from "effect"
+import { PgClient } from "@effect/sql-pg"
+import { type JobRow, Jobs } from "./Jobs.js"
+
+/** An expected, user-visible failure of a job: its code and message are safe to show. */
+export class JobFailure extends Schema.TaggedError<JobFailure>()("JobFailure", {
+  code: Schema.String,
+  message: Schema.String
+}) {}
+
+export interface JobContext {
+  readonly job: JobRow
+  readonly progress: (phase: string, percent: number, message: string) => Effect.Effect<void>
+}
+
+export const HEARTBEAT_INTERVAL = Duration.seconds(1)
+
+export const runTrackedJob = <R>(
+  jobId: string,
+  workerId: string,
+  work: (ctx: JobContext) => Effect.Effect<unknown, JobFailure, R>
+) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    const sql = yield* PgClient.PgClient
+    const claimed = yield* jobs.transition(jobId, {
+      from: ["queued", "running"],
+      state: "running",
+      phase: "preparing_context",
+      percent: 5,
+      message: "Started.",
+      kind: "started",
+      countAttempt: true,
+      workerId
+    })
+    if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
+
+    const ctx: JobContext = {
+      job: claimed,
+      progress: (phase, percent, message) => Effect.asVoid(jobs.progress(jobId, phase, percent, message))
+    }
+
+    // Heartbeat + cancellation watch: ends (and so interrupts the work) once the job is no longer running.
+    const watch = sql<{ state: string }>`
+      UPDATE jobs SET heartbeat_at = now() WHERE id = ${jobId} AND state = 'running' RETURNING state`.pipe(
+      Effect.orDie,
+      Effect.repeat({ schedule: Schedule.spaced(HEARTBEAT_INTERVAL), while: (rows) => rows.length > 0 }),
+      Effect.as("stopped" as const)
+    )
+
+    const outcome = yield* Effect.raceFirst(
+      Effect.either(work(ctx)).pipe(Effect.map((result) => ({ kind: "done" as const, result }))),
+      Effect.map(watch, () => ({ kind: "stopped" as const }))
+    ).pipe(Effect.exit)
+
+    if (outcome._tag === "Failure") {
+      // a defect: let graphile-worker retry while attempts remain, else fail safely
+      const current = yield* jobs.find(jobId)
+      if (current && current.attempts < current.maxAttempts) {
+        yield* jobs.transition(jobId, {
+          from: ["running"],
+          state: "queued",
+          message: `Attempt ${current.attempts} failed unexpectedly; retrying.`,
+          kind: "retry_scheduled"
+        })
+        return yield* Effect.failCause(outcome.cause)
+      }
+      yield* Effect.logError("job failed after its last attempt", outcome.cause).pipe(Effect.annotateLogs({ jobId }))
+      yield* failAndRefund(jobId, "internal_error", "The job failed unexpectedly; the credits were refunded.")
+      return
+    }
+    const value = outcome.value
+    if (value.kind === "stopped") {
+      yield* Effect.logInfo("job stopped at a safe point").pipe(Effect.annotateLogs({ jobId }))
+      return
+    }
+    if (Either.isLeft(value.result)) {
+      yield* failAndRefund(jobId, value.result.left.code, value.result.left.message)
+      return
+    }
+    yield* jobs.transition(jobId, {
+      from: ["running"],
+      state: "completed",
+      phase: "completed",
+      percent: 100,
+      message: "Completed.",
+      kind: "completed",
+      result: value.result.right
+    })
+  })
+
+export const failAndRefund = (jobId: string, code: string, message: string) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    const sql = yield* PgClient.PgClient
+    yield* Effect.gen(function*() {
+      const failed = yield* jobs.transition(jobId, {
+        from: ["queued", "running", "paused"],
+        state: "failed",
+        message,
+        kind: "failed",
+        errorCode: code,
+        errorMessage: message
+      })
+      if (failed) {
+        yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`)
+        yield* sql`UPDATE audit_runs SET error_code = ${code}, error_message = ${message} WHERE id = ${failed.resourceId}`
+      }
+    }).pipe(sql.withTransaction, Effect.orDie)
+  })
+
+/**
+ * Jobs whose worker stopped beating (killed, crashed, machine lost) are handed back to graphile-worker
+ * (force-unlocking that worker's jobs) while attempts remain, or failed with a refund.
+ */
+export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const jobs = yield* Jobs
+    const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number }>`
+      SELECT id, worker_id, attempts, max_attempts FROM jobs
+      WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})
+      FOR UPDATE SKIP LOCKED`.pipe(Effect.orDie)
+    for (const job of stale) {
+      if (job.workerId) {
+        yield* sql`SELECT graphile_worker.force_unlock_workers(ARRAY[${job.workerId}]::text[])`.pipe(Effect.orDie)
+      }
+      if (job.attempts < job.maxAttempts) {
+        yield* jobs.transition(job.id, {
+          from: ["running"],
+          state: "queued",
+          message: "The worker stopped responding; the job will be retried.",
+          kind: "worker_lost"
+        })
+      } else {
+        yield* sql`SELECT graphile_worker.remove_job(${job.id}::text)`.pipe(Effect.orDie)
+        yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.")
+      }
+    }
+    return stale.length
+  })
