@@ -142,7 +142,7 @@ const frontmatter = (ctx: CheckContext): CheckOutcome => {
         "No frontmatter: the command has no `description` or `argument-hint` for the command menu",
         "Add a frontmatter block with `description:` and, if the command takes arguments, `argument-hint:`."
       )
-      o.deduct(20, "no frontmatter")
+      o.deduct(30, "no frontmatter")
     } else {
       o.note("frontmatter is optional for this artifact type and absent")
     }
@@ -269,7 +269,7 @@ const description = (ctx: CheckContext): CheckOutcome => {
         ? "Add `description:` saying what the skill does and when to use it, e.g. \"Builds X from Y. Use when the user asks to ...\" (at most 1024 characters)."
         : "Add `description:` with one sentence on what this does and when to use it."
     )
-    o.deduct(artifactType === "skill" ? 100 : artifactType === "command" ? 60 : 30, "no description")
+    o.deduct(artifactType === "skill" ? 100 : artifactType === "command" ? 90 : 50, "no description")
     return o.done()
   }
   const minLen = artifactType === "skill" ? 40 : 15
@@ -370,7 +370,7 @@ const purpose = (ctx: CheckContext): CheckOutcome => {
       "The opening does not state the goal: there is no introductory paragraph or overview section",
       "Open with 1-3 sentences on what this is for, who uses it and what a good result looks like."
     )
-    o.deduct(40, "no opening statement of purpose")
+    o.deduct(70, "no opening statement of purpose")
   } else if (artifactType === "prompt" && roleLines.length === 0) {
     o.issue(
       "no_role",
@@ -429,9 +429,15 @@ const structure = (ctx: CheckContext): CheckOutcome => {
       )
       o.deduct(10, "several top-level headings")
     }
-    if (!hs.some((h) => h.level === 2) && bodyLines > 60) {
-      o.issue("no_sections", "minor", bodyStart(doc), "A long document without '## ' sections", "Group the content into '## ' sections.")
-      o.deduct(15, "no sections")
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle)) {
+      o.issue(
+        "no_sections",
+        "minor",
+        bodyStart(doc),
+        bodyLines > 60 ? "A long document without '## ' sections" : "No '## ' sections",
+        "Group the content into '## ' sections (e.g. Overview, Steps, Examples, Rules)."
+      )
+      o.deduct(bodyLines > 60 ? 15 : 20, "no sections")
     }
     let skipped = 0
     let empty = 0
@@ -603,7 +609,7 @@ const steps = (ctx: CheckContext): CheckOutcome => {
       "No numbered steps: the agent has to infer the procedure",
       "Add a numbered procedure ('1. Read ...', '2. Run ...'), one action per step, in the order to perform them."
     )
-    o.deduct(critical ? 60 : required ? 40 : 20, "no numbered procedure")
+    o.deduct(critical ? 90 : required ? 70 : 40, "no numbered procedure")
     return o.done()
   }
   if (total < 3 && required) {
@@ -727,7 +733,7 @@ const examples = (ctx: CheckContext): CheckOutcome => {
         : "No examples: no code block, example section or example file",
       "Add a short '## Examples' section with a realistic input and the expected output or command."
     )
-    o.deduct(severity === "major" ? 40 : 20, "no worked example")
+    o.deduct(severity === "major" ? 70 : 40, "no worked example")
   }
   const bare = blocks.filter((b) => b.info === "")
   for (const b of bare.slice(0, 5)) {
@@ -901,7 +907,7 @@ const clarity = (ctx: CheckContext): CheckOutcome => {
     )
   }
   if (points > 0) {
-    o.deduct(Math.min(50, (points * 500) / Math.max(500, doc.words)), `${vagueTotal} vague term(s) in ${vagueLines} line(s)`)
+    o.deduct(Math.min(50, (points * 500) / Math.max(100, doc.words)), `${vagueTotal} vague term(s) in ${vagueLines} line(s)`)
   }
   let todos = 0
   for (const [n, text] of doc.prose) {
@@ -990,7 +996,7 @@ const length = (ctx: CheckContext): CheckOutcome => {
       "Add the procedure, the constraints and an example.",
       Math.max(bodyStart(doc), lines)
     )
-    o.deduct(25, "too little content")
+    o.deduct(40, "too little content")
   }
   o.note(facts)
   return o.done()
@@ -1116,7 +1122,7 @@ const commands = (ctx: CheckContext): CheckOutcome => {
       "No runnable commands (build, test, lint) in code",
       "List the exact commands in a code block, e.g. ```bash\\nnpm install\\nnpm test\\n```."
     )
-    o.deduct(main ? 50 : 25, "no runnable commands")
+    o.deduct(main ? 80 : 40, "no runnable commands")
     return o.done()
   }
   const all = cmds.map((c) => c.text).join("\n")
@@ -1151,10 +1157,10 @@ const constraints = (ctx: CheckContext): CheckOutcome => {
       "No explicit rules or boundaries: nothing says what the agent must not do",
       "Add a '## Rules' section: what to always do, what never to do, and when to stop and ask."
     )
-    o.deduct(40, "no explicit constraints")
+    o.deduct(70, "no explicit constraints")
   } else if (rules.length + sections.length < 2) {
     o.issue("few", "minor", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
-    o.deduct(15, "few explicit constraints")
+    o.deduct(25, "few explicit constraints")
   } else {
     o.note(`${rules.length} rule line(s), ${sections.length} rules section(s)`)
   }
@@ -1178,7 +1184,7 @@ const outputFormat = (ctx: CheckContext): CheckOutcome => {
       weak.length > 0 ? "The expected output is only mentioned, never specified" : "The expected output is not specified",
       "Add an '## Output' section: the format (markdown, JSON), its sections or schema, and a short template."
     )
-    o.deduct(weak.length > 0 ? 15 : 45, "output format not specified")
+    o.deduct(weak.length > 0 ? 30 : 75, "output format not specified")
   } else {
     o.note(`output specified (${sections.length} section(s), ${strong.length} explicit statement(s), ${blocks.length} template block(s))`)
   }
@@ -1207,7 +1213,7 @@ const inputs = (ctx: CheckContext): CheckOutcome => {
         ? "Use $ARGUMENTS (or $1, $2) where the user's input goes, and add `argument-hint:` to the frontmatter."
         : "Add an '## Inputs' section listing what the agent receives (name, format, where it comes from) and what to do when one is missing."
     )
-    o.deduct(major ? 35 : 20, "inputs not declared")
+    o.deduct(major ? 65 : 40, "inputs not declared")
     return o.done()
   }
   if (artifactType === "command") {
@@ -1239,10 +1245,10 @@ const verification = (ctx: CheckContext): CheckOutcome => {
       "Nothing says how to verify the work is done",
       "Add a '## Verification' section: the checks or tests to run and the result that counts as success."
     )
-    o.deduct(45, "no verification")
+    o.deduct(75, "no verification")
   } else if (sections.length === 0 && lines.length < 3) {
     o.issue("weak", "minor", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
-    o.deduct(15, "verification only mentioned in passing")
+    o.deduct(25, "verification only mentioned in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
   }
@@ -1267,10 +1273,10 @@ const errorHandling = (ctx: CheckContext): CheckOutcome => {
       "Nothing says what to do when a step fails or information is missing",
       "Add what to do on failure: when to retry, when to stop and ask, how to roll back."
     )
-    o.deduct(40, "no failure handling")
+    o.deduct(70, "no failure handling")
   } else if (sections.length === 0 && lines.length < 2) {
     o.issue("weak", "minor", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
-    o.deduct(15, "thin failure handling")
+    o.deduct(25, "thin failure handling")
   } else {
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)
   }
