@@ -1,0 +1,240 @@
+/**
+ * The benchmark harness shared by every section: one embedded PostgreSQL with a migrated database, the
+ * service and the baseline as child processes on it, a seeded user with an all-scopes API key, and an
+ * autocannon runner (autocannon runs in this process; the servers are separate processes).
+ */
+import autocannon from "autocannon"
+import { Effect, Exit, Scope } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { runMigrations as runWorkerMigrations } from "graphile-worker"
+import { allScopes } from "../src/auth/Scopes.js"
+import { freePort, startEmbedded } from "../src/db/EmbeddedPostgres.js"
+import { migrate } from "../src/db/Migrations.js"
+import { generateRawKey, hashKey } from "../src/identity/ApiKeys.js"
+
+export const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
+
+export type Target = "service" | "baseline"
+
+export interface Measurement {
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly total: number
+  readonly non2xx: number
+  readonly errors: number
+}
+
+export interface Row {
+  readonly name: string
+  readonly service: Measurement
+  readonly baseline: Measurement
+  readonly note?: string
+}
+
+export interface BenchContext {
+  readonly pool: pg.Pool
+  readonly databaseUrl: string
+  readonly urls: Record<Target, string>
+  readonly userId: string
+  readonly apiKey: string
+  readonly durationSeconds: number
+  readonly run: (options: RunOptions) => Promise<Measurement>
+}
+
+export interface RunOptions {
+  readonly url: string
+  readonly method?: "GET" | "PUT" | "POST"
+  readonly connections?: number
+  readonly duration?: number
+  /** Called for each request; returns the body to send (for writes). */
+  readonly body?: (n: number) => string
+  /** Called for each request; returns the path (with /api/v1) to request instead of the URL's. */
+  readonly path?: (n: number) => string
+}
+
+const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
+  new Promise<void>((resolve, reject) => {
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (pattern.test(output)) {
+        child.stdout?.off("data", onData)
+        resolve()
+      }
+    }
+    child.stdout?.on("data", onData)
+    child.stderr?.on("data", (c: Buffer) => (output += c.toString()))
+    child.once("exit", (code) => reject(new Error(`${label} exited with ${code}:\n${output.slice(-2000)}`)))
+    setTimeout(() => reject(new Error(`${label} did not start in time:\n${output.slice(-2000)}`)), 60_000).unref()
+  })
+
+const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []) =>
+  spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+
+/** autocannon against one URL with the bench API key; a short warm-up run first. */
+const runner = (apiKey: string, durationSeconds: number) => async (options: RunOptions): Promise<Measurement> => {
+  const once = (duration: number) =>
+    new Promise<autocannon.Result>((resolve, reject) => {
+      let n = 0
+      const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
+      autocannon(
+        {
+          url: options.url,
+          connections: options.connections ?? 10,
+          duration,
+          method: options.method ?? "GET",
+          headers,
+          requests: options.body || options.path
+            ? [{
+              method: options.method ?? "GET",
+              setupRequest: (request: any) => {
+                const i = n++
+                return {
+                  ...request,
+                  ...(options.path ? { path: options.path(i) } : {}),
+                  ...(options.body ? { body: options.body(i) } : {})
+                }
+              }
+            }]
+            : undefined
+        } as autocannon.Options,
+        (error, result) => (error ? reject(error) : resolve(result))
+      )
+    })
+  await once(Math.max(2, Math.round((options.duration ?? durationSeconds) / 4)))
+  const result = await once(options.duration ?? durationSeconds)
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts
+  }
+}
+
+/** Starts everything; `use` runs the sections; everything stops afterwards, whatever happens. */
+export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Promise<A> => {
+  const scope = Effect.runSync(Scope.make())
+  const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-"))
+  Fs.chmodSync(dir, 0o755)
+  const children: Array<ChildProcess> = []
+  let pool: pg.Pool | undefined
+  try {
+    const server = await Effect.runPromise(Scope.extend(startEmbedded({ dataDir: dir, fast: true }), scope))
+    const admin = new pg.Client({ connectionString: server.url })
+    await admin.connect()
+    await admin.query("CREATE DATABASE rubr_bench")
+    await admin.end()
+    const url = new URL(server.url)
+    url.pathname = "/rubr_bench"
+    const databaseUrl = url.toString()
+    pool = new pg.Pool({ connectionString: databaseUrl, max: 4 })
+    await Effect.runPromise(migrate(pool))
+    await runWorkerMigrations({ pgPool: pool })
+
+    const raw = generateRawKey()
+    const { rows: [user] } = await pool.query(`INSERT INTO users (email) VALUES ('bench@rubr.local') RETURNING id`)
+    await pool.query(
+      `INSERT INTO api_keys (user_id, name, prefix, key_hash, scopes) VALUES ($1, 'bench', $2, $3, $4)`,
+      [user.id, raw.slice(0, 12), hashKey(raw), [...allScopes]]
+    )
+
+    const [servicePort, baselinePort] = [await freePort(), await freePort()]
+    const generous = "1000000000"
+    const service = tsx("src/main.ts", {
+      DATABASE_URL: databaseUrl,
+      PORT: String(servicePort),
+      HOST: "127.0.0.1",
+      SERVICE_ROLE: "api",
+      SERVICE_DATA_DIR: dir,
+      SERVICE_LOG_LEVEL: "WARN",
+      SERVICE_DB_POOL_SIZE: "20",
+      SERVICE_RATE_LIMIT_USER_PER_MINUTE: generous,
+      SERVICE_RATE_LIMIT_KEY_PER_MINUTE: generous,
+      SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: generous,
+      SERVICE_MAX_FILES_PER_BUNDLE: generous
+    }, (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0))
+    children.push(service)
+    const baseline = tsx("bench/baseline.ts", { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" })
+    children.push(baseline)
+    // the service logs its start line at INFO; with WARN we wait for the port instead
+    await waitFor(baseline, /baseline listening/, "baseline")
+    await waitForPort(`http://127.0.0.1:${servicePort}/api/v1/health`, service)
+
+    const durationSeconds = Number(process.env.BENCH_DURATION ?? 10)
+    return await use({
+      pool,
+      databaseUrl,
+      urls: { service: `http://127.0.0.1:${servicePort}/api/v1`, baseline: `http://127.0.0.1:${baselinePort}/api/v1` },
+      userId: user.id,
+      apiKey: raw,
+      durationSeconds,
+      run: runner(raw, durationSeconds)
+    })
+  } finally {
+    for (const child of children) {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM")
+        await new Promise((resolve) => {
+          child.once("exit", resolve)
+          setTimeout(() => {
+            child.kill("SIGKILL")
+            resolve(undefined)
+          }, 10_000).unref()
+        })
+      }
+    }
+    await pool?.end()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    Fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const waitForPort = async (url: string, child: ChildProcess) => {
+  let stderr = ""
+  child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()))
+  const started = Date.now()
+  while (Date.now() - started < 60_000) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${stderr.slice(-2000)}`)
+    try {
+      const response = await fetch(url)
+      if (response.ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`service did not start: ${stderr.slice(-2000)}`)
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits)
+
+/** One markdown table for all rows. */
+export const table = (rows: ReadonlyArray<Row>) => {
+  const lines = [
+    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) |",
+    "|---|---:|---:|---:|---:|---:|"
+  ]
+  for (const row of rows) {
+    const s = row.service
+    const b = row.baseline
+    const bad = s.non2xx + s.errors + b.non2xx + b.errors
+    lines.push(
+      `| ${row.name}${bad > 0 ? ` (non-2xx/errors: ${s.non2xx + s.errors}/${b.non2xx + b.errors})` : ""} | ${fmt(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${
+        fmt(b.requestsPerSecond)
+      } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% |`
+    )
+  }
+  return lines.join("\n")
+}
