@@ -23,12 +23,21 @@ import { Audits } from "./audits/Audits.js"
 import { Admission } from "./audits/Admission.js"
 import { Targets } from "./audits/Target.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
+import { AiReviewer } from "./review/AiReviewer.js"
 import { RateLimiter, RateLimitSweeper } from "./limits/RateLimiter.js"
+
+const withMockDelay = (delayMs: number) =>
+  delayMs === 0 ? MockReviewerLive : Layer.effect(
+    AiReviewer,
+    Effect.map(AiReviewer, (mock) => ({
+      review: (input: Parameters<typeof mock.review>[0]) => Effect.zipRight(Effect.sleep(Duration.millis(delayMs)), mock.review(input))
+    }))
+  ).pipe(Layer.provide(MockReviewerLive))
 
 /** The AI provider behind audits: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const AiReviewerLive = Layer.unwrapEffect(
   // TODO(lead): the OpenAI-compatible layer is wired here when it lands
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? MockReviewerLive : MockReviewerLive))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? MockReviewerLive : withMockDelay(config.ai.mockDelayMs)))
 )
 
 /** Domain services over the SqlClient, lower ones first. */

@@ -64,16 +64,6 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
       return { open: false, reason: "closed" }
     })
 
-    const circuitBreaker = Effect.gen(function*() {
-      const state = yield* breakerState
-      if (state.open) {
-        return yield* new AiCircuitBreakerOpen({
-          message: "New AI work is paused for now; reads and edits keep working. Try again later.",
-          details: [{ reason: state.reason }]
-        })
-      }
-    })
-
     /** Usage caps, the debit (402 when the balance cannot cover it), the breaker: call inside the start transaction. */
     const admit = Effect.fn("Admission.admit")(function*(request: {
       readonly userId: string
@@ -84,6 +74,8 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
       readonly reason: string
     }) {
       yield* usageCaps(request.userId, request.bundleId, request.credits)
+      // read the breaker before this debit counts towards today's budget; report it after the credit check
+      const breaker = yield* breakerState
       if (request.credits > 0) {
         yield* ledger.append({
           userId: request.userId,
@@ -98,9 +90,14 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
         // still take the balance row lock so free runs serialise with paid ones the same way
         yield* sql`SELECT 1 FROM credit_balances WHERE user_id = ${request.userId} FOR UPDATE`.pipe(Effect.orDie)
       }
-      yield* circuitBreaker
+      if (breaker.open) {
+        return yield* new AiCircuitBreakerOpen({
+          message: "New AI work is paused for now; reads and edits keep working. Try again later.",
+          details: [{ reason: breaker.reason }]
+        })
+      }
     })
 
-    return { bundleRateLimit, usageCaps, admit, breakerState, circuitBreaker } as const
+    return { bundleRateLimit, usageCaps, admit, breakerState } as const
   })
 }) {}

@@ -103,6 +103,8 @@ export const appConfig = Effect.gen(function*() {
       baseUrl: yield* url("SERVICE_AI_BASE_URL").pipe(Config.withDefault("https://api.openai.com/v1")),
       apiKey: yield* Config.redacted("SERVICE_AI_API_KEY").pipe(Config.withDefault(Redacted.make(""))),
       model: yield* Config.string("SERVICE_AI_MODEL").pipe(Config.withDefault("gpt-4o-mini")),
+      /** Latency added to each mock review (demos; cancellation and crash-recovery tests). */
+      mockDelayMs: yield* nonNegativeInt("SERVICE_MOCK_REVIEW_DELAY_MS", 0),
       /** Per-tier model overrides; a tier without one uses `model` (docs/ai-provider.md). */
       models: {
         cheap: yield* Config.option(Config.string("SERVICE_AI_MODEL_CHEAP")),

@@ -5,7 +5,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import { Clock, ConfigProvider, Context, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
 import { createServer } from "node:http"
 import * as Os from "node:os"
@@ -137,6 +137,9 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
         Layer.provideMerge(app),
         Layer.provide(options.spanProcessor ? tracingWith(options.spanProcessor) : Layer.empty),
         Layer.provide(AppConfig.layer),
+        // @effect/vitest's layer() provides the TestClock; the service's own fibers (worker, heartbeats,
+        // sweepers, mock latency) must run on real time, as in production.
+        Layer.provide(Layer.setClock(Clock.make())),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
       )
     })
