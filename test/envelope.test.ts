@@ -38,6 +38,18 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       expect(reply.body.error.details[0].path).toBe("content-type")
     }))
 
+  it.effect("routes that read no body ignore its content type (one-click unsubscribe posts a form)", () =>
+    Effect.gen(function*() {
+      const reply = yield* call((app) =>
+        app.request("POST", "/email/unsubscribe-tokens/not-a-real-token/consume", {
+          rawBody: "List-Unsubscribe=One-Click",
+          headers: { "content-type": "application/x-www-form-urlencoded" }
+        })
+      )
+      expect(reply.status).toBe(400)
+      expect(JSON.stringify(reply.body.error.details)).not.toContain("content-type")
+    }))
+
   it.effect("an unknown route is 404 not_found, with or without credentials", () =>
     Effect.gen(function*() {
       expectEnvelope(yield* call((app) => app.request("GET", "/no-such-route")), 404, "not_found")

@@ -23,7 +23,7 @@ import {
   ValidationFailed
 } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
-import { methodsFor } from "./Routes.js"
+import { methodsFor, readsBody } from "./Routes.js"
 
 interface ErrorClassInfo {
   readonly code: string
@@ -117,7 +117,9 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
             details: [{ limitBytes: maxBodyBytes }]
           })
         }
-        if (hasBody(request) && !isJson(request.headers["content-type"]) && methodsFor(request.url.split("?")[0]).length > 0) {
+        // Only routes that read a body check its type: a one-click unsubscribe POST from a mail
+        // provider carries a form body the consume route never reads.
+        if (hasBody(request) && !isJson(request.headers["content-type"]) && readsBody(request.method, request.url.split("?")[0])) {
           return yield* new ValidationFailed({
             message: "Send the request body as JSON with Content-Type: application/json.",
             details: [{ path: "content-type", message: `unsupported content type '${request.headers["content-type"] ?? ""}'` }]

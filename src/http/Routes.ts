@@ -9,6 +9,8 @@ export interface RouteInfo {
   readonly path: string
   readonly pattern: RegExp
   readonly access: AccessRule | undefined
+  /** whether the endpoint reads a request body at all */
+  readonly hasPayload: boolean
 }
 
 const toPattern = (path: string) =>
@@ -23,12 +25,13 @@ export const routes: ReadonlyArray<RouteInfo> = (() => {
         method: endpoint.method,
         path: endpoint.path,
         pattern: toPattern(endpoint.path),
-        access: Option.getOrUndefined(Context.getOption(mergedAnnotations, Access))
+        access: Option.getOrUndefined(Context.getOption(mergedAnnotations, Access)),
+        hasPayload: Option.isSome(endpoint.payloadSchema) && endpoint.method !== "GET"
       })
     }
   })
   // The docs page is served beside the API (HttpApiScalar), not as an endpoint of it.
-  out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" } })
+  out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" }, hasPayload: false })
   return out
 })()
 
@@ -36,6 +39,10 @@ const byRoute = new Map(routes.map((r) => [`${r.method} ${r.path}`, r]))
 
 export const accessRuleFor = (method: string, routePath: string): AccessRule | undefined =>
   byRoute.get(`${method} ${routePath}`)?.access
+
+/** Whether the route serving this method and URL path reads a JSON body (bodies sent elsewhere are ignored). */
+export const readsBody = (method: string, urlPath: string): boolean =>
+  routes.some((r) => r.method === method && r.hasPayload && r.pattern.test(urlPath))
 
 /** Methods served at a concrete URL path; empty when no route matches it at all. */
 export const methodsFor = (urlPath: string): ReadonlyArray<string> =>

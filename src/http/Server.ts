@@ -16,6 +16,9 @@ import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive } from "./ErrorHandling.js"
 import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
 
+/** Secrets that travel in URLs (one-click unsubscribe tokens) never reach the logs. */
+const redactUrl = (url: string) => url.replace(/(\/unsubscribe-tokens\/)[^/?]+/, "$1[redacted]")
+
 /**
  * Outermost middleware: a request id for every response (set before the response is written, through a
  * pre-response handler) and one structured access-log line per request.
@@ -37,7 +40,7 @@ const requestMiddleware = HttpMiddleware.make((app) =>
       Effect.annotateLogs({
         requestId,
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10
       })
