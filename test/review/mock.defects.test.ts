@@ -107,6 +107,26 @@ describe("seeded defects", () => {
     expect(r.findings.filter((x) => x.criterionKey === "references")).toEqual([])
   })
 
+  it("paths into the user's project and repository-rooted paths to the skill's own files are not dangling", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      [
+        "Save the spec to `docs/specs/YYYY-MM-DD-<topic>-design.md`; check `docs/conf.py` and `src/index.ts` first,",
+        "and read `skills/release-notes/reference/style.md` before drafting (from the repository root).",
+        "",
+        "## Rules"
+      ].join("\n")
+    )
+    const r = review(content)
+    expect(r.findings.filter((x) => x.criterionKey === "references")).toEqual([])
+  })
+
+  it("a missing file in a conventional bundle folder is dangling even as a bare path", () => {
+    const content = SAMPLE_SKILL.replace("## Rules", "Run `python scripts/build_notes.py --since v2.2` to collect the changes.\n\n## Rules")
+    const r = review(content)
+    expect(r.findings.find((x) => x.id.startsWith("references.dangling_path"))?.lineStart).toBe(lineOf(content, "build_notes.py"))
+  })
+
   it("added vague wording is found on its line and tightened in the improved version", () => {
     const content = SAMPLE_SKILL.replace(
       "3. Group the pull requests by label into Features, Fixes and Internal.",

@@ -16,6 +16,7 @@ import {
   IMPERATIVE_VERBS,
   NON_IMPERATIVE_STARTS,
   SKILL_FRONTMATTER_KEYS,
+  ANY_VAGUE,
   STEP_CONNECTIVES,
   VAGUE_TERMS
 } from "./Vocabulary.js"
@@ -48,8 +49,8 @@ export interface CheckContext {
   readonly mode: "file" | "bundle"
   /** the artifact's folder: link targets written from the skill root resolve against it */
   readonly rootDir: string
-  /** every analysed instruction document in the bundle, by path */
-  readonly docs: ReadonlyMap<string, Doc>
+  /** the analysed instruction document at a bundle path (analysed lazily, cached) */
+  readonly docAt: (path: string) => Doc | undefined
 }
 
 class Out {
@@ -767,15 +768,41 @@ export interface ResolvedRef {
 
 export const MISSING_MARKER = "not included in this bundle"
 
-export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> =>
-  ctx.doc.refs.map((ref): ResolvedRef => {
+/** First path segments that name the conventional folders of a skill or procedure package. */
+const BUNDLE_FOLDERS = /^(references?|examples?|scripts?|assets?|templates?|resources?|evals?|evaluations?|prompts?|agents?|rules|schemas?|snippets|data|fixtures|checklists?)$/i
+
+/**
+ * Resolves every reference of the document. A bare path whose first folder is neither a
+ * conventional bundle folder nor a folder of this bundle (and is not written relative to the skill,
+ * `./x` or `<path-to-skill>/x`) names a file of the user's project, not of the bundle: `outside`.
+ * So do missing folders mentioned in prose, and paths that end in a bundle file after the skill's
+ * own folder name (`skills/<name>/x.md` written from the repository root).
+ */
+export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
+  const ownNames = new Set([basename(ctx.rootDir), basename(ctx.doc.dir), getField(ctx.doc.fm, "name")?.value.trim() ?? ""])
+  ownNames.delete("")
+  return ctx.doc.refs.map((ref): ResolvedRef => {
     const lineText = ctx.doc.split.lines[ref.line - 1] ?? ""
     const r = ctx.bundle.resolve(ref, ctx.doc.dir, ctx.rootDir)
     if (r.status === "ok") return { ref, status: "ok", resolved: r.resolved }
     if (r.status === "outside") return { ref, status: "outside" }
+    const segs = ref.path.replace(/^(\.\/)+/, "").split("/").filter((x) => x !== "")
+    for (let k = 1; k < segs.length; k++) {
+      if (!ownNames.has(segs[k - 1]!)) continue
+      const rest = segs.slice(k).join("/")
+      const inner = ctx.bundle.resolve({ ...ref, path: rest, rootRelative: true }, ctx.doc.dir, ctx.rootDir)
+      if (inner.status === "ok") return { ref, status: "ok", resolved: inner.resolved }
+    }
+    if (ref.kind === "path") {
+      const first = segs[0] ?? ""
+      const bundleish =
+        ref.rootRelative || ref.path.startsWith("./") || BUNDLE_FOLDERS.test(first) || ctx.bundle.hasDir(first)
+      if (!bundleish || ref.directory) return { ref, status: "outside" }
+    }
     if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
     return { ref, status: "missing", candidate: r.candidate, reason: r.reason }
   })
+}
 
 /** Files reachable from the artifact through references (transitively through other documents). */
 const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<string> => {
@@ -795,7 +822,7 @@ const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<st
   for (const r of first) if (r.status === "ok" && r.resolved !== undefined) visit(r.resolved)
   while (queue.length > 0) {
     const p = queue.shift()!
-    const d = ctx.docs.get(p)
+    const d = ctx.docAt(p)
     if (!d) continue
     for (const r of resolveRefs({ ...ctx, doc: d })) if (r.status === "ok" && r.resolved !== undefined) visit(r.resolved)
   }
@@ -882,6 +909,7 @@ const clarity = (ctx: CheckContext): CheckOutcome => {
   for (const [n, text] of doc.prose) {
     if (/^\s*\[[^\]]+\]:/.test(text)) continue
     const hits: Array<{ label: string; strength: string; advice: string }> = []
+    if (!ANY_VAGUE.test(text)) continue
     const masked = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/https?:\/\/\S+/g, "")
     for (const term of VAGUE_TERMS) {
       term.pattern.lastIndex = 0

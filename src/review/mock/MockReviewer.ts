@@ -34,15 +34,25 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   if (input.target && !all.some((f) => f.path === input.target!.path)) all.push(input.target)
   all.sort((a, b) => cmp(a.path, b.path))
   const bundle = new BundleIndex(all.map((f) => f.path))
-  const docs = new Map<string, Doc>()
-  for (const f of all) if (isInstructionFile(f.path)) docs.set(f.path, analyzeDoc(f))
+  const byPath = new Map(all.map((f) => [f.path, f] as const))
+  const cache = new Map<string, Doc>()
+  const docAt = (path: string): Doc | undefined => {
+    const hit = cache.get(path)
+    if (hit) return hit
+    const f = byPath.get(path)
+    if (!f || !isInstructionFile(path)) return undefined
+    const d = analyzeDoc(f)
+    cache.set(path, d)
+    return d
+  }
   let reviewed: Array<Doc>
   if (fileMode) {
     const t = input.target!
-    reviewed = [docs.get(t.path) && docs.get(t.path)!.file.content === t.content ? docs.get(t.path)! : analyzeDoc(t)]
-    docs.set(t.path, reviewed[0]!)
+    const d = analyzeDoc(t)
+    cache.set(t.path, d)
+    reviewed = [d]
   } else {
-    reviewed = [...docs.values()]
+    reviewed = all.filter((f) => isInstructionFile(f.path)).map((f) => docAt(f.path)!)
     if (reviewed.length === 0) reviewed = all.map(analyzeDoc)
   }
   const rootDir = fileMode ? reviewed[0]!.dir : ""
@@ -54,7 +64,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     artifactType: input.artifactType,
     mode: fileMode ? "file" : "bundle",
     rootDir,
-    docs
+    docAt
   })
 
   const issues: Array<{ issue: Issue; path: string }> = []

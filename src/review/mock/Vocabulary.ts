@@ -43,6 +43,9 @@ export const VAGUE_TERMS: ReadonlyArray<VagueTerm> = [
   t("\\bthings\\b", "things", "weak", "name the things")
 ]
 
+/** One regex that matches a line when any vague term could be in it (a cheap pre-filter). */
+export const ANY_VAGUE = new RegExp(VAGUE_TERMS.map((v) => `(?:${v.pattern.source})`).join("|"), "i")
+
 /** Imperative verbs that commonly start a step. Words outside this list are judged by the rules in Checks.ts. */
 export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
   (

@@ -1,0 +1,106 @@
+/** The rubric registry: built-in rubrics, versions, defaults, custom rubrics and rubric selection. */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Option } from "effect"
+import { CRITERION_KEYS, isCriterionKey } from "../../src/review/rubrics/Criteria.js"
+import {
+  decodeCustomRubric,
+  defaultRubricKeyFor,
+  getRubric,
+  listRubrics,
+  resolveRubric
+} from "../../src/review/rubrics/Registry.js"
+import { CHECKS } from "../../src/review/mock/Checks.js"
+import { ArtifactType, Rubric } from "../../src/review/Types.js"
+import { Schema } from "effect"
+
+const TYPES = ArtifactType.literals
+
+describe("built-in rubrics", () => {
+  it("has one schema-valid rubric per artifact type, keyed by the type, with weights summing to 100", () => {
+    const rubrics = listRubrics()
+    expect(rubrics.map((r) => r.key)).toEqual([...TYPES].sort())
+    for (const r of rubrics) {
+      expect(() => Schema.decodeUnknownSync(Rubric)(r)).not.toThrow()
+      expect(r.version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      expect(r.criteria.reduce((s, c) => s + c.weight, 0)).toBe(100)
+      expect(new Set(r.criteria.map((c) => c.key)).size).toBe(r.criteria.length)
+      for (const c of r.criteria) {
+        expect(isCriterionKey(c.key)).toBe(true)
+        expect(c.label.length).toBeGreaterThan(0)
+        expect(c.description.length).toBeGreaterThan(0)
+      }
+    }
+  })
+
+  it("every catalogue criterion has a mock scorer", () => {
+    expect(Object.keys(CHECKS).sort()).toEqual([...CRITERION_KEYS].sort())
+  })
+
+  it("gets the latest version by key, a pinned one by key and version or key@version, and none for unknown ones", () => {
+    const latest = Option.getOrThrow(getRubric("skill"))
+    expect(latest.artifactType).toBe("skill")
+    expect(Option.getOrThrow(getRubric("skill", latest.version))).toBe(latest)
+    expect(Option.getOrThrow(getRubric(`skill@${latest.version}`))).toBe(latest)
+    expect(Option.isNone(getRubric("skill", "1999-01-01"))).toBe(true)
+    expect(Option.isNone(getRubric("nope"))).toBe(true)
+  })
+
+  it("defaults each artifact type to its own rubric", () => {
+    for (const t of TYPES) expect(Option.getOrThrow(getRubric(defaultRubricKeyFor(t))).artifactType).toBe(t)
+  })
+})
+
+describe("custom rubrics", () => {
+  it("builds a rubric from catalogue keys with a content-hash version", () => {
+    const a = Either.getOrThrow(decodeCustomRubric({ criteria: [{ key: "references", weight: 2 }, { key: "clarity", weight: 1, label: "Wording" }] }, "prompt"))
+    expect(a).toMatchObject({ key: "custom", artifactType: "prompt", title: "Custom rubric" })
+    expect(a.version).toMatch(/^custom-[0-9a-f]{12}$/)
+    expect(a.criteria.map((c) => [c.key, c.weight, c.label])).toEqual([["references", 2, "Bundle references"], ["clarity", 1, "Wording"]])
+    const same = Either.getOrThrow(decodeCustomRubric({ criteria: [{ key: "references", weight: 2 }, { key: "clarity", weight: 1, label: "Wording" }] }, "prompt"))
+    expect(same.version).toBe(a.version)
+    const other = Either.getOrThrow(decodeCustomRubric({ criteria: [{ key: "references", weight: 3 }, { key: "clarity", weight: 1, label: "Wording" }] }, "prompt"))
+    expect(other.version).not.toBe(a.version)
+    expect(Either.getOrThrow(decodeCustomRubric({ key: "team-v2", version: "7", criteria: [{ key: "steps", weight: 1 }] }, "skill")))
+      .toMatchObject({ key: "team-v2", version: "7" })
+  })
+
+  it("rejects unknown keys, duplicates, bad weights, empty criteria, extra fields and built-in keys with paths", () => {
+    const fail = (v: unknown) => {
+      const r = decodeCustomRubric(v, "skill")
+      expect(Either.isLeft(r)).toBe(true)
+      return Either.isLeft(r) ? r.left : (undefined as never)
+    }
+    const unknown = fail({ criteria: [{ key: "tone", weight: 1 }] })
+    expect(unknown.details).toEqual([{ path: "customRubric.criteria.0.key", message: expect.stringMatching(/unknown criterion key 'tone'; allowed: frontmatter/) }])
+    expect(fail({ criteria: [{ key: "steps", weight: 1 }, { key: "steps", weight: 2 }] }).message).toMatch(/duplicate criterion key 'steps'/)
+    expect(fail({ criteria: [{ key: "steps", weight: 0 }] }).details[0]!.path).toBe("customRubric.criteria.0.weight")
+    expect(fail({ criteria: [] }).details[0]!.path).toBe("customRubric.criteria")
+    expect(fail({ criteria: [{ key: "steps", weight: 1 }], extra: true }).details[0]!.path).toBe("customRubric.extra")
+    expect(fail({ key: "skill", criteria: [{ key: "steps", weight: 1 }] }).details[0]!.path).toBe("customRubric.key")
+    expect(fail("nope")._tag).toBe("ValidationFailed")
+  })
+})
+
+describe("resolveRubric", () => {
+  const custom = { key: "team", criteria: [{ key: "clarity", weight: 1 }] }
+
+  it.effect("uses the requested key, else the custom rubric, else settings.defaultRubricKey, else the type's default", () =>
+    Effect.gen(function*() {
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "prompt", customRubric: custom })).key).toBe("prompt")
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "custom", customRubric: custom })).key).toBe("team")
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "team", customRubric: custom })).key).toBe("team")
+      expect((yield* resolveRubric({ artifactType: "skill", customRubric: custom, settings: { defaultRubricKey: "agent" } })).key).toBe("team")
+      expect((yield* resolveRubric({ artifactType: "skill", customRubric: {}, settings: { defaultRubricKey: "agent" } })).key).toBe("agent")
+      expect((yield* resolveRubric({ artifactType: "command", customRubric: {} })).key).toBe("command")
+    }))
+
+  it.effect("fails with validation_failed naming the field for an unknown key or an invalid custom rubric", () =>
+    Effect.gen(function*() {
+      const e1 = yield* Effect.flip(resolveRubric({ artifactType: "skill", rubricKey: "nope" }))
+      expect(e1.details).toEqual([{ path: "rubricKey", message: expect.stringMatching(/unknown rubric 'nope'/) }])
+      const e2 = yield* Effect.flip(resolveRubric({ artifactType: "skill", settings: { defaultRubricKey: "custom" } }))
+      expect(e2.details[0]!.path).toBe("settings.defaultRubricKey")
+      const e3 = yield* Effect.flip(resolveRubric({ artifactType: "skill", customRubric: { criteria: [{ key: "x", weight: 1 }] } }))
+      expect(e3.details[0]!.path).toBe("customRubric.criteria.0.key")
+    }))
+})
