@@ -27,7 +27,34 @@ export class InvalidAnswer {
   constructor(readonly problem: string) {}
 }
 
-const decodeReview = Schema.decodeUnknownEither(Schema.parseJson(ProviderReview), { errors: "first" })
+const decodeReview = Schema.decodeUnknownEither(ProviderReview, { errors: "all" })
+
+/** A short account of what is wrong, with paths (no echo of the answer's text). */
+const describeIssues = (error: ParseResult.ParseError): string => {
+  const byPath = new Map<string, Array<string>>()
+  for (const i of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const path = i.path.length > 0 ? i.path.join(".") : "(root)"
+    const what = i._tag === "Missing"
+      ? "is missing"
+      : i._tag === "Unexpected"
+      ? "is not allowed"
+      : i.message.split(", actual")[0].slice(0, 200)
+    const list = byPath.get(path) ?? []
+    if (!list.includes(what)) list.push(what)
+    byPath.set(path, list)
+  }
+  const entries = [...byPath.entries()]
+  const shown = entries.slice(0, 8).map(([path, whats]) => `${path}: ${whats.join(" or ")}`)
+  return shown.join("; ") + (entries.length > shown.length ? `; and ${entries.length - shown.length} more` : "")
+}
+
+const parseJson = (text: string): Either.Either<unknown, InvalidAnswer> => {
+  try {
+    return Either.right(JSON.parse(text))
+  } catch {
+    return Either.left(new InvalidAnswer("it is not valid JSON (one JSON object, nothing before or after it)"))
+  }
+}
 
 /** Models sometimes wrap JSON in a code fence even when told not to. */
 const unfence = (text: string): string => {
@@ -75,11 +102,11 @@ export const toReviewResult = (
   text: string,
   meta: { readonly usage: Usage | null; readonly provider: ProviderInfo }
 ): Either.Either<ReviewResult, InvalidAnswer> => {
-  const decoded = decodeReview(unfence(text))
+  const json = parseJson(unfence(text))
+  if (Either.isLeft(json)) return Either.left(json.left)
+  const decoded = decodeReview(json.right)
   if (Either.isLeft(decoded)) {
-    return Either.left(new InvalidAnswer(
-      "it does not match the required JSON shape: " + ParseResult.TreeFormatter.formatErrorSync(decoded.left)
-    ))
+    return Either.left(new InvalidAnswer("it does not match the required JSON shape: " + describeIssues(decoded.left)))
   }
   const answer = decoded.right
   const rubric = input.rubric
