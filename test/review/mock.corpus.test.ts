@@ -89,6 +89,14 @@ describe.skipIf(!corpusAvailable)("mock reviewer on the corpus skills", () => {
         })
       })
 
+      it("re-reviewing the improved version scores no lower and needs no further changes", () => {
+        if (!result.improvedVersion) return
+        const { result: again } = reviewSkill(name, () => result.improvedVersion!.content)
+        expect(again.overallScore).toBeGreaterThanOrEqual(result.overallScore)
+        expect(again.findings.length).toBeLessThan(result.findings.length)
+        expect(again.improvedVersion).toBeNull()
+      })
+
       it("produces an eval kit derived from the skill", () => {
         const cases = result.evalKit.cases
         expect(cases.length).toBeGreaterThanOrEqual(3)
