@@ -84,7 +84,8 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
           reason: request.reason,
           resourceType: request.resourceType,
           resourceId: request.resourceId,
-          idempotencyKey: `debit:${request.resourceType}:${request.resourceId}`
+          idempotencyKey: `debit:${request.resourceType}:${request.resourceId}`,
+          aiSpendBundleId: request.bundleId
         })
       } else {
         // still take the balance row lock so free runs serialise with paid ones the same way

@@ -98,7 +98,8 @@ export const auditTask = (payload: unknown, workerId: string) =>
                 reason: "audit_usage_reconciliation",
                 resourceType: AUDIT_RESOURCE,
                 resourceId: run.id,
-                idempotencyKey: `refund_reconcile:${AUDIT_RESOURCE}:${run.id}`
+                idempotencyKey: `refund_reconcile:${AUDIT_RESOURCE}:${run.id}`,
+                aiSpendBundleId: run.artifactBundleId
               }).pipe(Effect.catchTag("CreditLimitExceeded", Effect.die))
             }
             reconciliation = {

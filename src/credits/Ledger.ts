@@ -29,6 +29,8 @@ export interface LedgerEntry {
   readonly resourceId?: string | null
   /** Unique per (reason, resource): the database refuses a second event with the same key. */
   readonly idempotencyKey: string
+  /** For debits and refunds of AI work: counts towards today's spend of the user, this bundle and everyone. */
+  readonly aiSpendBundleId?: string | null
 }
 
 export interface Balance {
@@ -76,6 +78,15 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         VALUES (${entry.userId}, ${entry.type}, ${entry.amount}, ${entry.reason}, ${entry.resourceType ?? null},
                 ${entry.resourceId ?? null}, ${balanceAfter}, ${entry.idempotencyKey})
         RETURNING ${sql.literal(eventColumns)}`
+      if (entry.aiSpendBundleId && entry.type !== "grant" && entry.amount > 0) {
+        const delta = entry.type === "debit" ? entry.amount : -entry.amount
+        yield* sql`
+          INSERT INTO credit_daily_spend (scope, scope_id, day, net)
+          VALUES ('user', ${entry.userId}, (now() AT TIME ZONE 'UTC')::date, ${delta}),
+                 ('bundle', ${entry.aiSpendBundleId}, (now() AT TIME ZONE 'UTC')::date, ${delta}),
+                 ('all', '*', (now() AT TIME ZONE 'UTC')::date, ${delta})
+          ON CONFLICT (scope, scope_id, day) DO UPDATE SET net = credit_daily_spend.net + excluded.net`
+      }
       return { event, replayed: false as const }
     }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 

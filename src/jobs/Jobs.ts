@@ -173,7 +173,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       userId: string,
       resourceType: string,
       resourceId: string,
-      reason: string
+      reason: string,
+      bundleId: string
     ) {
       const [{ debited, refunded }] = yield* sql<{ debited: number; refunded: number }>`
         SELECT COALESCE(SUM(amount) FILTER (WHERE type = 'debit'), 0)::int AS debited,
@@ -188,7 +189,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         reason,
         resourceType,
         resourceId,
-        idempotencyKey: `refund_remaining:${resourceType}:${resourceId}`
+        idempotencyKey: `refund_remaining:${resourceType}:${resourceId}`,
+        aiSpendBundleId: bundleId
       }).pipe(Effect.catchTag("CreditLimitExceeded", Effect.die))
       return amount
     }, (effect) => sql.withTransaction(effect), Effect.orDie)
@@ -212,7 +214,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         const now = yield* get(userId, jobId)
         return yield* new Conflict({ message: `This job is already ${now.state}.`, details: [{ state: now.state }] })
       }
-      yield* refundRemaining(job.userId, job.resourceType, job.resourceId, `${job.kind}_cancelled_refund`)
+      yield* refundRemaining(job.userId, job.resourceType, job.resourceId, `${job.kind}_cancelled_refund`, job.artifactBundleId)
       // a queued worker job is removed; a running one sees the state and stops (Effect interruption)
       yield* sql`SELECT graphile_worker.remove_job(${jobId}::text)`.pipe(Effect.orDie)
       return cancelled

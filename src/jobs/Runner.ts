@@ -110,7 +110,7 @@ export const failAndRefund = (jobId: string, code: string, message: string) =>
         errorMessage: message
       })
       if (failed) {
-        yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`)
+        yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`, failed.artifactBundleId)
         yield* sql`UPDATE audit_runs SET error_code = ${code}, error_message = ${message} WHERE id = ${failed.resourceId}`
       }
     }).pipe(sql.withTransaction, Effect.orDie)

@@ -24,9 +24,14 @@ export class WorkerTasks extends Context.Tag("rubr/WorkerTasks")<
 export const workerId = `${Os.hostname()}:${process.pid}`
 
 /** Proves the wiring end to end: a job queued in SQL runs here and leaves a trace in the database. */
-export const heartbeatTask: EffectTask<SqlClient.SqlClient> = () =>
+export const heartbeatTask: EffectTask<SqlClient.SqlClient> = (payload) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const probe = payload as { probe?: unknown; enqueuedAt?: unknown } | null
+    if (probe?.probe === true && typeof probe.enqueuedAt === "string") {
+      yield* sql`INSERT INTO worker_pickups (worker_id, enqueued_at, started_at)
+                 VALUES (${workerId}, ${probe.enqueuedAt}::timestamptz, clock_timestamp())`
+    }
     yield* sql`
       INSERT INTO worker_heartbeats (worker_id, jobs_done, last_job_at) VALUES (${workerId}, 1, now())
       ON CONFLICT (worker_id) DO UPDATE SET jobs_done = worker_heartbeats.jobs_done + 1, last_job_at = now()`
