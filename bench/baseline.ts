@@ -103,13 +103,30 @@ const toVersion = (r: any) => ({
   createdAt: r.created_at
 })
 
+/** The service's `guarded`: the lookup and the bundle's rate-limit upsert in one statement. */
+const guarded = async (bundleId: string, select: string, params: ReadonlyArray<unknown>) => {
+  const { rows } = await pool.query(
+    `WITH target AS (${select}),
+     hit AS (
+       INSERT INTO rate_limit_counters (bucket, window_start, hits)
+       SELECT $${params.length + 1}, date_trunc('minute', now()), 1 FROM (SELECT 1 FROM target LIMIT 1) AS found
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+       RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
+     )
+     SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`,
+    [...params, `bundle:${bundleId}`]
+  )
+  const row = rows[0]
+  if (row && row.rate_hits > LIMIT) throw new HttpError(429, "rate_limit_exceeded", "rate limited")
+  return row
+}
+
 const owned = async (userId: string, bundleId: string) => {
-  const { rows } = await pool.query(`SELECT ${bundleColumns} FROM artifact_bundles b WHERE b.id = $1 AND b.user_id = $2`, [
+  const row = await guarded(bundleId, `SELECT ${bundleColumns} FROM artifact_bundles b WHERE b.id = $1 AND b.user_id = $2`, [
     bundleId,
     userId
   ])
-  if (!rows[0]) throw new HttpError(404, "not_found", "Artifact bundle not found")
-  await hit(pool, [`bundle:${bundleId}`])
+  if (!row) throw new HttpError(404, "not_found", "Artifact bundle not found")
 }
 
 const transaction = async <A>(f: (client: pg.PoolClient) => Promise<A>) => {
@@ -216,7 +233,8 @@ const UUID = "[0-9a-f-]{36}"
 const routes: Array<[string, RegExp, (req: Http.IncomingMessage, m: RegExpMatchArray, url: URL) => Promise<[number, unknown]>]> = [
   ["GET", new RegExp(`^/api/v1/artifact-bundles/(${UUID})/files/(${UUID})$`), async (req, [, bundleId, fileId]) => {
     const actor = await authenticate(req, ["files:read", "artifacts:pull"])
-    const { rows } = await pool.query(
+    const row = await guarded(
+      bundleId,
       `SELECT ${fileColumns}, lv.id AS version_id, lv.version_number, lv.artifact_bundle_version_number,
               lv.file_path, lv.source, lv.parent_version_id, lv.restored_from_version_id, lv.message,
               lv.created_at AS version_created_at, c.content
@@ -225,9 +243,7 @@ const routes: Array<[string, RegExp, (req: Http.IncomingMessage, m: RegExpMatchA
        WHERE f.id = $1 AND f.artifact_bundle_id = $2 AND b.user_id = $3 AND f.status = 'active'`,
       [fileId, bundleId, actor.userId]
     )
-    const row = rows[0]
     if (!row) throw new HttpError(404, "not_found", "File not found")
-    await hit(pool, [`bundle:${bundleId}`])
     return [200, {
       file: toFile(row),
       version: toVersion({ ...row, id: row.version_id, file_id: row.id, created_at: row.version_created_at }),
@@ -333,13 +349,13 @@ const routes: Array<[string, RegExp, (req: Http.IncomingMessage, m: RegExpMatchA
   ["GET", new RegExp(`^/api/v1/artifact-bundles/(${UUID})/files/(${UUID})/versions$`), async (req, [, bundleId, fileId], url) => {
     const actor = await authenticate(req, ["files:read", "artifacts:pull"])
     const limit = Number(url.searchParams.get("limit") ?? 50)
-    const { rows: found } = await pool.query(
+    const found = await guarded(
+      bundleId,
       `SELECT f.id FROM bundle_files f JOIN artifact_bundles b ON b.id = f.artifact_bundle_id
        WHERE f.id = $1 AND f.artifact_bundle_id = $2 AND b.user_id = $3 AND f.status = 'active'`,
       [fileId, bundleId, actor.userId]
     )
-    if (!found[0]) throw new HttpError(404, "not_found", "File not found")
-    await hit(pool, [`bundle:${bundleId}`])
+    if (!found) throw new HttpError(404, "not_found", "File not found")
     const { rows } = await pool.query(
       `SELECT ${versionColumns} FROM file_versions v WHERE v.file_id = $1 ORDER BY v.version_number DESC LIMIT $2 OFFSET $3`,
       [fileId, limit + 1, 0]

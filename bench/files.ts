@@ -115,11 +115,12 @@ export const filesSection = async (ctx: BenchContext): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   rows.push(
     ...await both("(a) GET /artifact-bundles/{id}/files/{fileId} (API key, 4 KiB file)", (t) =>
-      ctx.run({ url: `${ctx.urls[t]}/artifact-bundles/${seeds[t].read.bundleId}/files/${seeds[t].read.fileId}` }))
+      ctx.run({ target: t, url: `${ctx.urls[t]}/artifact-bundles/${seeds[t].read.bundleId}/files/${seeds[t].read.fileId}` }))
   )
   rows.push(
     ...await both("(b) PUT /artifact-bundles/{id}/files/{fileId} (4 KiB, new version)", (t) =>
       ctx.run({
+        target: t,
         url: `${ctx.urls[t]}/artifact-bundles/${seeds[t].put.bundleId}/files/${seeds[t].put.fileId}`,
         method: "PUT",
         body: (n) => JSON.stringify({ content: content4k(n + 1) })
@@ -128,6 +129,7 @@ export const filesSection = async (ctx: BenchContext): Promise<Array<Row>> => {
   rows.push(
     ...await both("(c) POST /artifact-bundles/{id}/files (100 files x 4 KiB)", (t) =>
       ctx.run({
+        target: t,
         url: `${ctx.urls[t]}/artifact-bundles/${seeds[t].uploads[0]}/files`,
         method: "POST",
         connections: 4,
@@ -141,7 +143,7 @@ export const filesSection = async (ctx: BenchContext): Promise<Array<Row>> => {
   for (const [label, key] of [["10,000", "v10k"], ["10", "v10"]] as const) {
     rows.push(
       ...await both(`(d) GET .../files/{fileId}/versions?limit=50, file with ${label} versions`, (t) =>
-        ctx.run({ url: `${ctx.urls[t]}/artifact-bundles/${seeds[t][key].bundleId}/files/${seeds[t][key].fileId}/versions?limit=50` }))
+        ctx.run({ target: t, url: `${ctx.urls[t]}/artifact-bundles/${seeds[t][key].bundleId}/files/${seeds[t][key].fileId}/versions?limit=50` }))
     )
   }
   return rows

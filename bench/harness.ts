@@ -28,13 +28,14 @@ export interface Measurement {
   readonly total: number
   readonly non2xx: number
   readonly errors: number
+  /** CPU time (user + system) the server process spent per request during the run; NaN off Linux. */
+  readonly cpuMsPerRequest: number
 }
 
 export interface Row {
   readonly name: string
   readonly service: Measurement
   readonly baseline: Measurement
-  readonly note?: string
 }
 
 export interface BenchContext {
@@ -48,6 +49,7 @@ export interface BenchContext {
 }
 
 export interface RunOptions {
+  readonly target: Target
   readonly url: string
   readonly method?: "GET" | "PUT" | "POST"
   readonly connections?: number
@@ -82,7 +84,19 @@ const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArra
   })
 
 /** autocannon against one URL with the bench API key; a short warm-up run first. */
-const runner = (apiKey: string, durationSeconds: number) => async (options: RunOptions): Promise<Measurement> => {
+/** utime + stime of a process in milliseconds (Linux /proc; clock ticks are 100 Hz there). */
+const cpuMs = (pid: number | undefined) => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
+const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, number | undefined>) =>
+async (options: RunOptions): Promise<Measurement> => {
   const once = (duration: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
       let n = 0
@@ -112,8 +126,11 @@ const runner = (apiKey: string, durationSeconds: number) => async (options: RunO
       )
     })
   await once(Math.max(2, Math.round((options.duration ?? durationSeconds) / 4)))
+  const cpuBefore = cpuMs(pids[options.target])
   const result = await once(options.duration ?? durationSeconds)
+  const cpu = cpuMs(pids[options.target]) - cpuBefore
   return {
+    cpuMsPerRequest: cpu / Math.max(1, result.requests.total),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -180,7 +197,7 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       userId: user.id,
       apiKey: raw,
       durationSeconds,
-      run: runner(raw, durationSeconds)
+      run: runner(raw, durationSeconds, { service: service.pid, baseline: baseline.pid })
     })
   } finally {
     for (const child of children) {
@@ -223,8 +240,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits)
 /** One markdown table for all rows. */
 export const table = (rows: ReadonlyArray<Row>) => {
   const lines = [
-    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) |",
-    "|---|---:|---:|---:|---:|---:|"
+    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) |",
+    "|---|---:|---:|---:|---:|---:|---:|"
   ]
   for (const row of rows) {
     const s = row.service
@@ -233,7 +250,9 @@ export const table = (rows: ReadonlyArray<Row>) => {
     lines.push(
       `| ${row.name}${bad > 0 ? ` (non-2xx/errors: ${s.non2xx + s.errors}/${b.non2xx + b.errors})` : ""} | ${fmt(s.requestsPerSecond)} | ${s.p50} / ${s.p99} | ${
         fmt(b.requestsPerSecond)
-      } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% |`
+      } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% | ${
+        fmt(s.cpuMsPerRequest, 2)
+      } / ${fmt(b.cpuMsPerRequest, 2)} |`
     )
   }
   return lines.join("\n")

@@ -3,15 +3,14 @@
  * the per-bundle rate limit is counted here once the caller is known to own the bundle, and every
  * change to a bundle's files runs in one transaction that first locks the bundle row.
  */
-import { SqlError } from "@effect/sql"
+import { SqlError, type Statement } from "@effect/sql"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { pgArray } from "../db/Database.js"
-import { Conflict, type ErrorDetail, NotFound, ValidationFailed } from "../domain/Errors.js"
+import { Conflict, type ErrorDetail, NotFound, RateLimitExceeded, ValidationFailed } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
-import { RateLimiter } from "../limits/RateLimiter.js"
 import {
   choosePrimary,
   contentProblem,
@@ -77,22 +76,51 @@ const decodeCursor = (cursor: string) =>
   })
 
 export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
-  dependencies: [BundleStore.Default, RateLimiter.Default],
+  dependencies: [BundleStore.Default],
   effect: Effect.gen(function*() {
     const store = yield* BundleStore
     const sql = store.sql
-    const limiter = yield* RateLimiter
     const limits = (yield* AppConfig).limits
 
-    const hitBundle = (bundleId: string) =>
-      limiter.hit([{ key: `bundle:${bundleId}`, limit: limits.rateLimitBundlePerMinute, label: "bundle" }])
+    /**
+     * Runs `select` (at most one row: the caller's bundle or file) and, only when it finds a row, counts the
+     * request against the bundle's rate limit in the same statement (one round trip instead of two; the
+     * upsert is the RateLimiter's). Another user's ids find nothing and count nothing.
+     */
+    const guarded = <A extends object>(bundleId: string, select: Statement.Fragment) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
+          WITH target AS (${select}),
+          hit AS (
+            INSERT INTO rate_limit_counters (bucket, window_start, hits)
+            SELECT ${`bundle:${bundleId}`}, date_trunc('minute', now()), 1 FROM (SELECT 1 FROM target LIMIT 1) AS found
+            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
+          )
+          SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`.pipe(
+          Effect.orDie
+        )
+        if (!row) return undefined
+        const limit = limits.rateLimitBundlePerMinute
+        if (row.rateHits !== null && row.rateHits > limit) {
+          const retryAfterSeconds = Math.max(1, row.rateResetSeconds ?? 60)
+          return yield* new RateLimitExceeded({
+            message: `Rate limit of ${limit} requests per minute per bundle reached; retry in ${retryAfterSeconds} s.`,
+            details: [{ scope: "bundle", limit, retryAfterSeconds }],
+            retryAfterSeconds
+          })
+        }
+        return row as A
+      })
 
     /** The caller's bundle (404 otherwise), counted against the bundle's rate limit. */
     const owned = (actor: Actor, bundleId: string) =>
       Effect.gen(function*() {
-        const row = yield* store.findBundle(actor.userId, bundleId).pipe(Effect.orDie)
+        const row = yield* guarded<BundleRow>(
+          bundleId,
+          sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${actor.userId}`
+        )
         if (!row) return yield* NotFound.of("Artifact bundle")
-        yield* hitBundle(bundleId)
         return row
       })
 
@@ -322,17 +350,17 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     })
 
     const getFile = Effect.fn("Files.get")(function*(actor: Actor, bundleId: string, fileId: string) {
-      const [row] = yield* sql<FileRow & VersionRow & { versionId: string; content: string }>`
-        SELECT ${sql.literal(fileColumns)}, lv.id AS version_id, lv.version_number, lv.artifact_bundle_version_number,
-               lv.file_path, lv.source, lv.parent_version_id, lv.restored_from_version_id, lv.message,
-               lv.created_at AS version_created_at, c.content
-        FROM ${sql.literal(fileFrom)}
-        JOIN file_contents c ON c.artifact_bundle_id = lv.artifact_bundle_id AND c.content_hash = lv.content_hash
-        WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundleId} AND b.user_id = ${actor.userId} AND f.status = 'active'`.pipe(
-        Effect.orDie
+      const row = yield* guarded<FileRow & VersionRow & { versionId: string; content: string }>(
+        bundleId,
+        sql`SELECT ${sql.literal(fileColumns)}, lv.id AS version_id, lv.version_number, lv.artifact_bundle_version_number,
+                   lv.file_path, lv.source, lv.parent_version_id, lv.restored_from_version_id, lv.message,
+                   lv.created_at AS version_created_at, c.content
+            FROM ${sql.literal(fileFrom)}
+            JOIN file_contents c ON c.artifact_bundle_id = lv.artifact_bundle_id AND c.content_hash = lv.content_hash
+            WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundleId} AND b.user_id = ${actor.userId}
+              AND f.status = 'active'`
       )
       if (!row) return yield* NotFound.of("File")
-      yield* hitBundle(bundleId)
       const r = row as any
       const version: FileVersion = toVersion({
         ...row,
@@ -420,12 +448,13 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     /** Active file of the caller's bundle, or 404. Version routes of deleted files are 404 too. */
     const activeFileOf = (actor: Actor, bundleId: string, fileId: string) =>
       Effect.gen(function*() {
-        const [row] = yield* sql<{ id: string }>`
-          SELECT f.id FROM bundle_files f JOIN artifact_bundles b ON b.id = f.artifact_bundle_id
-          WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundleId} AND b.user_id = ${actor.userId}
-            AND f.status = 'active'`.pipe(Effect.orDie)
+        const row = yield* guarded<{ id: string }>(
+          bundleId,
+          sql`SELECT f.id FROM bundle_files f JOIN artifact_bundles b ON b.id = f.artifact_bundle_id
+              WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundleId} AND b.user_id = ${actor.userId}
+                AND f.status = 'active'`
+        )
         if (!row) return yield* NotFound.of("File")
-        yield* hitBundle(bundleId)
       })
 
     const keysetPage = (cursor: string | undefined, page: Page) =>
