@@ -37,7 +37,7 @@ describe.skipIf(!corpusAvailable)("mock reviewer on the corpus skills", () => {
         expect(() => Schema.decodeUnknownSync(ReviewResult)(result)).not.toThrow()
         expect(result.scores.map((s) => s.key)).toEqual(fileInput(files[0]!).rubric.criteria.map((c) => c.key))
         const w = result.scores.reduce((s, x) => s + x.weight, 0)
-        expect(result.overallScore).toBe(Math.round(result.scores.reduce((s, x) => s + x.weight * x.score, 0) / w))
+        expect(result.overallScore).toBe(Math.round((10 * result.scores.reduce((s, x) => s + x.weight * x.score, 0)) / w) / 10)
         for (const s of result.scores) {
           expect(s.score).toBeGreaterThanOrEqual(0)
           expect(s.score).toBeLessThanOrEqual(100)

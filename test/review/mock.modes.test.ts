@@ -236,7 +236,7 @@ describe("custom rubrics", () => {
     )
     const r = reviewWithMock({ ...fileInput(files[0]!, files), rubric })
     expect(r.scores.map((s) => [s.key, s.weight])).toEqual([["references", 3], ["name", 1]])
-    expect(r.overallScore).toBe(Math.round((3 * scoreOf(r, "references") + 100) / 4))
+    expect(r.overallScore).toBe(Math.round((10 * (3 * scoreOf(r, "references") + 100)) / 4) / 10)
     expect(r.findings.every((f) => f.criterionKey === "references" || f.criterionKey === "name")).toBe(true)
     const improved = r.improvedVersion!.content
     expect(improved).toContain("Try to group the")

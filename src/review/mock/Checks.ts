@@ -736,6 +736,16 @@ const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(severity === "major" ? 70 : 40, "no worked example")
   }
+  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0) {
+    o.issue(
+      "no_concrete_example",
+      "minor",
+      exampleHeadings[0]?.line ?? labels[0] ?? bodyStart(doc),
+      "Examples are named but none is concrete: no code block, command or example file",
+      "Show at least one complete sample (a fenced code block with the exact input and output, or an examples/ file)."
+    )
+    o.deduct(15, "no concrete example")
+  }
   const bare = blocks.filter((b) => b.info === "")
   for (const b of bare.slice(0, 5)) {
     o.issue(

@@ -132,14 +132,15 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     }
   })
   const totalWeight = scores.reduce((s, x) => s + x.weight, 0)
+  // one decimal, so a small deduction on a light criterion still shows in the overall score
   const overallScore =
     scores.length === 0
       ? 100
       : Math.round(
-        totalWeight > 0
+        10 * (totalWeight > 0
           ? scores.reduce((s, x) => s + x.weight * x.score, 0) / totalWeight
-          : scores.reduce((s, x) => s + x.score, 0) / scores.length
-      )
+          : scores.reduce((s, x) => s + x.score, 0) / scores.length)
+      ) / 10
 
   issues.sort(
     (a, b) =>
