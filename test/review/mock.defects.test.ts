@@ -121,6 +121,16 @@ describe("seeded defects", () => {
     expect(r.findings.filter((x) => x.criterionKey === "references")).toEqual([])
   })
 
+  it("a repository-rooted path through the skill's own folder to a missing script is dangling; a quoted TODO is not a placeholder", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      "Run `node skills/.curated/release-notes/scripts/collect.js` first. Scan the draft for \"TODO\" markers.\n\n## Rules"
+    )
+    const r = review(content)
+    expect(r.findings.find((x) => x.id.startsWith("references.dangling_path"))?.lineStart).toBe(lineOf(content, "collect.js"))
+    expect(r.findings.some((x) => x.id.startsWith("clarity.placeholder"))).toBe(false)
+  })
+
   it("a missing file in a conventional bundle folder is dangling even as a bare path", () => {
     const content = SAMPLE_SKILL.replace("## Rules", "Run `python scripts/build_notes.py --since v2.2` to collect the changes.\n\n## Rules")
     const r = review(content)

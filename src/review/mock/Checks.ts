@@ -804,7 +804,9 @@ export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
       if (inner.status === "ok") return { ref, status: "ok", resolved: inner.resolved }
     }
     if (ref.kind === "path") {
-      const first = segs[0] ?? ""
+      // after the skill's own folder name, the rest of the path is relative to the skill
+      const own = segs.findIndex((x, i) => i < segs.length - 1 && ownNames.has(x))
+      const first = segs[own + 1] ?? ""
       const bundleish =
         ref.rootRelative || ref.path.startsWith("./") || BUNDLE_FOLDERS.test(first) || ctx.bundle.hasDir(first)
       if (!bundleish || ref.directory) return { ref, status: "outside" }
@@ -949,7 +951,8 @@ const clarity = (ctx: CheckContext): CheckOutcome => {
   }
   let todos = 0
   for (const [n, text] of doc.prose) {
-    const m = text.match(/\b(TODO|FIXME|TBD|XXX)\b|lorem ipsum|\[insert [^\]]*\]|<insert [^>]*>/i)
+    // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
+    const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\]]*\]|<insert [^>]*>/i)
     if (m && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
       todos++
       o.issue("placeholder", "major", n, `An unfinished placeholder (${quote(m[0], 30)})`, "Replace the placeholder with the real instruction, or remove it.")
