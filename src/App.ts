@@ -24,6 +24,7 @@ import { Admission } from "./audits/Admission.js"
 import { Targets } from "./audits/Target.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { AiReviewer } from "./review/AiReviewer.js"
+import { OpenAiReviewerLive } from "./review/openai/index.js"
 import { RateLimiter, RateLimitSweeper } from "./limits/RateLimiter.js"
 
 const withMockDelay = (delayMs: number) =>
@@ -36,8 +37,7 @@ const withMockDelay = (delayMs: number) =>
 
 /** The AI provider behind audits: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const AiReviewerLive = Layer.unwrapEffect(
-  // TODO(lead): the OpenAI-compatible layer is wired here when it lands
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? MockReviewerLive : withMockDelay(config.ai.mockDelayMs)))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiReviewerLive : withMockDelay(config.ai.mockDelayMs)))
 )
 
 /** Domain services over the SqlClient, lower ones first. */

@@ -1,0 +1,199 @@
+/**
+ * Issue 4 benchmarks, against the bench service (role api) plus a worker process of its own:
+ *   - job pickup latency: from graphile_worker.add_job (the job row's created_at) to the task starting,
+ *     both read from the database clock, for sequential heartbeat probes;
+ *   - audits per second end to end with the mock reviewer on a 10 KiB SKILL.md bundle (HTTP start →
+ *     job completed), and each audit's queue-to-done time;
+ *   - GET /credits (the balance read) with 10 and with 1,000,000 ledger events.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { type BenchContext, root } from "./harness.js"
+
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+}
+const ms = (n: number) => n.toFixed(1)
+const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n))
+
+/** A realistic skill padded to ~10 KiB: frontmatter, steps, examples, references. */
+export const tenKibSkill = () => {
+  const head = `---
+name: incident-review
+description: Runs a blameless incident review from the timeline and chat logs. Use when an incident is resolved and a review is due.
+---
+
+# Incident review
+
+Turn the incident timeline, alerts and chat logs into a blameless review with actions.
+
+## When to use
+
+Use after an incident is resolved and the on-call engineer asks for the review document.
+
+## Steps
+
+1. Collect the timeline from the incident channel and the alerting tool.
+2. Identify the trigger, the detection gap and the mitigation, see [the template](reference/template.md).
+3. Write the summary in three sentences for the status page.
+4. List the contributing factors; avoid naming people.
+5. Propose actions with an owner and a due date for each.
+
+`
+  let body = head
+  let i = 1
+  while (Buffer.byteLength(body) < 10 * 1024 - 400) {
+    body += `## Example ${i}
+
+\`\`\`md
+### Timeline ${i}
+- 10:0${i % 10} alert fired for error rate above 5% on checkout
+- 10:1${i % 10} on-call acknowledged and rolled back release ${i}
+\`\`\`
+
+The review should explain why detection took as long as it did, and which dashboard would have shown it sooner.
+
+`
+    i++
+  }
+  return body + "## References\n\n- [Template](reference/template.md)\n"
+}
+
+const startWorker = (databaseUrl: string, dataDir: string) =>
+  spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SERVICE_ROLE: "worker",
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_LOG_LEVEL: "WARN",
+      SERVICE_WORKER_CONCURRENCY: "8",
+      SERVICE_DB_POOL_SIZE: "12"
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+
+const pickupLatency = async (ctx: BenchContext, probes: number) => {
+  const latencies: Array<number> = []
+  for (let i = 0; i < probes; i++) {
+    const { rows: [{ before }] } = await ctx.pool.query(`SELECT count(*)::int AS before FROM worker_pickups`)
+    await ctx.pool.query(
+      `SELECT graphile_worker.add_job('rubr_heartbeat', json_build_object('probe', true, 'enqueuedAt', clock_timestamp()))`
+    )
+    for (let waited = 0; waited < 10_000; waited += 2) {
+      const { rows: [{ n }] } = await ctx.pool.query(`SELECT count(*)::int AS n FROM worker_pickups`)
+      if (n > before) break
+      await sleep(2)
+    }
+    await sleep(5)
+  }
+  const { rows } = await ctx.pool.query(
+    `SELECT extract(epoch FROM (started_at - enqueued_at)) * 1000 AS ms FROM worker_pickups ORDER BY id DESC LIMIT $1`,
+    [probes]
+  )
+  for (const row of rows) latencies.push(Number(row.ms))
+  return latencies
+}
+
+const grant = async (ctx: BenchContext, events: number, amount: number) => {
+  await ctx.pool.query(`INSERT INTO credit_balances (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING`, [ctx.userId])
+  const { rows: [{ balance }] } = await ctx.pool.query(`SELECT balance FROM credit_balances WHERE user_id = $1`, [ctx.userId])
+  await ctx.pool.query(
+    `INSERT INTO credit_ledger (user_id, type, amount, reason, balance_after, idempotency_key)
+     SELECT $1, 'grant', $3::int, 'bench_grant', $4::bigint + g * $3::int, 'bench:' || gen_random_uuid()
+     FROM generate_series(1, $2::int) g`,
+    [ctx.userId, events, amount, balance]
+  )
+  await ctx.pool.query(
+    `UPDATE credit_balances SET balance = balance + $2::bigint * $3::int, granted = granted + $2::bigint * $3::int WHERE user_id = $1`,
+    [ctx.userId, events, amount]
+  )
+}
+
+const api = async (ctx: BenchContext, method: string, path: string, body?: unknown) => {
+  const response = await fetch(ctx.urls.service + path, {
+    method,
+    headers: { authorization: `Bearer ${ctx.apiKey}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body)
+  })
+  const json = (await response.json()) as any
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+  return json.data
+}
+
+const auditsPerSecond = async (ctx: BenchContext, audits: number, concurrency: number) => {
+  const bundle = (await api(ctx, "POST", "/artifact-bundles", { name: "bench-audits" })).artifactBundle
+  await api(ctx, "POST", `/artifact-bundles/${bundle.id}/files`, {
+    files: [{ path: "SKILL.md", content: tenKibSkill() }, { path: "reference/template.md", content: "# Template\n" }]
+  })
+  const started = performance.now()
+  let next = 0
+  const jobIds: Array<string> = []
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < audits) {
+      next++
+      const data = await api(ctx, "POST", `/artifact-bundles/${bundle.id}/audits`, { force: true })
+      jobIds.push(data.jobId)
+    }
+  }))
+  for (;;) {
+    const { rows: [{ done, failed }] } = await ctx.pool.query(
+      `SELECT count(*) FILTER (WHERE state = 'completed')::int AS done, count(*) FILTER (WHERE state = 'failed')::int AS failed
+       FROM jobs WHERE id = ANY($1::uuid[])`,
+      [jobIds]
+    )
+    if (failed > 0) throw new Error(`${failed} bench audits failed`)
+    if (done === jobIds.length) break
+    await sleep(20)
+  }
+  const seconds = (performance.now() - started) / 1000
+  const { rows } = await ctx.pool.query(
+    `SELECT extract(epoch FROM (finished_at - created_at)) * 1000 AS ms FROM jobs WHERE id = ANY($1::uuid[])`,
+    [jobIds]
+  )
+  return { perSecond: audits / seconds, seconds, latencies: rows.map((r) => Number(r.ms)) }
+}
+
+export const auditsSection = async (ctx: BenchContext): Promise<string> => {
+  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
+  const worker: ChildProcess = startWorker(ctx.databaseUrl, dataDir)
+  try {
+    // the worker is ready once it has picked up a probe
+    await pickupLatency(ctx, 3)
+    const pickups = await pickupLatency(ctx, 200)
+
+    await grant(ctx, 10, 100_000)
+    const { rows: [{ events: few }] } = await ctx.pool.query(`SELECT count(*)::int AS events FROM credit_ledger WHERE user_id = $1`, [ctx.userId])
+    const balanceFew = await ctx.run({ target: "service", url: `${ctx.urls.service}/credits` })
+    await grant(ctx, 1_000_000 - few, 1)
+    // let autovacuum's work after a million inserts not land inside the measurement
+    await ctx.pool.query("VACUUM ANALYZE credit_ledger")
+    const { rows: [{ events: many }] } = await ctx.pool.query(`SELECT count(*)::int AS events FROM credit_ledger WHERE user_id = $1`, [ctx.userId])
+    const balanceMany = await ctx.run({ target: "service", url: `${ctx.urls.service}/credits` })
+
+    const audits = await auditsPerSecond(ctx, 200, 8)
+
+    return [
+      "| Measurement | Result | Goal |",
+      "|---|---|---|",
+      `| Job pickup latency (add_job → task start, ${pickups.length} sequential probes) | p50 ${ms(percentile(pickups, 50))} ms, p99 ${ms(percentile(pickups, 99))} ms, max ${ms(Math.max(...pickups))} ms | p50 < 10 ms, p99 < 50 ms |`,
+      `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8) | ${audits.perSecond.toFixed(1)} audits/s (${audits.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(audits.latencies, 50))} ms, p99 ${ms(percentile(audits.latencies, 99))} ms | — |`,
+      `| GET /credits with ${few} ledger events | ${balanceFew.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceFew.p50} ms, p99 ${balanceFew.p99} ms | — |`,
+      `| GET /credits with ${many.toLocaleString("en-US")} ledger events | ${balanceMany.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceMany.p50} ms, p99 ${balanceMany.p99} ms | not slower than with ${few} |`
+    ].join("\n")
+  } finally {
+    worker.kill("SIGTERM")
+    await new Promise((resolve) => {
+      worker.once("exit", resolve)
+      setTimeout(() => {
+        worker.kill("SIGKILL")
+        resolve(undefined)
+      }, 10_000).unref()
+    })
+    Fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
