@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { getField, parseFrontmatter, yamlScalar } from "../../src/review/text/Frontmatter.js"
 import { splitText, joinText } from "../../src/review/text/Lines.js"
-import { analyzeMarkdown, linkPath } from "../../src/review/text/Markdown.js"
+import { analyzeMarkdown, linkPath, plainText } from "../../src/review/text/Markdown.js"
 import { globToRegExp, relativePath, resolvePath } from "../../src/review/text/Paths.js"
 import { extractReferences } from "../../src/review/text/References.js"
 import { countWords, estimateTokens } from "../../src/review/text/Tokens.js"
@@ -154,5 +154,13 @@ describe("estimateTokens", () => {
 
   it("counts words", () => {
     expect(countWords("Don't split well-known words, 3 times.")).toBe(6)
+  })
+})
+
+describe("plainText", () => {
+  it("strips emphasis, links and code ticks but keeps snake_case identifiers", () => {
+    expect(plainText("**Run** `sandbox_permissions=require_escalated` and _then_ see [docs](a.md)")).toBe(
+      "Run sandbox_permissions=require_escalated and then see docs"
+    )
   })
 })

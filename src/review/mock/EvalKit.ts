@@ -49,7 +49,9 @@ export const buildEvalKit = (doc: Doc | undefined, artifactType: ArtifactType, b
   const steps = (useHeadings
     ? headingSteps.map((h) => plainText(h.text).replace(/^(?:(?:step|phase|stage)\s*\d+\s*[:.)-]?|\d+[.):])\s*/i, ""))
     : (mainList?.items ?? []).map((i) => plainText(i.text))
-  ).filter((s) => s.length > 0)
+  )
+    .map((s) => s.replace(/[.:;,\s]+$/, ""))
+    .filter((s) => s.length > 0)
   const situation = when
     ? `${cap(when)}`
     : what
@@ -83,8 +85,8 @@ export const buildEvalKit = (doc: Doc | undefined, artifactType: ArtifactType, b
   })
   // conditionals written in the artifact: "If X, Y" / "When X: Y"
   const conditionals: Array<{ cond: string; action: string }> = []
-  for (const [, text] of doc.prose) {
-    const t = plainText(text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ""))
+  for (const [n] of doc.prose) {
+    const t = plainText(doc.split.lines[n - 1]!.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ""))
     const m = t.match(/^(?:if|when)\s+([^,:]{4,100})[,:]\s*(.{4,200})$/i)
     if (m) conditionals.push({ cond: m[1]!.trim(), action: m[2]!.trim() })
   }
@@ -92,7 +94,7 @@ export const buildEvalKit = (doc: Doc | undefined, artifactType: ArtifactType, b
     cases.push({
       name: `Handles the case: ${clip(c.cond, 60)}`,
       type: "scenario",
-      input: `${sentence(situation)} During the task it turns out that ${sentence(c.cond)}`,
+      input: `${sentence(situation)} During the task this condition arises: ${sentence(c.cond)}`,
       expectedBehavior: `As the ${noun} instructs, the agent does this: ${sentence(clip(c.action))}`,
       passCriteria: `The response handles "${clip(c.cond, 60)}" as written: ${sentence(clip(c.action, 100))}`
     })

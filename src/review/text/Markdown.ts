@@ -202,7 +202,8 @@ export const proseLines = (doc: MarkdownDoc): Array<readonly [number, string]> =
 export const plainText = (text: string): string =>
   text
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/[*_]{1,3}([^*_]+)[*_]{1,3}/g, "$1")
+    .replace(/\*{1,3}([^*]+)\*{1,3}/g, "$1")
+    .replace(/(^|[^\w])_{1,3}([^_]+)_{1,3}(?=[^\w]|$)/g, "$1$2")
     .replace(/`([^`]*)`/g, "$1")
     .replace(/<[^>]+>/g, "")
     .replace(/\s+/g, " ")
