@@ -264,3 +264,14 @@ describe("MockReviewerLive", () => {
       expect(result).toEqual(reviewWithMock(input))
     }).pipe(Effect.provide(MockReviewerLive)))
 })
+
+describe("pathological input", () => {
+  it("reviews long lines of brackets, angle brackets, backticks and slashes without super-linear blow-up", () => {
+    for (const junk of ["[".repeat(40000), "<a ".repeat(30000), "`a ".repeat(30000), "a/".repeat(40000), "](".repeat(30000)]) {
+      const started = performance.now()
+      const r = reviewWithMock(fileInput(file("SKILL.md", `${SAMPLE_SKILL}${junk}\n`, true)))
+      expect(performance.now() - started).toBeLessThan(5000)
+      expect(r.overallScore).toBeGreaterThan(0)
+    }
+  })
+})

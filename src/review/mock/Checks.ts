@@ -224,7 +224,7 @@ const name = (ctx: CheckContext): CheckOutcome => {
     o.issue("too_long", "major", line, `The name is ${value.length} characters long; the limit is 64`, "Shorten the name to at most 64 characters.")
     o.deduct(30, "name over 64 characters")
   }
-  if (/<[^>]+>/.test(value)) {
+  if (/<[^<>]+>/.test(value)) {
     o.issue("xml", "major", line, "The name contains an XML tag", "Remove angle-bracket tags from the name.")
     o.deduct(30, "XML in name")
   }
@@ -922,7 +922,7 @@ const clarity = (ctx: CheckContext): CheckOutcome => {
     if (/^\s*\[[^\]]+\]:/.test(text)) continue
     const hits: Array<{ label: string; strength: string; advice: string }> = []
     if (!ANY_VAGUE.test(text)) continue
-    const masked = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/https?:\/\/\S+/g, "")
+    const masked = text.replace(/\[([^\[\]]*)\]\([^()]*\)/g, "$1").replace(/https?:\/\/\S+/g, "")
     for (const term of VAGUE_TERMS) {
       term.pattern.lastIndex = 0
       const count = (masked.match(term.pattern) ?? []).length
@@ -952,7 +952,7 @@ const clarity = (ctx: CheckContext): CheckOutcome => {
   let todos = 0
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
-    const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\]]*\]|<insert [^>]*>/i)
+    const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
     if (m && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
       todos++
       o.issue("placeholder", "major", n, `An unfinished placeholder (${quote(m[0], 30)})`, "Replace the placeholder with the real instruction, or remove it.")

@@ -51,7 +51,7 @@ const titleCase = (kebab: string) =>
 /** Protected spans of a line: inline code, link targets and URLs. */
 const protectedSpans = (line: string): Array<[number, number]> => {
   const spans: Array<[number, number]> = []
-  const re = /(`+)[\s\S]*?\1|\]\([^)]*\)|<[^>\s]+>|https?:\/\/\S+|\[[^\]]*\]:.*$/g
+  const re = /(`+)[^`]*?\1|\]\([^()]*\)|<[^<>\s]+>|https?:\/\/\S+|^\s*\[[^\[\]]*\]:.*$/g
   let m: RegExpExecArray | null
   while ((m = re.exec(line)) !== null) spans.push([m.index, m.index + m[0].length])
   return spans

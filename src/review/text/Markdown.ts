@@ -96,7 +96,7 @@ export const maskInlineCode = (line: string): { masked: string; spans: Array<{ c
   return { masked, spans }
 }
 
-const LINK = /(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
+const LINK = /(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
 const REF_DEF = /^ {0,3}\[([^\]]+)\]:\s*<?([^\s>]+)>?/
 
 export const analyzeMarkdown = (lines: ReadonlyArray<string>, bodyStartLine: number): MarkdownDoc => {
@@ -201,11 +201,11 @@ export const proseLines = (doc: MarkdownDoc): Array<readonly [number, string]> =
 /** Strips markdown emphasis, links and code ticks from a short text. */
 export const plainText = (text: string): string =>
   text
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/!?\[([^\[\]]*)\]\([^()]*\)/g, "$1")
     .replace(/\*{1,3}([^*]+)\*{1,3}/g, "$1")
     .replace(/(^|[^\w])_{1,3}([^_]+)_{1,3}(?=[^\w]|$)/g, "$1$2")
     .replace(/`([^`]*)`/g, "$1")
-    .replace(/<[^>]+>/g, "")
+    .replace(/<[^<>]+>/g, "")
     .replace(/\s+/g, " ")
     .trim()
 
