@@ -227,3 +227,22 @@ describe("seeded defects", () => {
     for (const v of variants) expect(review(v).overallScore).toBeLessThan(base.overallScore)
   })
 })
+
+describe("anchors and multi-line fields", () => {
+  it("flags links to heading anchors that do not exist, in the file and in linked files", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      "Jump to [the rules](#rules), [the steps](#step-list) or [the tone](reference/style.md#voice); [style](reference/style.md#style) is fine.\n\n## Rules"
+    )
+    const r = review(content)
+    const line = lineOf(content, "Jump to [the rules]")
+    const anchors = r.findings.filter((x) => x.id.startsWith("references.missing_anchor"))
+    expect(anchors.map((x) => [x.lineStart, x.message.match(/`([^`]+)`/)![1]])).toEqual([[line, "#step-list"], [line, "reference/style.md#voice"]])
+  })
+
+  it("a finding on a folded description covers all its lines", () => {
+    const content = SAMPLE_SKILL.replace(/^description: .*$/m, "description: >\n  Drafts release notes from merged pull requests\n  for the team.")
+    const r = review(content)
+    expect(r.findings.find((x) => x.id.startsWith("description.no_trigger"))).toMatchObject({ lineStart: 3, lineEnd: 5 })
+  })
+})

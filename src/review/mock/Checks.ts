@@ -6,7 +6,7 @@
 import type { CriterionKey } from "../rubrics/Criteria.js"
 import type { ArtifactType, Severity } from "../Types.js"
 import { type FrontmatterField, getField } from "../text/Frontmatter.js"
-import { plainText } from "../text/Markdown.js"
+import { headingAnchors, plainText } from "../text/Markdown.js"
 import { basename, globToRegExp } from "../text/Paths.js"
 import type { Reference } from "../text/References.js"
 import { estimateTokens } from "../text/Tokens.js"
@@ -79,6 +79,13 @@ class Out {
 /** Types whose bundle is a self-contained package: every bundle-relative path must exist in it. */
 const PACKAGE_TYPES: ReadonlySet<ArtifactType> = new Set(["skill", "workflow", "rubr_flow"])
 
+const decodeURIComponentSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
 const lastLine = (doc: Doc) => Math.max(1, doc.split.lines.length)
 /** The first non-blank line of the body (where whole-document findings point). */
 const bodyStart = (doc: Doc) => {
@@ -243,8 +250,14 @@ const name = (ctx: CheckContext): CheckOutcome => {
     o.deduct(15, "name differs from folder")
   }
   if (o.deductions.length === 0) o.note(`name '${value}' is kebab-case, ${value.length} characters`)
-  return o.done()
+  return spanField(o.done(), field)
 }
+
+/** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
+const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): CheckOutcome =>
+  field && field.endLine > field.line
+    ? { ...out, issues: out.issues.map((i) => (i.line === field.line ? { ...i, lineEnd: Math.max(i.lineEnd, field.endLine) } : i)) }
+    : out
 
 const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) => h.level === 1)?.text ?? "")
 
@@ -340,7 +353,7 @@ const description = (ctx: CheckContext): CheckOutcome => {
     o.deduct(20, "XML in description")
   }
   if (o.deductions.length === 0) o.note(`description states what and when (${value.length} characters)`)
-  return o.done()
+  return spanField(o.done(), field)
 }
 
 // ---------------------------------------------------------------- purpose
@@ -883,6 +896,33 @@ const references = (ctx: CheckContext): CheckOutcome => {
   }
   if (linkPoints > 0) o.deduct(Math.min(75, linkPoints), "links to files missing from the bundle")
   if (pathPoints > 0) o.deduct(Math.min(60, pathPoints), "paths to files missing from the bundle")
+  // in-document and cross-document anchors must name a heading
+  let badAnchors = 0
+  const own = headingAnchors(doc.md.headings)
+  for (const l of doc.md.links) {
+    const hash = l.target.indexOf("#")
+    if (hash < 0 || /^[a-z][a-z0-9+.-]*:/i.test(l.target) || l.target.startsWith("//")) continue
+    const anchor = decodeURIComponentSafe(l.target.slice(hash + 1)).toLowerCase()
+    if (anchor === "" || /^l\d+/.test(anchor)) continue
+    let anchors: Set<string> | null = null
+    if (hash === 0) anchors = own
+    else {
+      const r = resolved.find((x) => x.ref.kind === "link" && x.ref.line === l.line && x.ref.column === l.column)
+      const target = r?.status === "ok" && r.resolved !== undefined ? ctx.docAt(r.resolved) : undefined
+      if (target) anchors = headingAnchors(target.md.headings)
+    }
+    if (anchors && !anchors.has(anchor)) {
+      badAnchors++
+      o.issue(
+        "missing_anchor",
+        "minor",
+        l.line,
+        `The link \`${l.target}\` points at a heading anchor that does not exist`,
+        `Use one of the existing anchors${anchors.size > 0 ? ` (e.g. #${[...anchors].slice(0, 3).join(", #")})` : ""} or remove the fragment.`
+      )
+    }
+  }
+  o.deductEach(badAnchors, 5, 15, "links to missing heading anchors")
   const ok = resolved.filter((r) => r.status === "ok" && (r.ref.kind !== "name"))
   if (ctx.mode === "file" && pkg) {
     const reach = reachable(ctx, resolved)

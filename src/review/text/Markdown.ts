@@ -223,3 +223,20 @@ export const linkPath = (target: string): string | null => {
   }
   return p === "" ? null : p
 }
+
+/** GitHub-style heading anchors: lower case, punctuation dropped, spaces to '-', duplicates suffixed -1, -2. */
+export const headingAnchors = (headings: ReadonlyArray<Heading>): Set<string> => {
+  const out = new Set<string>()
+  const seen = new Map<string, number>()
+  for (const h of headings) {
+    const base = plainText(h.text)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .trim()
+      .replace(/\s/g, "-")
+    const n = seen.get(base) ?? 0
+    seen.set(base, n + 1)
+    out.add(n === 0 ? base : `${base}-${n}`)
+  }
+  return out
+}
