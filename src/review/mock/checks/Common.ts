@@ -1,0 +1,98 @@
+/**
+ * Shared types and helpers of the mock reviewer's checks: findings (`Issue`), deductions, the
+ * per-check accumulator `Out`, and small text helpers.
+ */
+import type { CriterionKey } from "../../rubrics/Criteria.js"
+import type { ArtifactType, Severity } from "../../Types.js"
+import type { BundleIndex, Doc } from "../Document.js"
+
+export interface Issue {
+  readonly criterion: CriterionKey
+  readonly code: string
+  readonly severity: Severity
+  readonly line: number
+  readonly lineEnd: number
+  readonly message: string
+  readonly suggestion: string
+}
+
+export interface Deduction {
+  readonly points: number
+  readonly reason: string
+}
+
+export interface CheckOutcome {
+  readonly issues: ReadonlyArray<Issue>
+  readonly deductions: ReadonlyArray<Deduction>
+  readonly notes: ReadonlyArray<string>
+}
+
+export interface CheckContext {
+  readonly doc: Doc
+  readonly bundle: BundleIndex
+  readonly artifactType: ArtifactType
+  readonly mode: "file" | "bundle"
+  /** the artifact's folder: link targets written from the skill root resolve against it */
+  readonly rootDir: string
+  /** the analysed instruction document at a bundle path (analysed lazily, cached) */
+  readonly docAt: (path: string) => Doc | undefined
+}
+
+export class Out {
+  readonly issues: Array<Issue> = []
+  readonly deductions: Array<Deduction> = []
+  readonly notes: Array<string> = []
+  constructor(readonly criterion: CriterionKey) {}
+  issue(code: string, severity: Severity, line: number, message: string, suggestion: string, lineEnd = line) {
+    this.issues.push({ criterion: this.criterion, code, severity, line, lineEnd: Math.max(line, lineEnd), message, suggestion })
+  }
+  deduct(points: number, reason: string) {
+    if (points > 0) this.deductions.push({ points: Math.round(points), reason })
+  }
+  /** `each` points per item, at most `cap` in all. */
+  deductEach(count: number, each: number, cap: number, reason: string) {
+    if (count > 0) this.deduct(Math.min(cap, count * each), count > 1 ? `${reason} (x${count})` : reason)
+  }
+  note(text: string) {
+    this.notes.push(text)
+  }
+  done(): CheckOutcome {
+    return { issues: this.issues, deductions: this.deductions, notes: this.notes }
+  }
+}
+
+/** Types whose bundle is a self-contained package: every bundle-relative path must exist in it. */
+export const PACKAGE_TYPES: ReadonlySet<ArtifactType> = new Set(["skill", "workflow", "rubr_flow"])
+
+export const decodeURIComponentSafe = (s: string) => {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
+}
+export const lastLine = (doc: Doc) => Math.max(1, doc.split.lines.length)
+/** The first non-blank line of the body (where whole-document findings point). */
+export const bodyStart = (doc: Doc) => {
+  const lines = doc.split.lines
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) if (lines[n - 1]!.trim() !== "") return n
+  return Math.min(doc.md.bodyStartLine, Math.max(1, lines.length))
+}
+export const quote = (s: string, max = 60) => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s)
+export const toKebab = (s: string) =>
+  s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64)
+    .replace(/-+$/, "")
+
+export const kebabCase = toKebab
+
+export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
+  doc.prose.filter(([, text]) => re.test(text)).map(([n]) => n)
+
+export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(h.text))

@@ -1,0 +1,254 @@
+/**
+ * Frontmatter, name and description: how an agent finds and chooses the artifact.
+ */
+import type { Severity } from "../../Types.js"
+import { type FrontmatterField, getField } from "../../text/Frontmatter.js"
+import { plainText } from "../../text/Markdown.js"
+import { basename } from "../../text/Paths.js"
+import type { Doc } from "../Document.js"
+import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS, VAGUE_TERMS } from "../Vocabulary.js"
+import { type CheckContext, type CheckOutcome, Out, quote, toKebab } from "./Common.js"
+
+// ---------------------------------------------------------------- frontmatter
+
+export const frontmatter = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("frontmatter")
+  const { doc, artifactType } = ctx
+  const fm = doc.fm
+  const required = artifactType === "skill"
+  if (!fm.present) {
+    const firstNonBlank = doc.split.lines.findIndex((l) => l.trim() !== "")
+    if (firstNonBlank > 0 && doc.split.lines[firstNonBlank]!.trim() === "---") {
+      o.issue(
+        "not_at_line_1",
+        "major",
+        firstNonBlank + 1,
+        "The frontmatter does not start on line 1, so it is read as body text",
+        "Remove the blank lines before the opening '---'."
+      )
+      o.deduct(30, "frontmatter not on line 1")
+    } else if (doc.text.startsWith("\uFEFF")) {
+      o.note("a byte-order mark precedes the content")
+    }
+    if (required) {
+      o.issue(
+        "missing",
+        "critical",
+        1,
+        "No YAML frontmatter: agents discover a skill by its frontmatter `name` and `description`",
+        "Start the file with a frontmatter block:\n---\nname: your-skill-name\ndescription: What it does. Use when ...\n---"
+      )
+      o.deduct(60, "no frontmatter")
+    } else if (artifactType === "command") {
+      o.issue(
+        "missing",
+        "minor",
+        1,
+        "No frontmatter: the command has no `description` or `argument-hint` for the command menu",
+        "Add a frontmatter block with `description:` and, if the command takes arguments, `argument-hint:`."
+      )
+      o.deduct(30, "no frontmatter")
+    } else {
+      o.note("frontmatter is optional for this artifact type and absent")
+    }
+    return o.done()
+  }
+  if (!fm.closed) {
+    o.issue(
+      "unclosed",
+      "critical",
+      1,
+      "The frontmatter opened on line 1 is never closed, so the whole file is read as YAML",
+      "Close the frontmatter with a '---' line after the last key."
+    )
+    o.deduct(60, "frontmatter never closed")
+    return o.done()
+  }
+  const weights = { critical: 40, major: 20, minor: 10 } as const
+  let parsePoints = 0
+  for (const i of fm.issues) {
+    o.issue("yaml", i.severity, i.line, `Frontmatter: ${i.message}`, "Fix the YAML so a strict parser accepts it (quote values that contain ': ' or start with a special character).")
+    parsePoints += weights[i.severity]
+  }
+  if (parsePoints > 0) o.deduct(Math.min(60, parsePoints), `${fm.issues.length} frontmatter syntax problem(s)`)
+  const known = artifactType === "skill" ? SKILL_FRONTMATTER_KEYS : artifactType === "command" ? COMMAND_FRONTMATTER_KEYS : null
+  if (known) {
+    const unknown = fm.fields.filter((f) => !known.has(f.key))
+    for (const f of unknown) {
+      o.issue(
+        "unknown_key",
+        "info",
+        f.line,
+        `Unknown frontmatter key '${f.key}'`,
+        `Move custom data under \`metadata:\` (known keys: ${[...known].join(", ")}).`
+      )
+    }
+    o.deductEach(unknown.length, 3, 9, "unknown frontmatter keys")
+  }
+  if (o.deductions.length === 0) o.note(`frontmatter parses (${fm.fields.map((f) => f.key).join(", ")})`)
+  return o.done()
+}
+
+// ---------------------------------------------------------------- name
+
+export const name = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("name")
+  const { doc, artifactType } = ctx
+  const field = doc.fm.closed ? getField(doc.fm, "name") : undefined
+  const line = field?.line ?? 1
+  const folder = basename(doc.dir)
+  const suggested = toKebab(folder || firstHeading(doc) || basename(doc.path).replace(/\.[^.]+$/, "")) || "my-skill"
+  if (!field || field.value.trim() === "") {
+    if (artifactType === "skill") {
+      o.issue(
+        "missing",
+        "critical",
+        line,
+        "The frontmatter has no `name`",
+        `Add \`name: ${suggested}\` (lowercase letters, digits and hyphens, matching the folder name).`
+      )
+      o.deduct(100, "no name")
+    } else {
+      o.note("no `name` field (optional for this artifact type)")
+    }
+    return o.done()
+  }
+  const value = field.value.trim()
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(value)) {
+    o.issue(
+      "format",
+      "major",
+      line,
+      `The name ${quote(value)} is not kebab-case (lowercase letters, digits and single hyphens)`,
+      `Use \`name: ${toKebab(value) || suggested}\`.`
+    )
+    o.deduct(40, "name not kebab-case")
+  }
+  if (value.length > 64) {
+    o.issue("too_long", "major", line, `The name is ${value.length} characters long; the limit is 64`, "Shorten the name to at most 64 characters.")
+    o.deduct(30, "name over 64 characters")
+  }
+  if (/<[^<>]+>/.test(value)) {
+    o.issue("xml", "major", line, "The name contains an XML tag", "Remove angle-bracket tags from the name.")
+    o.deduct(30, "XML in name")
+  }
+  if (/\b(anthropic|claude|openai)\b/i.test(value)) {
+    o.issue("reserved", "minor", line, `The name ${quote(value)} contains a reserved vendor word`, "Name the skill after what it does, without vendor names.")
+    o.deduct(15, "reserved word in name")
+  }
+  if (artifactType === "skill" && folder && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value) && value !== folder) {
+    o.issue(
+      "folder_mismatch",
+      "minor",
+      line,
+      `The name ${quote(value)} differs from its folder '${folder}'`,
+      `Rename the folder to '${value}' or set \`name: ${toKebab(folder)}\`.`
+    )
+    o.deduct(15, "name differs from folder")
+  }
+  if (o.deductions.length === 0) o.note(`name '${value}' is kebab-case, ${value.length} characters`)
+  return spanField(o.done(), field)
+}
+
+/** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
+const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): CheckOutcome =>
+  field && field.endLine > field.line
+    ? { ...out, issues: out.issues.map((i) => (i.line === field.line ? { ...i, lineEnd: Math.max(i.lineEnd, field.endLine) } : i)) }
+    : out
+
+const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) => h.level === 1)?.text ?? "")
+
+// ---------------------------------------------------------------- description
+
+export const TRIGGER =
+  /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
+
+export const description = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("description")
+  const { doc, artifactType } = ctx
+  const field: FrontmatterField | undefined = doc.fm.closed ? getField(doc.fm, "description") : undefined
+  const value = field?.value.replace(/\s+/g, " ").trim() ?? ""
+  const line = field?.line ?? (doc.fm.closed ? doc.fm.endLine : 1)
+  if (value === "") {
+    const severity: Severity = artifactType === "skill" ? "critical" : artifactType === "command" ? "major" : "minor"
+    o.issue(
+      field ? "empty" : "missing",
+      severity,
+      line,
+      field ? "The `description` is empty" : "The frontmatter has no `description`",
+      artifactType === "skill"
+        ? "Add `description:` saying what the skill does and when to use it, e.g. \"Builds X from Y. Use when the user asks to ...\" (at most 1024 characters)."
+        : "Add `description:` with one sentence on what this does and when to use it."
+    )
+    o.deduct(artifactType === "skill" ? 100 : artifactType === "command" ? 90 : 50, "no description")
+    return o.done()
+  }
+  const minLen = artifactType === "skill" ? 40 : 15
+  if (value.length < minLen) {
+    o.issue(
+      "too_short",
+      "major",
+      line,
+      `The description is only ${value.length} characters: too little for an agent to decide when to use it`,
+      "Say what it does, for which inputs, and when to use it (aim for 1-3 sentences)."
+    )
+    o.deduct(30, "description too short")
+  }
+  if (value.length > 1024) {
+    o.issue(
+      "too_long",
+      "major",
+      line,
+      `The description is ${value.length} characters; the limit is 1024`,
+      "Keep the description to what and when; move details into the body."
+    )
+    o.deduct(30, "description over 1024 characters")
+  }
+  if (artifactType === "skill" && !TRIGGER.test(value)) {
+    o.issue(
+      "no_trigger",
+      "major",
+      line,
+      "The description says what the skill is but not when to use it",
+      `Append a trigger, e.g. "Use when the user asks to ..." (name the requests, file types or situations).`
+    )
+    o.deduct(35, "description lacks a 'when to use' trigger")
+  }
+  if (artifactType === "skill" && /^use (this skill )?when\b/i.test(value) && value.split(/[.;]\s/).length < 2) {
+    o.issue(
+      "no_what",
+      "info",
+      line,
+      "The description only gives the trigger, not what the skill does",
+      "Open with one clause on what the skill does, then the 'Use when ...' trigger."
+    )
+    o.deduct(5, "description gives no 'what'")
+  }
+  if (/\b(I|me|my|we|our)\b/.test(value)) {
+    o.issue(
+      "first_person",
+      "minor",
+      line,
+      "The description is written in the first person",
+      "Write it in the third person (\"Drafts internal updates ...\"), as it is injected into the agent's system prompt."
+    )
+    o.deduct(10, "first-person description")
+  }
+  const vague = VAGUE_TERMS.filter((t) => t.strength === "strong" && (t.pattern.lastIndex = 0, t.pattern.test(value)))
+  if (vague.length > 0) {
+    o.issue(
+      "vague",
+      "minor",
+      line,
+      `Vague wording in the description: ${vague.map((t) => `"${t.label}"`).join(", ")}`,
+      "Name the exact requests and situations that should trigger it; the description is all the agent sees when choosing."
+    )
+    o.deduct(10, "vague description")
+  }
+  if (/<[A-Za-z/][^>]*>/.test(value)) {
+    o.issue("xml", "major", line, "The description contains an XML tag", "Remove angle-bracket tags from the description.")
+    o.deduct(20, "XML in description")
+  }
+  if (o.deductions.length === 0) o.note(`description states what and when (${value.length} characters)`)
+  return spanField(o.done(), field)
+}

@@ -1,0 +1,351 @@
+/**
+ * Purpose, structure, length and formatting: the shape of the document.
+ */
+import type { ArtifactType, Severity } from "../../Types.js"
+import { plainText } from "../../text/Markdown.js"
+import { estimateTokens } from "../../text/Tokens.js"
+import type { Doc } from "../Document.js"
+import {
+  bodyStart,
+  type CheckContext,
+  type CheckOutcome,
+  headingMatches,
+  lastLine,
+  Out,
+  proseMatches,
+  quote
+} from "./Common.js"
+
+// ---------------------------------------------------------------- purpose
+
+export const purpose = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("purpose")
+  const { doc, artifactType } = ctx
+  const start = bodyStart(doc)
+  const limit = start + 30
+  let para: number | null = null
+  for (const [n, text] of doc.prose) {
+    if (n > limit) break
+    const t = text.trim()
+    if (t === "" || /^(#|[-*+] |\d+[.)] |<!--|\||>)/.test(t) || /^<\/?[A-Za-z]/.test(t)) continue
+    if (plainText(t).split(/\s+/).length >= 8) {
+      para = n
+      break
+    }
+  }
+  const roleRe = /\b(you are|your (task|job|goal|role|purpose)|act as|goal|objective|purpose|the task|this (prompt|workflow|command|procedure|flow|file|document|repository|repo|project))\b/i
+  const hasOverviewHeading = headingMatches(doc, /\b(overview|purpose|goal|objective|about|introduction|summary|role|context)\b/i).length > 0
+  const roleLines = proseMatches(doc, roleRe)
+  if (para === null && !hasOverviewHeading) {
+    o.issue(
+      "missing",
+      "major",
+      start,
+      "The opening does not state the goal: there is no introductory paragraph or overview section",
+      "Open with 1-3 sentences on what this is for, who uses it and what a good result looks like."
+    )
+    o.deduct(70, "no opening statement of purpose")
+  } else if (artifactType === "prompt" && roleLines.length === 0) {
+    o.issue(
+      "no_role",
+      "minor",
+      para ?? start,
+      "The prompt never states the model's role or task explicitly",
+      "State the task up front, e.g. \"You are ... Your task is to ...\"."
+    )
+    o.deduct(20, "no explicit role or task")
+  } else {
+    o.note(para !== null ? `opening paragraph at line ${para}` : "has an overview section")
+  }
+  return o.done()
+}
+
+// ---------------------------------------------------------------- structure
+
+export const structure = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("structure")
+  const { doc, artifactType } = ctx
+  const hs = doc.md.headings
+  const bodyLines = doc.bodyLineCount
+  const usesXmlSections = /<([a-z_]+)>[\s\S]*?<\/\1>/.test(doc.body)
+  if (hs.length === 0) {
+    if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
+      const severity: Severity = artifactType === "prompt" || artifactType === "command" ? "minor" : "major"
+      o.issue(
+        "no_headings",
+        severity,
+        bodyStart(doc),
+        `${bodyLines} lines without a single heading`,
+        "Split the content into sections with '## ' headings (e.g. Overview, Steps, Examples)."
+      )
+      o.deduct(severity === "major" ? 40 : 15, "no headings")
+    }
+  } else {
+    const h1s = hs.filter((h) => h.level === 1)
+    const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
+    if (h1s.length === 0 && wantsTitle) {
+      o.issue(
+        "no_title",
+        "minor",
+        bodyStart(doc),
+        "No '# ' title heading",
+        "Start the body with a '# Title' heading naming the artifact."
+      )
+      o.deduct(10, "no title")
+    }
+    if (h1s.length > 1) {
+      o.issue(
+        "multiple_titles",
+        "minor",
+        h1s[1]!.line,
+        `${h1s.length} top-level '# ' headings (lines ${h1s.map((h) => h.line).join(", ")})`,
+        "Keep one '# ' title and demote the other top-level headings to '## '."
+      )
+      o.deduct(10, "several top-level headings")
+    }
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle)) {
+      o.issue(
+        "no_sections",
+        "minor",
+        bodyStart(doc),
+        bodyLines > 60 ? "A long document without '## ' sections" : "No '## ' sections",
+        "Group the content into '## ' sections (e.g. Overview, Steps, Examples, Rules)."
+      )
+      o.deduct(bodyLines > 60 ? 15 : 20, "no sections")
+    }
+    let skipped = 0
+    let empty = 0
+    let dup = 0
+    const siblings = new Map<string, number>()
+    const parents: Array<string> = []
+    for (let i = 0; i < hs.length; i++) {
+      const h = hs[i]!
+      const prev = hs[i - 1]
+      if (prev && h.level > prev.level + 1) {
+        skipped++
+        if (skipped <= 5) {
+          o.issue(
+            "skipped_level",
+            "minor",
+            h.line,
+            `Heading level jumps from ${"#".repeat(prev.level)} to ${"#".repeat(h.level)}`,
+            `Use '${"#".repeat(prev.level + 1)} ' here so the hierarchy has no gaps.`
+          )
+        }
+      }
+      if (h.text === "") {
+        o.issue("empty_heading", "minor", h.line, "An empty heading", "Give the heading a title or remove it.")
+        empty++
+      }
+      const next = hs[i + 1]
+      const endLine = next ? next.line : doc.split.lines.length + 1
+      const hasContent = doc.split.lines.slice(h.line, endLine - 1).some((l) => l.trim() !== "")
+      if (!hasContent && (!next || next.level <= h.level)) {
+        empty++
+        o.issue("empty_section", "minor", h.line, `The section ${quote(h.text)} is empty`, "Add its content or remove the heading.")
+      }
+      parents.length = h.level - 1
+      const key = `${parents.join(">")}|${h.level}|${h.text.toLowerCase()}`
+      if (h.text !== "" && siblings.has(key)) {
+        dup++
+        o.issue(
+          "duplicate_heading",
+          "minor",
+          h.line,
+          `The heading ${quote(h.text)} repeats the one on line ${siblings.get(key)}`,
+          "Merge the two sections or give them distinct titles."
+        )
+      } else {
+        siblings.set(key, h.line)
+      }
+      parents[h.level - 1] = h.text.toLowerCase()
+    }
+    o.deductEach(skipped, 5, 15, "skipped heading levels")
+    o.deductEach(empty, 5, 15, "empty sections or headings")
+    o.deductEach(dup, 5, 10, "duplicate headings")
+  }
+  for (const b of doc.md.codeBlocks) {
+    if (!b.closed) {
+      o.issue(
+        "unclosed_fence",
+        "major",
+        b.startLine,
+        `The code block opened on line ${b.startLine} is never closed, so everything after it renders as code`,
+        `Close it with a '${b.fence}' line.`,
+        doc.split.lines.length
+      )
+      o.deduct(25, "unclosed code fence")
+    }
+  }
+  // balanced XML-style tags (only tags that are closed somewhere, so placeholders like <name> are ignored)
+  const opens = new Map<string, Array<number>>()
+  const closes = new Map<string, Array<number>>()
+  for (const [n, text] of doc.prose) {
+    const re = /<(\/?)([A-Za-z][\w-]*)(\s[^<>]*)?>/g
+    let m: RegExpExecArray | null
+    while ((m = re.exec(text)) !== null) {
+      if (m[0].endsWith("/>")) continue
+      const map = m[1] ? closes : opens
+      const list = map.get(m[2]!) ?? []
+      list.push(n)
+      map.set(m[2]!, list)
+    }
+  }
+  let unbalanced = 0
+  for (const [tag, cl] of [...closes.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const op = opens.get(tag) ?? []
+    if (op.length !== cl.length) {
+      unbalanced++
+      const line = op.length > cl.length ? op[op.length - 1]! : cl[cl.length - 1]!
+      o.issue(
+        "unbalanced_tag",
+        "minor",
+        line,
+        `<${tag}> opens ${op.length} time(s) but closes ${cl.length} time(s)`,
+        `Balance every <${tag}> with a </${tag}>.`
+      )
+    }
+  }
+  o.deductEach(unbalanced, 10, 20, "unbalanced tags")
+  if (o.deductions.length === 0) o.note(`${hs.length} headings in a consistent hierarchy`)
+  return o.done()
+}
+
+
+// ---------------------------------------------------------------- length
+
+export const LENGTH_BUDGETS: Readonly<Record<ArtifactType, { lines: number; tokens: number; soft: number; minWords: number }>> = {
+  skill: { lines: 500, tokens: 5000, soft: 3500, minWords: 60 },
+  agent: { lines: 300, tokens: 3000, soft: 2000, minWords: 40 },
+  prompt: { lines: 250, tokens: 2500, soft: 1500, minWords: 15 },
+  command: { lines: 150, tokens: 1500, soft: 1000, minWords: 15 },
+  workflow: { lines: 400, tokens: 4000, soft: 3000, minWords: 40 },
+  rubr_flow: { lines: 400, tokens: 4000, soft: 3000, minWords: 30 }
+}
+
+export const length = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("length")
+  const { doc, artifactType } = ctx
+  const b = LENGTH_BUDGETS[artifactType]
+  const lines = doc.split.lines.length
+  const tokens = estimateTokens(doc.text)
+  const facts = `${lines} lines, ${doc.text.length} characters, ~${tokens} tokens (budget ${b.lines} lines / ${b.tokens} tokens)`
+  if (lines > b.lines || tokens > b.tokens) {
+    o.issue(
+      "over_budget",
+      "major",
+      1,
+      `Too long: ${facts}; every line costs context on each use`,
+      "Move detail into reference files the agent loads only when needed, and keep the main file to the procedure.",
+      lines
+    )
+    o.deduct(30, "over the length budget")
+  } else if (tokens > b.soft) {
+    o.issue("long", "minor", 1, `Long: ${facts}`, "Move background material into reference files.", lines)
+    o.deduct(10, "near the length budget")
+  }
+  if (doc.words < b.minWords) {
+    o.issue(
+      "too_thin",
+      "minor",
+      bodyStart(doc),
+      `Only ${doc.words} words of instructions: too thin to guide the agent`,
+      "Add the procedure, the constraints and an example.",
+      Math.max(bodyStart(doc), lines)
+    )
+    o.deduct(40, "too little content")
+  }
+  o.note(facts)
+  return o.done()
+}
+
+// ---------------------------------------------------------------- formatting
+
+export const formatting = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("formatting")
+  const { doc } = ctx
+  const lines = doc.split.lines
+  if (doc.text.length > 0 && !doc.split.finalNewline) {
+    o.issue("no_final_newline", "minor", lastLine(doc), "The file does not end with a newline", "End the file with a single newline.")
+    o.deduct(10, "no final newline")
+  }
+  const trailing = trailingWhitespaceLines(doc)
+  if (trailing.length > 0) {
+    o.issue(
+      "trailing_whitespace",
+      "minor",
+      trailing[0]!,
+      `${trailing.length} line(s) end with trailing whitespace (lines ${trailing.slice(0, 10).join(", ")}${trailing.length > 10 ? ", ..." : ""})`,
+      "Remove the trailing spaces and tabs.",
+      trailing[0]!
+    )
+    o.deduct(5, "trailing whitespace")
+  }
+  if (doc.split.mixedEol) {
+    o.issue("mixed_eol", "minor", 1, "The file mixes CRLF and LF line endings", "Use LF line endings throughout.", lines.length)
+    o.deduct(10, "mixed line endings")
+  }
+  const blankRuns = excessBlankRuns(doc)
+  for (const r of blankRuns.slice(0, 3)) {
+    o.issue("blank_lines", "info", r[0], `${r[1] - r[0] + 1} consecutive blank lines`, "Use a single blank line between blocks.", r[1])
+  }
+  o.deductEach(blankRuns.length, 2, 6, "runs of blank lines")
+  let abs = 0
+  for (let n = bodyStart(doc); n <= lines.length; n++) {
+    if (doc.md.inCode[n]) continue
+    const m = lines[n - 1]!.match(/(?:^|[\s`"'(])((?:\/Users|\/home)\/[A-Za-z0-9._-]+|[A-Z]:\\(?:Users|Documents and Settings)\\)/)
+    if (m) {
+      abs++
+      if (abs <= 3) {
+        o.issue(
+          "absolute_path",
+          "minor",
+          n,
+          `A machine-specific absolute path (${quote(m[1]!, 40)}) will not exist on other machines`,
+          "Use a path relative to the artifact's folder or a placeholder such as <project-root>."
+        )
+      }
+    }
+  }
+  o.deductEach(abs, 10, 20, "machine-specific absolute paths")
+  const invisible: Array<number> = []
+  lines.forEach((l, i) => {
+    if (/[\u200B-\u200D\u2060]|(?<!^)\uFEFF/.test(i === 0 ? l.replace(/^\uFEFF/, "") : l)) invisible.push(i + 1)
+  })
+  if (invisible.length > 0) {
+    o.issue("invisible_chars", "minor", invisible[0]!, "Invisible zero-width characters", "Delete the zero-width characters (U+200B..U+200D, U+2060, U+FEFF).")
+    o.deduct(5, "invisible characters")
+  }
+  if (o.deductions.length === 0) o.note("clean formatting")
+  return o.done()
+}
+
+/** Lines (outside frontmatter and code) with trailing whitespace that is not a two-space hard break. */
+export const trailingWhitespaceLines = (doc: Doc): Array<number> => {
+  const out: Array<number> = []
+  const lines = doc.split.lines
+  for (let n = bodyStart(doc); n <= lines.length; n++) {
+    if (doc.md.inCode[n]) continue
+    const l = lines[n - 1]!
+    if (!/[ \t]$/.test(l)) continue
+    const hardBreak = /\S {2}$/.test(l) && (lines[n] ?? "").trim() !== ""
+    if (!hardBreak) out.push(n)
+  }
+  return out
+}
+
+/** Runs of 3+ blank lines outside code, as [first, last] line pairs. */
+export const excessBlankRuns = (doc: Doc): Array<[number, number]> => {
+  const runs: Array<[number, number]> = []
+  const lines = doc.split.lines
+  let start = -1
+  for (let n = bodyStart(doc); n <= lines.length + 1; n++) {
+    const blank = n <= lines.length && !doc.md.inCode[n] && lines[n - 1]!.trim() === ""
+    if (blank && start < 0) start = n
+    if (!blank && start >= 0) {
+      if (n - start >= 3) runs.push([start, n - 1])
+      start = -1
+    }
+  }
+  return runs
+}

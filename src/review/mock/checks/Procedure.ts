@@ -1,0 +1,436 @@
+/**
+ * Steps, examples, commands, constraints, output format, inputs, verification and failure handling.
+ */
+import type { Severity } from "../../Types.js"
+import { getField } from "../../text/Frontmatter.js"
+import { plainText } from "../../text/Markdown.js"
+import type { Doc } from "../Document.js"
+import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import {
+  bodyStart,
+  type CheckContext,
+  type CheckOutcome,
+  headingMatches,
+  Out,
+  proseMatches,
+  quote
+} from "./Common.js"
+
+// ---------------------------------------------------------------- steps
+
+interface OrderedList {
+  readonly items: ReadonlyArray<{ line: number; number: number; text: string }>
+}
+
+export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
+  const items = doc.md.listItems.filter((i) => i.ordered && !doc.md.inCode[i.line])
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  const lists: Array<Array<(typeof items)[number]>> = []
+  for (const it of items) {
+    const list = [...lists].reverse().find((l) => {
+      const last = l[l.length - 1]!
+      if (last.indent !== it.indent || last.marker !== it.marker) return false
+      for (let n = last.line + 1; n < it.line; n++) {
+        if (headingLines.has(n)) return false
+        const text = doc.split.lines[n - 1]!
+        if (text.trim() === "" || doc.md.inCode[n]) continue
+        const ind = text.length - text.trimStart().length
+        if (ind <= it.indent) return false
+      }
+      return true
+    })
+    if (list) list.push(it)
+    else lists.push([it])
+  }
+  return lists.map((l) => ({ items: l.map((i) => ({ line: i.line, number: i.number, text: i.text })) }))
+}
+
+const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
+
+/** The first word of a step, with emphasis, code and a "Step N:" prefix removed. */
+export const firstWord = (text: string): string => {
+  const t = plainText(text)
+    .replace(/^(?:step|phase)\s*\d+\s*[:.)-]\s*/i, "")
+    .replace(/^[^\p{L}]+/u, "")
+  return (t.match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
+}
+
+export const isImperative = (text: string): boolean | null => {
+  const w = firstWord(text)
+  if (w === "") return null
+  if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
+  if (NON_IMPERATIVE_STARTS.has(w) || /ing$|ed$/.test(w)) return false
+  // a word followed by a colon is a label ("Prereq: ...", "Manual fallback:")
+  if (/^[\p{L} '-]{1,30}:/u.test(plainText(text))) return null
+  return /^(re|pre|un|de)/.test(w) && IMPERATIVE_VERBS.has(w.replace(/^(re|pre|un|de)/, "")) ? true : null
+}
+
+export const steps = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("steps")
+  const { doc, artifactType } = ctx
+  const lists = orderedLists(doc)
+  const items = lists.flatMap((l) => l.items)
+  const stepHeadings = doc.md.headings.filter((h) => STEP_HEADING.test(h.text))
+  let yamlSteps = 0
+  if (artifactType === "rubr_flow" || artifactType === "workflow") {
+    const stepsKey = doc.split.lines.findIndex((l) => /^\s*"?steps"?\s*:/.test(l))
+    if (stepsKey >= 0) yamlSteps = doc.split.lines.slice(stepsKey + 1).filter((l) => /^\s*-\s+\S|^\s*\{\s*"/.test(l)).length
+  }
+  const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
+  const total = items.length + stepHeadings.length + yamlSteps + checklist
+  const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
+  if (total === 0) {
+    const critical = artifactType === "workflow" || artifactType === "rubr_flow"
+    o.issue(
+      "missing",
+      critical ? "critical" : required ? "major" : "minor",
+      bodyStart(doc),
+      "No numbered steps: the agent has to infer the procedure",
+      "Add a numbered procedure ('1. Read ...', '2. Run ...'), one action per step, in the order to perform them."
+    )
+    o.deduct(critical ? 90 : required ? 70 : 40, "no numbered procedure")
+    return o.done()
+  }
+  if (total < 3 && required) {
+    o.issue(
+      "too_few",
+      "minor",
+      items[0]?.line ?? stepHeadings[0]?.line ?? bodyStart(doc),
+      `The procedure has only ${total} step(s)`,
+      "Break the work into the concrete actions the agent performs, in order."
+    )
+    o.deduct(15, "very short procedure")
+  }
+  // imperative mood
+  let judged = 0
+  let imperative = 0
+  const weak: Array<{ line: number; text: string }> = []
+  for (const it of items) {
+    const v = isImperative(it.text)
+    if (v === null) continue
+    judged++
+    if (v) imperative++
+    else weak.push(it)
+  }
+  if (judged >= 3) {
+    const ratio = imperative / judged
+    for (const w of weak.slice(0, 5)) {
+      o.issue(
+        "not_imperative",
+        "info",
+        w.line,
+        `The step ${quote(plainText(w.text))} does not start with an action verb`,
+        "Start each step with the verb the agent should perform (\"Run ...\", \"Read ...\", \"Ask ...\")."
+      )
+    }
+    if (ratio < 0.7) o.deduct((0.7 - ratio) * 60, `${weak.length} of ${judged} steps are not imperative`)
+  }
+  // numbering
+  let gaps = 0
+  for (const l of lists) {
+    const ns = l.items.map((i) => i.number)
+    if (ns.every((n) => n === ns[0])) continue
+    for (let i = 1; i < ns.length; i++) {
+      if (ns[i] !== ns[i - 1]! + 1) {
+        gaps++
+        o.issue(
+          "numbering_gap",
+          "minor",
+          l.items[i]!.line,
+          ns[i]! > ns[i - 1]! + 1
+            ? `Step numbering jumps from ${ns[i - 1]} to ${ns[i]}: a step may be missing`
+            : `Step ${ns[i]} follows step ${ns[i - 1]}: the numbering is out of order`,
+          "Check that no step was lost, then number the steps consecutively.",
+          l.items[i]!.line
+        )
+        break
+      }
+    }
+    if (l.items.length > 12) {
+      o.issue(
+        "long_list",
+        "minor",
+        l.items[0]!.line,
+        `A single list of ${l.items.length} steps is hard to follow`,
+        "Split it into phases of at most 7-10 steps with a heading each.",
+        l.items[l.items.length - 1]!.line
+      )
+      o.deduct(10, "a list of more than 12 steps")
+    }
+  }
+  o.deductEach(gaps, 15, 30, "gaps in step numbering")
+  // "Step N" headings and references
+  const numbered = stepHeadings
+    .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
+    .filter((x) => !Number.isNaN(x.n))
+  for (let i = 1; i < numbered.length; i++) {
+    const a = numbered[i - 1]!
+    const b = numbered[i]!
+    if (b.n > a.n + 1 && b.h.level === a.h.level) {
+      o.issue("heading_gap", "minor", b.h.line, `${b.h.text.split(/[:\s]/)[0]} ${a.n} is followed by ${b.n}: a step may be missing`, "Restore the missing step or renumber.")
+      o.deduct(15, "gap in numbered step headings")
+    }
+  }
+  if (numbered.length > 0) {
+    const known = new Set(numbered.map((x) => x.n))
+    const headingSet = new Set(numbered.map((x) => x.h.line))
+    for (const [n, text] of doc.prose) {
+      if (headingSet.has(n)) continue
+      const re = /\bstep\s+(\d+)\b/gi
+      let m: RegExpExecArray | null
+      while ((m = re.exec(text)) !== null) {
+        if (!known.has(Number(m[1]))) {
+          o.issue("dangling_step_ref", "minor", n, `The text refers to Step ${m[1]}, which does not exist`, "Point at an existing step or restore the missing one.")
+          o.deduct(10, "reference to a missing step")
+        }
+      }
+    }
+  }
+  if (o.deductions.length === 0) o.note(`${total} steps (${items.length} numbered items, ${stepHeadings.length} step headings, ${checklist} checklist items)${judged > 0 ? `, ${imperative}/${judged} imperative` : ""}`)
+  return o.done()
+}
+
+// ---------------------------------------------------------------- examples
+
+export const examples = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("examples")
+  const { doc, artifactType } = ctx
+  const blocks = doc.md.codeBlocks.filter((b) => b.closed)
+  const exampleHeadings = headingMatches(doc, /\b(examples?|samples?|usage|demo|walkthrough|quick ?start)\b/i)
+  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
+  const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
+  const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
+  const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
+  if (strong === 0) {
+    const severity: Severity = artifactType === "skill" || artifactType === "prompt" ? (weak.length > 0 ? "minor" : "major") : "minor"
+    o.issue(
+      "missing",
+      severity,
+      bodyStart(doc),
+      weak.length > 0
+        ? `No worked example: only ${weak.length} passing mention(s) like "e.g."`
+        : "No examples: no code block, example section or example file",
+      "Add a short '## Examples' section with a realistic input and the expected output or command."
+    )
+    o.deduct(severity === "major" ? 70 : 40, "no worked example")
+  }
+  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0) {
+    o.issue(
+      "no_concrete_example",
+      "minor",
+      exampleHeadings[0]?.line ?? labels[0] ?? bodyStart(doc),
+      "Examples are named but none is concrete: no code block, command or example file",
+      "Show at least one complete sample (a fenced code block with the exact input and output, or an examples/ file)."
+    )
+    o.deduct(15, "no concrete example")
+  }
+  const bare = blocks.filter((b) => b.info === "")
+  for (const b of bare.slice(0, 5)) {
+    o.issue(
+      "no_language",
+      "info",
+      b.startLine,
+      "A code block without a language tag",
+      "Add the language after the opening fence (```bash, ```python, ```text) so it renders and reads unambiguously.",
+      b.endLine
+    )
+  }
+  o.deductEach(bare.length, 2, 10, "code blocks without a language tag")
+  if (strong > 0) {
+    o.note(
+      `${blocks.length} code block(s), ${exampleHeadings.length} example section(s), ${labels.length} labelled example(s), ${exampleFiles.length} example file reference(s)`
+    )
+  }
+  return o.done()
+}
+
+
+// ---------------------------------------------------------------- commands
+
+const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|pip3?|uv|poetry|pytest|ruff|black|mypy|tox|nox|rake|bundle|rails|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|kubectl|terraform|git|gh|bash|sh|just|task|tsc|eslint|prettier|jest|vitest|php|composer|mix|swift|xcodebuild|flutter|dart|cmake|ctest|bazel|nx|turbo|\.\/[\w.-]+)\b/
+
+export const commandLines = (doc: Doc): Array<{ line: number; text: string }> => {
+  const out: Array<{ line: number; text: string }> = []
+  for (const b of doc.md.codeBlocks) {
+    for (let n = b.startLine + 1; n < (b.closed ? b.endLine : b.endLine + 1); n++) {
+      const t = doc.split.lines[n - 1]!.trim()
+      if (CMD.test(t)) out.push({ line: n, text: t })
+    }
+  }
+  for (const c of doc.md.inlineCode) if (CMD.test(c.text.trim())) out.push({ line: c.line, text: c.text.trim() })
+  return out.sort((a, b) => a.line - b.line)
+}
+
+export const commands = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("commands")
+  const { doc, artifactType } = ctx
+  const cmds = commandLines(doc)
+  const main = artifactType === "agent"
+  if (cmds.length === 0) {
+    o.issue(
+      "missing",
+      main ? "major" : "minor",
+      bodyStart(doc),
+      "No runnable commands (build, test, lint) in code",
+      "List the exact commands in a code block, e.g. ```bash\\nnpm install\\nnpm test\\n```."
+    )
+    o.deduct(main ? 80 : 40, "no runnable commands")
+    return o.done()
+  }
+  const all = cmds.map((c) => c.text).join("\n")
+  if (!/test|pytest|jest|vitest|spec|check/i.test(all)) {
+    o.issue("no_test", main ? "major" : "minor", cmds[0]!.line, "No command runs the tests", "Add the exact test command (and how to run a single test).")
+    o.deduct(main ? 25 : 10, "no test command")
+  }
+  if (main && !/lint|eslint|ruff|clippy|fmt|format|prettier|tsc|typecheck|mypy|vet/i.test(all)) {
+    o.issue("no_lint", "minor", cmds[0]!.line, "No lint, format or type-check command", "Add the command that checks style and types before committing.")
+    o.deduct(10, "no lint command")
+  }
+  if (main && !/install|build|compile|setup|sync|bootstrap/i.test(all)) {
+    o.issue("no_setup", "minor", cmds[0]!.line, "No setup or build command", "Add how to install dependencies and build.")
+    o.deduct(10, "no setup command")
+  }
+  o.note(`${cmds.length} command line(s)`)
+  return o.done()
+}
+
+// ---------------------------------------------------------------- constraints
+
+export const constraints = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("constraints")
+  const { doc } = ctx
+  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i)
+  const sections = headingMatches(doc, /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies)\b/i)
+  if (rules.length === 0 && sections.length === 0) {
+    o.issue(
+      "missing",
+      "major",
+      bodyStart(doc),
+      "No explicit rules or boundaries: nothing says what the agent must not do",
+      "Add a '## Rules' section: what to always do, what never to do, and when to stop and ask."
+    )
+    o.deduct(70, "no explicit constraints")
+  } else if (rules.length + sections.length < 2) {
+    o.issue("few", "minor", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
+    o.deduct(25, "few explicit constraints")
+  } else {
+    o.note(`${rules.length} rule line(s), ${sections.length} rules section(s)`)
+  }
+  return o.done()
+}
+
+// ---------------------------------------------------------------- output format
+
+export const outputFormat = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("output_format")
+  const { doc } = ctx
+  const sections = headingMatches(doc, /\b(output|format|response|result|report|deliverables?|return|template)\b/i)
+  const strong = proseMatches(doc, /\b(output format|respond (with|in)|reply (with|in)|return (a|an|the|only)|format (as|:)|as json|in json|json (object|schema)|markdown table|following (format|template|structure))\b/i)
+  const blocks = doc.md.codeBlocks.filter((b) => /^(json|ya?ml|xml|markdown|md|text)$/i.test(b.info))
+  const weak = proseMatches(doc, /\b(output|format|summar(y|ize)|report|produce)\b/i)
+  if (sections.length + strong.length + blocks.length === 0) {
+    o.issue(
+      weak.length > 0 ? "vague" : "missing",
+      weak.length > 0 ? "minor" : "major",
+      weak[0] ?? bodyStart(doc),
+      weak.length > 0 ? "The expected output is only mentioned, never specified" : "The expected output is not specified",
+      "Add an '## Output' section: the format (markdown, JSON), its sections or schema, and a short template."
+    )
+    o.deduct(weak.length > 0 ? 30 : 75, "output format not specified")
+  } else {
+    o.note(`output specified (${sections.length} section(s), ${strong.length} explicit statement(s), ${blocks.length} template block(s))`)
+  }
+  return o.done()
+}
+
+// ---------------------------------------------------------------- inputs
+
+export const inputs = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("inputs")
+  const { doc, artifactType } = ctx
+  const vars = proseMatches(doc, /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b|<(input|document|context|data|query|question|text|user_input|code|request)>/)
+  const varsInCode = doc.md.inlineCode.filter((c) => /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b/.test(c.text)).map((c) => c.line)
+  const allVars = [...vars, ...varsInCode]
+  const sections = headingMatches(doc, /\b(inputs?|arguments?|parameters?|variables?|prerequisites?|requirements|context|usage)\b/i)
+  const labels = proseMatches(doc, /^\s*(\*\*)?(inputs?|arguments?|parameters?|prereq(uisite)?s?|requires?)(\*\*)?\s*:|^\s*"?inputs"?\s*:/i)
+  const hint = doc.fm.closed ? getField(doc.fm, "argument-hint") : undefined
+  if (allVars.length + sections.length + labels.length === 0 && !hint) {
+    const major = artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
+    o.issue(
+      "missing",
+      major ? "major" : "minor",
+      bodyStart(doc),
+      artifactType === "command" ? "The command never uses its arguments ($ARGUMENTS) nor declares any" : "Inputs are not declared",
+      artifactType === "command"
+        ? "Use $ARGUMENTS (or $1, $2) where the user's input goes, and add `argument-hint:` to the frontmatter."
+        : "Add an '## Inputs' section listing what the agent receives (name, format, where it comes from) and what to do when one is missing."
+    )
+    o.deduct(major ? 65 : 40, "inputs not declared")
+    return o.done()
+  }
+  if (artifactType === "command") {
+    const usesArgs = allVars.length > 0
+    if (hint && !usesArgs) {
+      o.issue("hint_unused", "minor", hint.line, "`argument-hint` is declared but $ARGUMENTS is never used", "Insert $ARGUMENTS where the argument belongs.")
+      o.deduct(15, "argument-hint without $ARGUMENTS")
+    } else if (usesArgs && !hint) {
+      o.issue("no_hint", "info", allVars[0]!, "The command uses arguments but has no `argument-hint`", "Add `argument-hint: <what to pass>` to the frontmatter.")
+      o.deduct(5, "no argument-hint")
+    }
+  }
+  o.note(`inputs declared (${sections.length} section(s), ${allVars.length} placeholder(s))`)
+  return o.done()
+}
+
+// ---------------------------------------------------------------- verification
+
+export const verification = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("verification")
+  const { doc } = ctx
+  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
+  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i)
+  if (sections.length === 0 && lines.length === 0) {
+    o.issue(
+      "missing",
+      "major",
+      bodyStart(doc),
+      "Nothing says how to verify the work is done",
+      "Add a '## Verification' section: the checks or tests to run and the result that counts as success."
+    )
+    o.deduct(75, "no verification")
+  } else if (sections.length === 0 && lines.length < 3) {
+    o.issue("weak", "minor", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
+    o.deduct(25, "verification only mentioned in passing")
+  } else {
+    o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
+  }
+  return o.done()
+}
+
+// ---------------------------------------------------------------- error handling
+
+export const errorHandling = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("error_handling")
+  const { doc } = ctx
+  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop)\b/i)
+  const lines = proseMatches(
+    doc,
+    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and ask|ask (the user|for clarification|your)|escalate|abort|troubleshoot)/i
+  )
+  if (sections.length === 0 && lines.length === 0) {
+    o.issue(
+      "missing",
+      "major",
+      bodyStart(doc),
+      "Nothing says what to do when a step fails or information is missing",
+      "Add what to do on failure: when to retry, when to stop and ask, how to roll back."
+    )
+    o.deduct(70, "no failure handling")
+  } else if (sections.length === 0 && lines.length < 2) {
+    o.issue("weak", "minor", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
+    o.deduct(25, "thin failure handling")
+  } else {
+    o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)
+  }
+  return o.done()
+}

@@ -1,0 +1,187 @@
+/**
+ * Bundle references: links and paths that must resolve to bundle files, and heading anchors.
+ */
+import type { Severity } from "../../Types.js"
+import { getField } from "../../text/Frontmatter.js"
+import { headingAnchors } from "../../text/Markdown.js"
+import { basename, globToRegExp } from "../../text/Paths.js"
+import type { Reference } from "../../text/References.js"
+import {
+  bodyStart,
+  type CheckContext,
+  type CheckOutcome,
+  decodeURIComponentSafe,
+  Out,
+  PACKAGE_TYPES
+} from "./Common.js"
+
+// ---------------------------------------------------------------- references
+
+export interface ResolvedRef {
+  readonly ref: Reference
+  readonly status: "ok" | "outside" | "missing" | "marked"
+  readonly resolved?: string
+  readonly candidate?: string | null
+  readonly reason?: string
+}
+
+export const MISSING_MARKER = "not included in this bundle"
+
+/** First path segments that name the conventional folders of a skill or procedure package. */
+const BUNDLE_FOLDERS = /^(references?|examples?|scripts?|assets?|templates?|resources?|evals?|evaluations?|prompts?|agents?|rules|schemas?|snippets|data|fixtures|checklists?)$/i
+
+/**
+ * Resolves every reference of the document. A bare path whose first folder is neither a
+ * conventional bundle folder nor a folder of this bundle (and is not written relative to the skill,
+ * `./x` or `<path-to-skill>/x`) names a file of the user's project, not of the bundle: `outside`.
+ * So do missing folders mentioned in prose, and paths that end in a bundle file after the skill's
+ * own folder name (`skills/<name>/x.md` written from the repository root).
+ */
+export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
+  const ownNames = new Set([basename(ctx.rootDir), basename(ctx.doc.dir), getField(ctx.doc.fm, "name")?.value.trim() ?? ""])
+  ownNames.delete("")
+  return ctx.doc.refs.map((ref): ResolvedRef => {
+    const lineText = ctx.doc.split.lines[ref.line - 1] ?? ""
+    const r = ctx.bundle.resolve(ref, ctx.doc.dir, ctx.rootDir)
+    if (r.status === "ok") return { ref, status: "ok", resolved: r.resolved }
+    if (r.status === "outside") return { ref, status: "outside" }
+    const segs = ref.path.replace(/^(\.\/)+/, "").split("/").filter((x) => x !== "")
+    for (let k = 1; k < segs.length; k++) {
+      if (!ownNames.has(segs[k - 1]!)) continue
+      const rest = segs.slice(k).join("/")
+      const inner = ctx.bundle.resolve({ ...ref, path: rest, rootRelative: true }, ctx.doc.dir, ctx.rootDir)
+      if (inner.status === "ok") return { ref, status: "ok", resolved: inner.resolved }
+    }
+    if (ref.kind === "path") {
+      // after the skill's own folder name, the rest of the path is relative to the skill
+      const own = segs.findIndex((x, i) => i < segs.length - 1 && ownNames.has(x))
+      const first = segs[own + 1] ?? ""
+      const bundleish =
+        ref.rootRelative || ref.path.startsWith("./") || BUNDLE_FOLDERS.test(first) || ctx.bundle.hasDir(first)
+      if (!bundleish || ref.directory) return { ref, status: "outside" }
+    }
+    if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
+    return { ref, status: "missing", candidate: r.candidate, reason: r.reason }
+  })
+}
+
+/** Files reachable from the artifact through references (transitively through other documents). */
+const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<string> => {
+  const seen = new Set<string>([ctx.doc.path])
+  const queue: Array<string> = []
+  const visit = (p: string) => {
+    if (p === "") return
+    const re = p.includes("*") ? globToRegExp(p) : null
+    for (const f of ctx.bundle.paths) {
+      if (seen.has(f)) continue
+      if (re ? re.test(f) : f === p || f.startsWith(`${p}/`)) {
+        seen.add(f)
+        queue.push(f)
+      }
+    }
+  }
+  for (const r of first) if (r.status === "ok" && r.resolved !== undefined) visit(r.resolved)
+  while (queue.length > 0) {
+    const p = queue.shift()!
+    const d = ctx.docAt(p)
+    if (!d) continue
+    for (const r of resolveRefs({ ...ctx, doc: d })) if (r.status === "ok" && r.resolved !== undefined) visit(r.resolved)
+  }
+  return seen
+}
+
+export const references = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("references")
+  const { artifactType, doc } = ctx
+  const pkg = PACKAGE_TYPES.has(artifactType)
+  const resolved = resolveRefs(ctx)
+  const reportedPaths = new Set<string>()
+  let linkPoints = 0
+  let pathPoints = 0
+  let dangling = 0
+  for (const r of resolved) {
+    if (r.status !== "missing") continue
+    const { ref } = r
+    if (ref.kind === "name") continue
+    if (ref.kind === "path" && !pkg) continue
+    const key = `${ref.kind}:${ref.path}`
+    const first = !reportedPaths.has(key)
+    reportedPaths.add(key)
+    const fix = r.candidate
+      ? `Point it at \`${r.candidate}\` (${r.reason}).`
+      : ref.kind === "link"
+        ? `Add \`${ref.path}\` to the bundle, or remove the link.`
+        : `Add \`${ref.path}\` to the bundle, or stop referring to it.`
+    const what = ref.directory ? "folder" : ref.glob ? "pattern" : "file"
+    const severity: Severity = !pkg ? "minor" : ref.directory || ref.glob ? "minor" : "major"
+    o.issue(
+      ref.kind === "link" ? "dangling_link" : "dangling_path",
+      severity,
+      ref.line,
+      ref.kind === "link"
+        ? `The link to \`${ref.written}\` points at a ${what} that is not in the bundle${pkg ? "" : " (fine if it exists in the repository)"}`
+        : `\`${ref.written}\` names a ${what} that is not in the bundle`,
+      fix
+    )
+    if (first) {
+      dangling++
+      if (ref.directory || ref.glob) pathPoints += 10
+      else if (ref.kind === "link") linkPoints += pkg ? 25 : 10
+      else pathPoints += 20
+    }
+  }
+  if (linkPoints > 0) o.deduct(Math.min(75, linkPoints), "links to files missing from the bundle")
+  if (pathPoints > 0) o.deduct(Math.min(60, pathPoints), "paths to files missing from the bundle")
+  // in-document and cross-document anchors must name a heading
+  let badAnchors = 0
+  const own = headingAnchors(doc.md.headings)
+  for (const l of doc.md.links) {
+    const hash = l.target.indexOf("#")
+    if (hash < 0 || /^[a-z][a-z0-9+.-]*:/i.test(l.target) || l.target.startsWith("//")) continue
+    const anchor = decodeURIComponentSafe(l.target.slice(hash + 1)).toLowerCase()
+    if (anchor === "" || /^l\d+/.test(anchor)) continue
+    let anchors: Set<string> | null = null
+    if (hash === 0) anchors = own
+    else {
+      const r = resolved.find((x) => x.ref.kind === "link" && x.ref.line === l.line && x.ref.column === l.column)
+      const target = r?.status === "ok" && r.resolved !== undefined ? ctx.docAt(r.resolved) : undefined
+      if (target) anchors = headingAnchors(target.md.headings)
+    }
+    if (anchors && !anchors.has(anchor)) {
+      badAnchors++
+      o.issue(
+        "missing_anchor",
+        "minor",
+        l.line,
+        `The link \`${l.target}\` points at a heading anchor that does not exist`,
+        `Use one of the existing anchors${anchors.size > 0 ? ` (e.g. #${[...anchors].slice(0, 3).join(", #")})` : ""} or remove the fragment.`
+      )
+    }
+  }
+  o.deductEach(badAnchors, 5, 15, "links to missing heading anchors")
+  const ok = resolved.filter((r) => r.status === "ok" && (r.ref.kind !== "name"))
+  if (ctx.mode === "file" && pkg) {
+    const reach = reachable(ctx, resolved)
+    const orphans = ctx.bundle.paths.filter(
+      (p) =>
+        !reach.has(p) &&
+        !/(^|\/)(license|licence|copying|notice|readme|changelog)(\.[^/]*)?$/i.test(p) &&
+        !/(^|\/)\./.test(p) &&
+        !/(^|\/)(evaluations?|evals?|tests?|__tests__)\//i.test(p) &&
+        p.startsWith(ctx.rootDir === "" ? "" : `${ctx.rootDir}/`)
+    )
+    for (const p of orphans.slice(0, 5)) {
+      o.issue(
+        "unreferenced_file",
+        "info",
+        bodyStart(doc),
+        `The bundle file \`${p}\` is never referenced, so the agent will not know to load it`,
+        `Mention \`${p}\` where it is needed (e.g. "See [${basename(p)}](${p}) for ...").`
+      )
+    }
+    o.deductEach(orphans.length, 3, 12, "bundle files never referenced")
+  }
+  if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
+  else o.note(`${ok.length} reference(s) resolve`)
+  return o.done()
+}
