@@ -1,4 +1,7 @@
 /** The rubric registry: built-in rubrics, versions, defaults, custom rubrics and rubric selection. */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
 import { CRITERION_KEYS, isCriterionKey } from "../../src/review/rubrics/Criteria.js"
@@ -103,4 +106,25 @@ describe("resolveRubric", () => {
       const e3 = yield* Effect.flip(resolveRubric({ artifactType: "skill", customRubric: { criteria: [{ key: "x", weight: 1 }] } }))
       expect(e3.details[0]!.path).toBe("customRubric.criteria.0.key")
     }))
+})
+
+describe("docs/rubrics.md", () => {
+  const docs = fs.readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/rubrics.md"), "utf8")
+
+  it("documents every criterion and every rubric with its current version and weights", () => {
+    for (const key of CRITERION_KEYS) expect(docs).toContain(`### \`${key}\``)
+    for (const r of listRubrics()) {
+      expect(docs).toContain(`\`${r.key}\``)
+      expect(docs).toContain(r.version)
+    }
+    const table = docs.split("\n").filter((l) => /^\| `[a-z_]+` \|/.test(l))
+    const header = docs.split("\n").find((l) => l.startsWith("| criterion |"))!.split("|").map((c) => c.trim()).filter(Boolean).slice(1)
+    for (const r of listRubrics()) {
+      const col = header.indexOf(r.key)
+      for (const c of r.criteria) {
+        const row = table.find((l) => l.startsWith(`| \`${c.key}\` |`))!.split("|").map((x) => x.trim()).slice(1, -1)
+        expect(row[col + 1], `${r.key}.${c.key}`).toBe(String(c.weight))
+      }
+    }
+  })
 })
