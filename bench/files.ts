@@ -142,8 +142,8 @@ export const filesSection = async (ctx: BenchContext): Promise<Array<Row>> => {
   )
   for (const [label, key] of [["10,000", "v10k"], ["10", "v10"]] as const) {
     rows.push(
-      ...await both(`(d) GET .../files/{fileId}/versions?limit=50, file with ${label} versions`, (t) =>
-        ctx.run({ target: t, url: `${ctx.urls[t]}/artifact-bundles/${seeds[t][key].bundleId}/files/${seeds[t][key].fileId}/versions?limit=50` }))
+      ...await both(`(d) GET .../files/{fileId}/versions?limit=10, file with ${label} versions`, (t) =>
+        ctx.run({ target: t, url: `${ctx.urls[t]}/artifact-bundles/${seeds[t][key].bundleId}/files/${seeds[t][key].fileId}/versions?limit=10` }))
     )
   }
   return rows

@@ -95,11 +95,13 @@ const cpuMs = (pid: number | undefined) => {
   }
 }
 
+// one counter across every run (warm-ups, rounds, targets), so generated paths never repeat
+let n = 0
+
 const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, number | undefined>) =>
 async (options: RunOptions): Promise<Measurement> => {
   const once = (duration: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      let n = 0
       const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
       autocannon(
         {
@@ -157,6 +159,8 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
     url.pathname = "/rubr_bench"
     const databaseUrl = url.toString()
     pool = new pg.Pool({ connectionString: databaseUrl, max: 4 })
+    pool.on("error", () => undefined)
+    pool.on("connect", (client) => client.on("error", () => undefined))
     await Effect.runPromise(migrate(pool))
     await runWorkerMigrations({ pgPool: pool })
 
