@@ -246,3 +246,15 @@ describe("anchors and multi-line fields", () => {
     expect(r.findings.find((x) => x.id.startsWith("description.no_trigger"))).toMatchObject({ lineStart: 3, lineEnd: 5 })
   })
 })
+
+describe("steps written as bullets", () => {
+  it("imperative bullets without numbers are a minor finding, far milder than no instructions at all", () => {
+    const bullets = SAMPLE_SKILL.replace(/^(\d)\. /gm, "- ")
+    const none = SAMPLE_SKILL.replace(/^\d\. .*\n/gm, "")
+    const rb = review(bullets)
+    const rn = review(none)
+    expect(rb.findings.find((x) => x.id.startsWith("steps.unordered"))).toMatchObject({ severity: "minor", lineStart: lineOf(bullets, "- Read `reference/style.md`") })
+    expect(scoreOf(rb, "steps")).toBe(75)
+    expect(scoreOf(rn, "steps")).toBeLessThan(scoreOf(rb, "steps"))
+  })
+})

@@ -79,8 +79,23 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
   const total = items.length + stepHeadings.length + yamlSteps + checklist
   const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
+  const critical = artifactType === "workflow" || artifactType === "rubr_flow"
+  const imperativeBullets = doc.md.listItems.filter(
+    (i) => !i.ordered && !doc.md.inCode[i.line] && !/^\[[ xX]\]\s/.test(i.text) && isImperative(i.text) === true
+  )
+  if (total === 0 && imperativeBullets.length >= 3) {
+    // guidance written as bullets of instructions: concrete, but in no stated order
+    o.issue(
+      "unordered",
+      critical ? "major" : "minor",
+      imperativeBullets[0]!.line,
+      `No numbered steps: the ${imperativeBullets.length} instructions are bullets, so the order of the work is left to the agent`,
+      "Where the order matters, turn the bullets into a numbered procedure ('1. Read ...', '2. Run ...')."
+    )
+    o.deduct(critical ? 50 : required ? 25 : 15, "instructions as bullets, no ordered procedure")
+    return o.done()
+  }
   if (total === 0) {
-    const critical = artifactType === "workflow" || artifactType === "rubr_flow"
     o.issue(
       "missing",
       critical ? "critical" : required ? "major" : "minor",
