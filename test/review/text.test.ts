@@ -154,6 +154,7 @@ describe("estimateTokens", () => {
 
   it("counts words", () => {
     expect(countWords("Don't split well-known words, 3 times.")).toBe(6)
+    expect(countWords("使用 Playwright 测试")).toBe(5)
   })
 })
 

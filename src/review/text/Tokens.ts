@@ -26,8 +26,14 @@ export const estimateTokens = (text: string): number => {
   return Math.ceil(ascii / 4) + other
 }
 
-/** Words: runs of letters/digits (with inner apostrophes or hyphens). */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu
+
+/**
+ * Words: runs of letters/digits (with inner apostrophes or hyphens); in Chinese, Japanese and Korean
+ * text, which has no spaces, each character counts as a word.
+ */
 export const countWords = (text: string): number => {
-  const m = text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)
-  return m ? m.length : 0
+  const cjk = (text.match(CJK) ?? []).length
+  const m = text.replace(CJK, " ").match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)
+  return cjk + (m ? m.length : 0)
 }
