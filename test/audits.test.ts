@@ -1,58 +1,14 @@
 /** Issue 4: audits end to end on the worker, with the mock reviewer. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
-
-const SKILL = `---
-name: release-notes
-description: Writes release notes from merged pull requests. Use when preparing a release.
----
-
-# Release notes
-
-Collect the merged pull requests and write the notes.
-
-## Steps
-
-1. List merged pull requests since the last tag.
-2. Group them by label, see [the style guide](reference/style.md).
-3. Write the notes using [the template](templates/notes.md).
-
-## Example
-
-\`\`\`md
-## v1.2.0
-- Added export to CSV (#123)
-\`\`\`
-`
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const waitForJob = (token: string, jobId: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 200; i++) {
-      const reply = yield* call((app) => app.request("GET", `/jobs/${jobId}`, { token }))
-      if (["completed", "failed", "cancelled"].includes(reply.body.data.job.state)) return reply.body.data.job
-      yield* sleep(50)
-    }
-    throw new Error("job did not finish")
-  })
+import { makeTestApp } from "./support/TestApp.js"
+import { bundleWith, call, skillBundle, waitForJob } from "./support/fixtures.js"
 
 layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
   it.effect("upload, estimate, start, watch the job, read findings, apply, and see the ledger explain it", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("author"))
-      const created = yield* call((app) => app.request("POST", "/artifact-bundles", { token, body: { name: "release-notes" } }))
-      expect(created.status).toBe(201)
-      const bundleId = created.body.data.artifactBundle.id
-      const uploaded = yield* call((app) =>
-        app.request("POST", `/artifact-bundles/${bundleId}/files`, {
-          token,
-          body: { files: [{ path: "SKILL.md", content: SKILL }, { path: "reference/style.md", content: "# Style\n\nShort bullet points.\n" }] }
-        })
-      )
-      expect(uploaded.status).toBe(201)
+      const { bundleId } = yield* skillBundle(token)
 
       const estimate = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/estimate`, { token, body: {} }))
       expect(estimate.status).toBe(200)
@@ -99,5 +55,48 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
         ["debit", credits, "audit_run"],
         ["grant", 100, "signup_grant"]
       ])
+    }))
+
+  it.effect("bundle mode: with no primary every file is reviewed and apply writes every improved file", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("bundler"))
+      const { bundleId } = yield* bundleWith(token, [
+        { path: "prompts/triage.md", content: "# Triage\n\nTry to handle issues properly, etc.   \nUse the [runbook](docs/runbook.md).\n" },
+        { path: "prompts/summary.md", content: "# Summary\n\nSummarize various things as needed.  \n" }
+      ])
+      const started = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} }))
+      expect(started.status).toBe(202)
+      expect(started.body.data.target.targetMode).toBe("bundle")
+      expect(started.body.data.auditRun.targetFileVersionId).toBeNull()
+      const job = yield* waitForJob(token, started.body.data.jobId)
+      expect(job.state).toBe("completed")
+      const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}`, { token }))).body.data.auditRun
+      expect(run.improvedVersion).toBeNull()
+      expect(run.improvedFiles.length).toBeGreaterThan(0)
+      expect(new Set(run.findings.map((f: any) => f.filePath))).toEqual(new Set(["prompts/triage.md", "prompts/summary.md"]))
+      const applied = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${run.id}/apply`, { token }))
+      expect(applied.status).toBe(200)
+      expect(applied.body.data.appliedCount).toBe(run.improvedFiles.length)
+      expect(applied.body.data.files.map((f: any) => f.versionNumber)).toEqual(run.improvedFiles.map(() => 2))
+    }))
+
+  it.effect("apply is 409 while the run is not completed, and when a file changed after the audit", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("racer"))
+      const { bundleId, files } = yield* skillBundle(token)
+      const started = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} }))
+      const early = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}/apply`, { token }))
+      if (early.status !== 200) expect(early.status).toBe(409)
+      yield* waitForJob(token, started.body.data.jobId)
+      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      yield* call((app) => app.request("PUT", `/artifact-bundles/${bundleId}/files/${skill.file.id}`, { token, body: { content: "# Changed meanwhile\n" } }))
+      const late = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}/apply`, { token }))
+      expect(late.status).toBe(409)
+      expect(late.body.error.details[0].path).toBe("SKILL.md")
+      const file = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${skill.file.id}`, { token }))
+      expect(file.body.data.content).toBe("# Changed meanwhile\n")
+      // the refused apply did not consume the run
+      const run = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}`, { token }))
+      expect(run.body.data.auditRun.appliedAt).toBeNull()
     }))
 })

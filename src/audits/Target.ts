@@ -21,15 +21,7 @@ export interface TargetRequest {
   readonly artifactBundleVersionNumber?: number | undefined
 }
 
-export interface InputFile {
-  readonly fileId: string
-  readonly path: string
-  readonly artifactType: string
-  readonly fileVersionId: string
-  readonly versionNumber: number
-  readonly artifactBundleVersionNumber: number
-  readonly contentHash: string
-  readonly content: string
+export interface InputFile extends SnapshotRow {
   readonly isPrimary: boolean
   readonly underReview: boolean
 }

