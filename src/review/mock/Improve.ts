@@ -78,12 +78,8 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
       return to(...(args.slice(0, -2) as Array<string>))
     })
   }
-  apply(/\b(If|When|Where) (needed|necessary|appropriate), (\w)/g, "if needed", (_m, _a, _b, c) => c!.toUpperCase())
-  apply(
-    /,? \b(?:as needed|as appropriate|if appropriate|where appropriate|when appropriate|if needed|if necessary|when necessary|where necessary)\b(?=[\s.,;:)]|$)/g,
-    "as needed",
-    () => ""
-  )
+  // conditionals such as "as needed" or "if necessary" are left alone: dropping them would turn an
+  // optional action into a mandatory one; the findings ask the author to state the condition
   apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
   apply(/,? etc\.(?=\s*\))/g, "etc.", () => "")
   apply(/, etc\.,/g, "etc.", () => ",")
