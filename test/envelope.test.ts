@@ -3,7 +3,9 @@ import { describe, expect, it as vit, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { keySatisfies, access } from "../src/auth/Scopes.js"
 import { routes } from "../src/http/Routes.js"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import pg from "pg"
+import { inject } from "vitest"
+import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 
 const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
   Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
@@ -174,6 +176,35 @@ layer(makeTestApp())("defects", (it) => {
       expectEnvelope(reply, 500, "internal_error")
       expect(reply.text).not.toContain("identities")
       expect(reply.text).not.toMatch(/SqlError|relation|stack|at /)
+    }))
+})
+
+layer(makeTestApp())("database outage", (it) => {
+  it.effect("health and authenticated routes answer 503 service_unavailable while the database refuses connections", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const token = yield* Effect.promise(() => app.token("outage"))
+      expect((yield* Effect.promise(() => app.request("GET", "/me", { token }))).status).toBe(200)
+      const name = new URL(app.databaseUrl).pathname.slice(1)
+      const admin = new pg.Client({ connectionString: inject("pgAdminUrl") })
+      yield* Effect.promise(() => admin.connect())
+      try {
+        yield* Effect.promise(() => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`))
+        yield* Effect.promise(() => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]))
+        const health = yield* Effect.promise(() => app.request("GET", "/health"))
+        expectEnvelope(health, 503, "service_unavailable")
+        const me = yield* Effect.promise(() => app.request("GET", "/me", { token }))
+        expectEnvelope(me, 503, "service_unavailable")
+      } finally {
+        yield* Effect.promise(() => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
+        yield* Effect.promise(() => admin.end())
+      }
+      let status = 0
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        status = (yield* Effect.promise(() => app.request("GET", "/me", { token }))).status
+        if (status !== 200) yield* sleep(100)
+      }
+      expect(status).toBe(200)
     }))
 })
 

@@ -20,6 +20,7 @@ import {
   NotFound,
   PayloadTooLarge,
   RateLimitExceeded,
+  ServiceUnavailable,
   ValidationFailed
 } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
@@ -69,6 +70,15 @@ const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest) => 
     })
 }
 
+/** The database cannot be reached (refused, shut down, not accepting connections): 503, not 500. */
+const unavailableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "08001", "08006", "55000", "53300"])
+const isDatabaseUnavailable = (error: unknown) => {
+  if (typeof error !== "object" || error === null || (error as { _tag?: unknown })._tag !== "SqlError") return false
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  return (typeof cause?.code === "string" && unavailableCodes.has(cause.code)) ||
+    (typeof cause?.message === "string" && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(cause.message))
+}
+
 const isBodyTooLarge = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message.includes("maxBytes exceeded")
 
@@ -90,6 +100,10 @@ export const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerReque
           })
         }
       }
+    }
+    if (isDatabaseUnavailable(error)) {
+      yield* Effect.logError("database unavailable", cause)
+      return new ServiceUnavailable({ message: "The service cannot reach its database right now; retry shortly.", details: [] })
     }
     yield* Effect.logError("unhandled failure", cause)
     return new InternalError({ message: "An internal error occurred; quote the requestId when reporting it.", details: [] })
