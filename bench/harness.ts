@@ -145,6 +145,7 @@ async (options: RunOptions): Promise<Measurement> => {
 /** Starts everything; `use` runs the sections; everything stops afterwards, whatever happens. */
 export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Promise<A> => {
   const scope = Effect.runSync(Scope.make())
+  Fs.mkdirSync(Path.join(root, "bench", "results"), { recursive: true })
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-"))
   Fs.chmodSync(dir, 0o755)
   const children: Array<ChildProcess> = []
@@ -187,6 +188,11 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       SERVICE_MAX_FILES_PER_BUNDLE: generous
     }, (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0))
     children.push(service)
+    // keep the service's own output (warnings, errors) for after the run
+    const log = Fs.createWriteStream(Path.join(root, "bench", "results", "service.log"))
+    service.stdout?.pipe(log)
+    service.stderr?.pipe(log)
+    service.once("exit", (code, signal) => log.write(`\nservice exited: code ${code}, signal ${signal}\n`))
     const baseline = tsx("bench/baseline.ts", { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" })
     children.push(baseline)
     // the service logs its start line at INFO; with WARN we wait for the port instead
