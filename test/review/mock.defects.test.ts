@@ -259,3 +259,29 @@ describe("steps written as bullets", () => {
     expect(scoreOf(rn, "steps")).toBeLessThan(scoreOf(rb, "steps"))
   })
 })
+
+describe("structural improvements", () => {
+  it("a second '# ' section is demoted with its subsections, and skipped levels are closed", () => {
+    const content = SAMPLE_SKILL.replace("## Rules", "# Appendix\n\nNotes for maintainers.\n\n#### Rules")
+    const r = review(content)
+    expect(r.findings.some((x) => x.id.startsWith("structure.multiple_titles"))).toBe(true)
+    const headings = r.improvedVersion!.content.split("\n").filter((l) => l.startsWith("#"))
+    // "## v2.3.0" and "### Features" are inside a code block and stay as they are
+    expect(headings).toEqual(["# Release Notes", "## When to use", "## Steps", "## Examples", "## v2.3.0", "### Features", "## Appendix", "### Rules"])
+    const again = review(r.improvedVersion!.content)
+    expect(again.findings.filter((x) => x.criterionKey === "structure")).toEqual([])
+  })
+
+  it("bare code fences get a language tag: bash for commands, json when it parses, text otherwise", () => {
+    const content = SAMPLE_SKILL.replace(
+      "## Rules",
+      "```\nnpm run release -- --dry-run\n```\n\n```\n{\"version\": \"2.3.0\"}\n```\n\n```\nFeatures, then Fixes.\n```\n\n## Rules"
+    )
+    const r = review(content)
+    expect(r.findings.filter((x) => x.id.startsWith("examples.no_language")).length).toBe(3)
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("```bash\nnpm run release")
+    expect(improved).toContain("```json\n{\"version\"")
+    expect(improved).toContain("```text\nFeatures, then Fixes.")
+  })
+})

@@ -12,6 +12,7 @@ import { basename, relativePath } from "../text/Paths.js"
 import {
   type CheckContext,
   excessBlankRuns,
+  isCommandLine,
   kebabCase,
   MISSING_MARKER,
   orderedLists,
@@ -203,6 +204,70 @@ export const improveDoc = (
         line: l.items[0]!.line,
         order: 30,
         text: `Lines ${l.items[0]!.line}-${l.items[l.items.length - 1]!.line}: renumbered the steps consecutively (the numbering went from ${ns[gap - 1]} to ${ns[gap]}; check whether a step is missing).`
+      })
+    }
+  }
+
+  // 3b. examples: a language tag on bare code fences (bash for commands, json when it parses, else text)
+  if (criteria.has("examples")) {
+    const tagged: Array<string> = []
+    for (const b of doc.md.codeBlocks) {
+      if (b.info !== "") continue
+      const e = at(b.startLine)
+      if (!/^\s*(`{3,}|~{3,})\s*$/.test(e.text)) continue
+      const body = doc.split.lines.slice(b.startLine, b.closed ? b.endLine - 1 : b.endLine).filter((l) => l.trim() !== "")
+      const joined = body.join("\n").trim()
+      let lang = "text"
+      if (body.length > 0 && body.every((l) => isCommandLine(l) || /^\s*\$ /.test(l))) {
+        lang = "bash"
+      } else if (/^[[{]/.test(joined)) {
+        try {
+          JSON.parse(joined)
+          lang = "json"
+        } catch {
+          lang = "text"
+        }
+      }
+      e.text = `${e.text.trimEnd()}${lang}`
+      tagged.push(`${b.startLine} (${lang})`)
+    }
+    if (tagged.length > 0) {
+      changes.push({
+        line: Number(tagged[0]!.split(" ")[0]),
+        order: 35,
+        text: `Line${tagged.length > 1 ? "s" : ""} ${tagged.join(", ")}: added a language tag to the code block${tagged.length > 1 ? "s" : ""}.`
+      })
+    }
+  }
+
+  // 3c. structure: one '# ' title (later top-level sections demoted with their subsections) and no skipped levels
+  if (criteria.has("structure")) {
+    const hs = doc.md.headings.filter((h) => /^ {0,3}#/.test(doc.split.lines[h.line - 1]!))
+    const levels = hs.map((h) => h.level)
+    const h1s = hs.map((h, i) => (h.level === 1 ? i : -1)).filter((i) => i >= 0)
+    let demotedFrom: number | null = null
+    if (h1s.length > 1 && Math.max(...levels.slice(h1s[1]!)) < 6) {
+      demotedFrom = hs[h1s[1]!]!.line
+      for (let i = h1s[1]!; i < levels.length; i++) levels[i] = levels[i]! + 1
+    }
+    const clamped: Array<number> = []
+    for (let i = 0; i < levels.length; i++) {
+      clamped.push(i === 0 ? levels[0]! : Math.min(levels[i]!, clamped[i - 1]! + 1))
+    }
+    const gapsClosed = clamped.some((l, i) => l !== levels[i])
+    const moved: Array<number> = []
+    hs.forEach((h, i) => {
+      if (clamped[i] === h.level) return
+      at(h.line).text = at(h.line).text.replace(/^( {0,3})#{1,6}/, (_m, ws: string) => `${ws}${"#".repeat(clamped[i]!)}`)
+      moved.push(h.line)
+    })
+    if (moved.length > 0) {
+      changes.push({
+        line: moved[0]!,
+        order: 36,
+        text: demotedFrom !== null
+          ? `Lines ${moved[0]}-${moved[moved.length - 1]}: demoted the headings from line ${demotedFrom} on by one level so the file has a single '# ' title${gapsClosed ? ", and closed gaps in the heading levels" : ""}.`
+          : `Line${moved.length > 1 ? "s" : ""} ${moved.join(", ")}: raised heading levels so no level is skipped.`
       })
     }
   }

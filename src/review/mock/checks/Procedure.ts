@@ -264,6 +264,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
 
 const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|pip3?|uv|poetry|pytest|ruff|black|mypy|tox|nox|rake|bundle|rails|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|kubectl|terraform|git|gh|bash|sh|just|task|tsc|eslint|prettier|jest|vitest|php|composer|mix|swift|xcodebuild|flutter|dart|cmake|ctest|bazel|nx|turbo|\.\/[\w.-]+)\b/
 
+/** A line that runs a known tool (`npm test`, `$ pytest -q`, `./scripts/x.sh`). */
+export const isCommandLine = (text: string): boolean => CMD.test(text.trim())
+
 export const commandLines = (doc: Doc): Array<{ line: number; text: string }> => {
   const out: Array<{ line: number; text: string }> = []
   for (const b of doc.md.codeBlocks) {
