@@ -335,6 +335,45 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         expect((yield* call((app) => app.request("GET", "/artifact-bundles", { token }))).status).toBe(200)
       }))
 
+    it.effect("the OpenAPI document lists every bundle, file and version route with its statuses", () =>
+      Effect.gen(function*() {
+        const reply = yield* call((app) => app.request("GET", "/openapi.json"))
+        expect(reply.status).toBe(200)
+        const paths = reply.body.paths
+        const expected: Record<string, Record<string, ReadonlyArray<string>>> = {
+          "/api/v1/artifact-bundles": { get: ["200", "400", "401", "403", "429"], post: ["201", "400", "401", "403", "429"] },
+          "/api/v1/artifact-bundles/{artifactBundleId}": {
+            get: ["200", "400", "401", "403", "404"],
+            patch: ["200", "400", "401", "403", "404", "409"],
+            delete: ["200", "400", "401", "403", "404"]
+          },
+          "/api/v1/artifact-bundles/{artifactBundleId}/permanent": { delete: ["200", "400", "401", "403", "404", "409"] },
+          "/api/v1/artifact-bundles/{artifactBundleId}/files": {
+            get: ["200", "400", "401", "403", "404", "429"],
+            post: ["201", "400", "401", "403", "404", "409", "429", "503"]
+          },
+          "/api/v1/artifact-bundles/{artifactBundleId}/files/{fileId}": {
+            get: ["200", "400", "401", "403", "404"],
+            put: ["200", "400", "401", "403", "404", "429", "503"],
+            delete: ["200", "400", "401", "403", "404", "409", "429"]
+          },
+          "/api/v1/artifact-bundles/{artifactBundleId}/versions": { get: ["200", "400", "401", "403", "404"] },
+          "/api/v1/artifact-bundles/{artifactBundleId}/restore": { post: ["200", "400", "401", "403", "404", "409", "429", "503"] },
+          "/api/v1/artifact-bundles/{artifactBundleId}/files/{fileId}/versions": { get: ["200", "400", "401", "403", "404"] },
+          "/api/v1/artifact-bundles/{artifactBundleId}/files/{fileId}/versions/{versionNumber}": {
+            get: ["200", "400", "401", "403", "404"]
+          },
+          "/api/v1/artifact-bundles/{artifactBundleId}/files/{fileId}/versions/{versionNumber}/restore": {
+            post: ["200", "400", "401", "403", "404", "429", "503"]
+          }
+        }
+        for (const [path, methods] of Object.entries(expected)) {
+          for (const [method, codes] of Object.entries(methods)) {
+            expect(Object.keys(paths[path]?.[method]?.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining([...codes]))
+          }
+        }
+      }))
+
     it.effect("versions written through an API key record the key", () =>
       Effect.gen(function*() {
         const key = yield* call((app) => app.apiKey("keyed", ["artifact_bundles:write", "files:write"]))
