@@ -56,17 +56,29 @@ const authenticate = async (req: Http.IncomingMessage, scopes: ReadonlyArray<str
   const header = req.headers.authorization ?? ""
   const raw = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
   const hash = Crypto.createHash("sha256").update(raw, "utf8").digest()
-  const { rows } = await pool.query(`SELECT ${apiKeyColumns} FROM api_keys WHERE key_hash = $1`, [hash])
+  // the service's ApiKeys.authenticateCounting: lookup, key/user rate-limit counting, lastUsedAt, one statement
+  const { rows } = await pool.query(
+    `WITH k AS (SELECT ${apiKeyColumns} FROM api_keys WHERE key_hash = $1),
+     live AS (SELECT id, user_id FROM k WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now())),
+     counted AS (
+       INSERT INTO rate_limit_counters (bucket, window_start, hits)
+       SELECT b.bucket, date_trunc('minute', now()), 1
+       FROM live CROSS JOIN LATERAL (VALUES ('key:' || live.id::text), ('user:' || live.user_id::text)) AS b(bucket)
+       ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+       RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds),
+     touched AS (
+       UPDATE api_keys SET last_used_at = now()
+       WHERE id IN (SELECT id FROM live) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+       RETURNING id)
+     SELECT k.*,
+       (SELECT COALESCE(json_agg(json_build_object('bucket', bucket, 'hits', hits, 'resetSeconds', reset_seconds)), '[]'::json) FROM counted) AS counters,
+       (SELECT count(*) FROM touched) AS touched
+     FROM k`,
+    [hash]
+  )
   const key = rows[0]
   if (!key || key.status !== "active") throw new HttpError(401, "unauthorized", "invalid key")
-  if (key.last_used_at === null || Date.now() - key.last_used_at.getTime() >= 60_000) {
-    await pool.query(
-      `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-      [key.id]
-    )
-  }
   if (!scopes.some((s) => key.scopes.includes(s))) throw new HttpError(403, "forbidden", "scope")
-  await hit(pool, [`key:${key.id}`, `user:${key.user_id}`])
   return { userId: key.user_id as string, apiKeyId: key.id as string }
 }
 

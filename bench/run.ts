@@ -8,11 +8,14 @@
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { auditsSection } from "./audits.js"
 import { filesSection } from "./files.js"
 import { type BenchContext, root, type Row, table, withBench } from "./harness.js"
 
-const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row>>> = {
-  files: filesSection
+/** A section answers rows (service vs baseline) or a markdown table of its own. */
+const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | string>> = {
+  files: filesSection,
+  audits: auditsSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
@@ -26,7 +29,8 @@ const main = async () => {
     for (const name of selected) {
       const section = sections[name]
       if (!section) throw new Error(`unknown bench section ${name}; known: ${Object.keys(sections).join(", ")}`)
-      parts.push(`### ${name}\n\n${table(await section(ctx))}`)
+      const result = await section(ctx)
+      parts.push(`### ${name}\n\n${typeof result === "string" ? result : table(result)}`)
     }
     return parts.join("\n\n")
   })

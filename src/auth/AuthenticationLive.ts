@@ -9,7 +9,7 @@ import { Forbidden, Unauthorized } from "../domain/Errors.js"
 import { accessRuleFor } from "../http/Routes.js"
 import { ApiKeys, KEY_PREFIX } from "../identity/ApiKeys.js"
 import { Users } from "../identity/Users.js"
-import { RateLimiter } from "../limits/RateLimiter.js"
+import { checkCounters, RateLimiter } from "../limits/RateLimiter.js"
 import { Authentication } from "./Authentication.js"
 import type { Actor } from "./CurrentActor.js"
 import { LoginTokens } from "./LoginTokens.js"
@@ -33,7 +33,8 @@ export const AuthenticationLive = Layer.effect(
       }
       let actor: Actor
       if (value.startsWith(KEY_PREFIX)) {
-        const key = yield* keys.authenticate(Redacted.make(value))
+        // one statement: key lookup, key/user rate-limit counting and lastUsedAt
+        const key = yield* keys.authenticateCounting(Redacted.make(value))
         const scopes = new Set(key.scopes)
         if (rule === undefined || !keySatisfies(rule, scopes)) {
           return yield* new Forbidden({
@@ -44,6 +45,10 @@ export const AuthenticationLive = Layer.effect(
           })
         }
         actor = { kind: "apiKey", userId: key.userId, apiKeyId: key.id, scopes }
+        yield* checkCounters([
+          { key: `key:${key.id}`, limit: limits.rateLimitKeyPerMinute, label: "API key" },
+          { key: `user:${key.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }
+        ], key.counters)
       } else {
         const claims = yield* tokens.verify(Redacted.make(value))
         const userId = yield* users.signIn(claims)
@@ -52,13 +57,8 @@ export const AuthenticationLive = Layer.effect(
           userId,
           identity: { provider: "firebase", providerUserId: claims.sub, signInProvider: claims.signInProvider }
         }
+        yield* limiter.hit([{ key: `user:${actor.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }])
       }
-      yield* limiter.hit([
-        ...(actor.kind === "apiKey"
-          ? [{ key: `key:${actor.apiKeyId}`, limit: limits.rateLimitKeyPerMinute, label: "API key" }]
-          : []),
-        { key: `user:${actor.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }
-      ])
       yield* Effect.annotateCurrentSpan({ "rubr.user_id": actor.userId, "rubr.actor": actor.kind })
       return actor
     })

@@ -7,6 +7,7 @@ import { pgArray } from "../db/Database.js"
 import { Effect, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 import { NotFound, Unauthorized } from "../domain/Errors.js"
+import type { Counter } from "../limits/RateLimiter.js"
 
 export interface ApiKeyRow {
   readonly id: string
@@ -79,26 +80,42 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
       return row ?? (yield* get(userId, keyId))
     })
 
-    /** Resolves a raw key to its active record; `lastUsedAt` is written at most once a minute. */
-    const authenticate = Effect.fn("ApiKeys.authenticate")(function*(raw: Redacted.Redacted<string>) {
-      const value = Redacted.value(raw)
-      const [row] = yield* sql<ApiKeyRow>`
-        SELECT ${sql.literal(columns)} FROM api_keys WHERE key_hash = ${hashKey(value)}`.pipe(Effect.orDie)
+    /**
+     * The hot path of every API-key request in one statement: resolve the key by hash, count the
+     * request against the key's and the user's rate-limit windows (only for a live key), and refresh
+     * `lastUsedAt` at most once a minute. The caller checks status, expiry, scope and the counters.
+     */
+    const authenticateCounting = Effect.fn("ApiKeys.authenticateCounting")(function*(raw: Redacted.Redacted<string>) {
+      const [row] = yield* sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
+        WITH k AS (
+          SELECT ${sql.literal(columns)} FROM api_keys WHERE key_hash = ${hashKey(Redacted.value(raw))}
+        ), live AS (
+          SELECT id, user_id FROM k WHERE status = 'active' AND (expires_at IS NULL OR expires_at > now())
+        ), counted AS (
+          INSERT INTO rate_limit_counters (bucket, window_start, hits)
+          SELECT b.bucket, date_trunc('minute', now()), 1
+          FROM live CROSS JOIN LATERAL (VALUES ('key:' || live.id::text), ('user:' || live.user_id::text)) AS b(bucket)
+          ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+          RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
+        ), touched AS (
+          UPDATE api_keys SET last_used_at = now()
+          WHERE id IN (SELECT id FROM live) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+          RETURNING id
+        )
+        SELECT k.*,
+          (SELECT COALESCE(json_agg(json_build_object('bucket', bucket, 'hits', hits, 'resetSeconds', reset_seconds)), '[]'::json)
+           FROM counted) AS counters,
+          (SELECT count(*) FROM touched) AS touched
+        FROM k`.pipe(Effect.orDie)
       if (!row || row.status !== "active") {
         return yield* new Unauthorized({ message: row ? "This API key has been revoked." : "The API key is invalid.", details: [] })
       }
       if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) {
         return yield* new Unauthorized({ message: "This API key has expired.", details: [] })
       }
-      if (row.lastUsedAt === null || Date.now() - row.lastUsedAt.getTime() >= 60_000) {
-        yield* sql`UPDATE api_keys SET last_used_at = now()
-                   WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`.pipe(
-          Effect.orDie
-        )
-      }
       return row
     })
 
-    return { create, list, get, revoke, authenticate } as const
+    return { create, list, get, revoke, authenticateCounting } as const
   })
 }) {}

@@ -13,31 +13,44 @@ export interface Bucket {
   readonly label: string
 }
 
+export interface Counter {
+  readonly bucket: string
+  readonly hits: number
+  readonly resetSeconds: number
+}
+
+/** The first exceeded bucket, in the caller's order (most specific first), as a 429. */
+export const checkCounters = (buckets: ReadonlyArray<Bucket>, rows: ReadonlyArray<Counter>) => {
+  for (const bucket of buckets) {
+    const row = rows.find((r) => r.bucket === bucket.key)
+    if (row && row.hits > bucket.limit) {
+      const retryAfterSeconds = Math.max(1, row.resetSeconds)
+      return Effect.fail(
+        new RateLimitExceeded({
+          message: `Rate limit of ${bucket.limit} requests per minute per ${bucket.label} reached; retry in ${retryAfterSeconds} s.`,
+          details: [{ scope: bucket.label, limit: bucket.limit, retryAfterSeconds }],
+          retryAfterSeconds
+        })
+      )
+    }
+  }
+  return Effect.void
+}
+
 export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
 
     const hit = Effect.fn("RateLimiter.hit")(function*(buckets: ReadonlyArray<Bucket>) {
       if (buckets.length === 0) return
-      const rows = yield* sql<{ bucket: string; hits: number; resetSeconds: number }>`
+      const rows = yield* sql<Counter>`
         INSERT INTO rate_limit_counters (bucket, window_start, hits)
         SELECT b, date_trunc('minute', now()), 1 FROM unnest(${pgArray(buckets.map((b) => b.key))}::text[]) AS b
         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
         RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`.pipe(
         Effect.orDie
       )
-      // Report the first exceeded bucket in the caller's order (most specific first).
-      for (const bucket of buckets) {
-        const row = rows.find((r) => r.bucket === bucket.key)
-        if (row && row.hits > bucket.limit) {
-          const retryAfterSeconds = Math.max(1, row.resetSeconds)
-          return yield* new RateLimitExceeded({
-            message: `Rate limit of ${bucket.limit} requests per minute per ${bucket.label} reached; retry in ${retryAfterSeconds} s.`,
-            details: [{ scope: bucket.label, limit: bucket.limit, retryAfterSeconds }],
-            retryAfterSeconds
-          })
-        }
-      }
+      return yield* checkCounters(buckets, rows)
     })
 
     /** Old windows are dead weight; any process may sweep them. */
