@@ -40,18 +40,7 @@ const readBody = (req: Http.IncomingMessage) =>
     req.on("error", reject)
   })
 
-const hit = async (client: pg.Pool | pg.PoolClient, buckets: ReadonlyArray<string>) => {
-  const { rows } = await client.query(
-    `INSERT INTO rate_limit_counters (bucket, window_start, hits)
-     SELECT b, date_trunc('minute', now()), 1 FROM unnest($1::text[]) AS b
-     ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-     RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`,
-    [buckets]
-  )
-  if (rows.some((r) => r.hits > LIMIT)) throw new HttpError(429, "rate_limit_exceeded", "rate limited")
-}
-
-/** Same statements as ApiKeys.authenticate and the authentication middleware. */
+/** Same statements as ApiKeys.authenticateCounting and the authentication middleware. */
 const authenticate = async (req: Http.IncomingMessage, scopes: ReadonlyArray<string>) => {
   const header = req.headers.authorization ?? ""
   const raw = header.startsWith("Bearer ") ? header.slice(7).trim() : ""
