@@ -207,6 +207,40 @@ const balanceReads = async (ctx: BenchContext, small: string, large: string) => 
   return { small: best.small!, large: best.large! }
 }
 
+/**
+ * The balance read's SQL alone (what GET /credits runs after authentication: balance row, newest 10
+ * ledger events, today's spend row), timed from this process for both users in interleaved batches,
+ * so HTTP-stack noise cannot hide or fake a dependence on ledger size.
+ */
+const balanceSql = async (ctx: BenchContext, userIds: Record<"small" | "large", string>, iterations: number) => {
+  const client = await ctx.pool.connect()
+  const read = async (userId: string) => {
+    await client.query(`SELECT balance, granted, debited, refunded FROM credit_balances WHERE user_id = $1`, [userId])
+    await client.query(
+      `SELECT id, type, amount, reason, resource_type, resource_id, balance_after, created_at FROM credit_ledger
+       WHERE user_id = $1 ORDER BY seq DESC LIMIT 10`,
+      [userId]
+    )
+    await client.query(
+      `SELECT net FROM credit_daily_spend WHERE scope = 'user' AND scope_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [userId]
+    )
+  }
+  const times: Record<"small" | "large", Array<number>> = { small: [], large: [] }
+  try {
+    for (let i = 0; i < iterations; i++) {
+      for (const which of i % 2 === 0 ? (["small", "large"] as const) : (["large", "small"] as const)) {
+        const started = performance.now()
+        await read(userIds[which])
+        times[which].push(performance.now() - started)
+      }
+    }
+  } finally {
+    client.release()
+  }
+  return times
+}
+
 export const auditsSection = async (ctx: BenchContext): Promise<string> => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
   const worker: ChildProcess = startWorker(ctx.databaseUrl, dataDir)
@@ -226,6 +260,7 @@ export const auditsSection = async (ctx: BenchContext): Promise<string> => {
       (await ctx.pool.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE user_id = $1`, [userId])).rows[0].n as number
     const [few, many] = [await count(smallUser.userId), await count(ctx.userId)]
     const { small: balanceFew, large: balanceMany } = await balanceReads(ctx, smallUser.apiKey, ctx.apiKey)
+    const sqlTimes = await balanceSql(ctx, { small: smallUser.userId, large: ctx.userId }, 3000)
 
     const audits = await auditsPerSecond(ctx, 200, 8)
 
@@ -235,7 +270,9 @@ export const auditsSection = async (ctx: BenchContext): Promise<string> => {
       `| Job pickup latency (add_job → task start, ${pickups.length} sequential probes) | p50 ${ms(percentile(pickups, 50))} ms, p99 ${ms(percentile(pickups, 99))} ms, max ${ms(Math.max(...pickups))} ms | p50 < 10 ms, p99 < 50 ms |`,
       `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8) | ${audits.perSecond.toFixed(1)} audits/s (${audits.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(audits.latencies, 50))} ms, p99 ${ms(percentile(audits.latencies, 99))} ms | — |`,
       `| GET /credits?limit=10 with ${few} ledger events | ${balanceFew.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceFew.p50} ms, p99 ${balanceFew.p99} ms | — |`,
-      `| GET /credits?limit=10 with ${many.toLocaleString("en-US")} ledger events | ${balanceMany.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceMany.p50} ms, p99 ${balanceMany.p99} ms | not slower than with ${few} |`
+      `| GET /credits?limit=10 with ${many.toLocaleString("en-US")} ledger events | ${balanceMany.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceMany.p50} ms, p99 ${balanceMany.p99} ms | not slower than with ${few} |`,
+      `| Balance read SQL alone (3 statements, 3,000 interleaved reads each), ${few} events | p50 ${(percentile(sqlTimes.small, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.small, 99) * 1000).toFixed(0)} µs | — |`,
+      `| Balance read SQL alone, ${many.toLocaleString("en-US")} events | p50 ${(percentile(sqlTimes.large, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.large, 99) * 1000).toFixed(0)} µs | not slower than with ${few} |`
     ].join("\n")
   } finally {
     worker.kill("SIGTERM")
