@@ -4,27 +4,7 @@ import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"
 import { RubrApi } from "../http/Api.js"
 import { ok } from "../http/Envelope.js"
-import { type JobRow, Jobs } from "./Jobs.js"
-
-export const toJobJson = (job: JobRow) => ({
-  id: job.id,
-  kind: job.kind,
-  state: job.state,
-  phase: job.phase,
-  percent: job.percent,
-  message: job.message,
-  artifactBundleId: job.artifactBundleId,
-  resourceType: job.resourceType,
-  resourceId: job.resourceId,
-  attempts: job.attempts,
-  maxAttempts: job.maxAttempts,
-  result: job.result ?? null,
-  error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
-  createdAt: job.createdAt,
-  updatedAt: job.updatedAt,
-  startedAt: job.startedAt,
-  finishedAt: job.finishedAt
-})
+import { Jobs, toJobJson } from "./Jobs.js"
 
 export const JobsHttp = HttpApiBuilder.group(RubrApi, "jobs", (handlers) =>
   Effect.gen(function*() {

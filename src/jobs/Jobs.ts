@@ -47,6 +47,27 @@ export interface JobEventRow {
   readonly createdAt: Date
 }
 
+/** The wire shape of a job (the contract's Job schema in ./Api.ts). */
+export const toJobJson = (job: JobRow) => ({
+  id: job.id,
+  kind: job.kind,
+  state: job.state,
+  phase: job.phase,
+  percent: job.percent,
+  message: job.message,
+  artifactBundleId: job.artifactBundleId,
+  resourceType: job.resourceType,
+  resourceId: job.resourceId,
+  attempts: job.attempts,
+  maxAttempts: job.maxAttempts,
+  result: job.result ?? null,
+  error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
+  createdAt: job.createdAt,
+  updatedAt: job.updatedAt,
+  startedAt: job.startedAt,
+  finishedAt: job.finishedAt
+})
+
 /** The run table each resource type lives in; its `status` moves with the job. */
 const runTables: Record<string, string> = {
   audit_run: "audit_runs"
