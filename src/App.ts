@@ -6,6 +6,7 @@
 import { Etag, FileSystem, HttpPlatform, HttpServer, Path } from "@effect/platform"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { recoverStaleJobs } from "./jobs/Runner.js"
+import { IdempotencyKeySweeper } from "./http/Idempotency.js"
 import { TracingLive } from "./telemetry/Tracing.js"
 import { LoginTokens } from "./auth/LoginTokens.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
@@ -58,7 +59,12 @@ export const ServicesLive = Audits.Default.pipe(
   Layer.provideMerge(FoundationServicesLive)
 )
 
-const apiLayers = Layer.mergeAll(HttpAppLive, LogBaseUrl, Layer.scopedDiscard(RateLimitSweeper))
+const apiLayers = Layer.mergeAll(
+  HttpAppLive,
+  LogBaseUrl,
+  Layer.scopedDiscard(RateLimitSweeper),
+  Layer.scopedDiscard(IdempotencyKeySweeper)
+)
 /** Any worker hands jobs of a dead worker (no heartbeat) back to the queue, or fails them with a refund. */
 const StaleJobRecovery = Layer.scopedDiscard(
   Effect.gen(function*() {

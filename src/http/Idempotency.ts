@@ -6,7 +6,7 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Duration, Effect, Schedule } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
@@ -67,3 +67,13 @@ export const outcomeResponse = (outcome: IdempotentOutcome, replayed: boolean) =
       status: outcome.status,
       headers: replayed ? { "idempotent-replayed": "true" } : {}
     }))
+
+/** Idempotency keys are kept for 24 hours; any API process sweeps older ones every few minutes. */
+export const IdempotencyKeySweeper = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`.pipe(
+    Effect.catchAll(() => Effect.void),
+    Effect.repeat(Schedule.spaced(Duration.minutes(5))),
+    Effect.forkScoped
+  )
+})
