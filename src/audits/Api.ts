@@ -6,6 +6,7 @@ import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
+import { IntFromString } from "../http/Pagination.js"
 import { ArtifactType, CriterionScore, EvalCase, Finding, ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
 
 const PositiveInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
@@ -159,7 +160,7 @@ export class AuditsApi extends HttpApiGroup.make("audits")
     HttpApiEndpoint.get("listAudits", "/artifact-bundles/:artifactBundleId/audits")
       .setPath(BundleParam)
       .setUrlParams(Schema.Struct({
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int())),
+        limit: Schema.optional(IntFromString),
         cursor: Schema.optional(Schema.String)
       }))
       .addSuccess(Envelope(Schema.Struct({ auditRuns: Schema.Array(AuditRun), pagination: Pagination })))

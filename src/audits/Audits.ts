@@ -8,6 +8,7 @@ import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
+import { resolvePage } from "../http/Pagination.js"
 import { Jobs, toJobJson } from "../jobs/Jobs.js"
 import { Bundles } from "../bundles/Bundles.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
@@ -296,10 +297,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
       const head = yield* targets.bundleHead(actor.userId, bundleId)
       if (!head) return yield* NotFound.of("Artifact bundle")
       yield* admission.bundleRateLimit(bundleId)
-      const limit = params.limit ?? config.limits.pageLimitDefault
-      if (limit < 1 || limit > config.limits.pageLimitMax) {
-        return yield* ValidationFailed.at("limit", `must be between 1 and ${config.limits.pageLimitMax}`)
-      }
+      const { limit } = yield* resolvePage({ limit: params.limit })
       const after = params.cursor === undefined ? undefined : parseCursor(params.cursor)
       if (params.cursor !== undefined && after === undefined) {
         return yield* ValidationFailed.at("cursor", "is not a cursor this list returned")

@@ -1,4 +1,5 @@
 /** The "Artifact bundles", "Files" and "Versions" routes of the contract. */
+import { IntFromString } from "../http/Pagination.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
@@ -18,7 +19,6 @@ import {
 
 const strict = { parseOptions: { errors: "all", onExcessProperty: "error" } } as const
 
-const IntFromString = Schema.NumberFromString.pipe(Schema.int())
 
 // ---- params ----------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, Timestamp } from "../http/Envelope.js"
+import { IntFromString } from "../http/Pagination.js"
 
 export const LedgerEvent = Schema.Struct({
   id: Schema.UUID,
@@ -38,7 +39,7 @@ export class CreditsApi extends HttpApiGroup.make("credits")
   .add(
     HttpApiEndpoint.get("getCredits", "/credits")
       .setUrlParams(Schema.Struct({
-        limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int()).annotations({ description: "ledger events, 1..200 (default 50)" }))
+        limit: Schema.optional(IntFromString.annotations({ description: "ledger events, 1..200 (default 50)" }))
       }))
       .addSuccess(Envelope(Credits))
       .pipe(statuses(400, 401, 403))

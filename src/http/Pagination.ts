@@ -7,7 +7,8 @@ import { AppConfig } from "../config/AppConfig.js"
 import { ValidationFailed } from "../domain/Errors.js"
 import type { Pagination } from "./Envelope.js"
 
-const IntFromString = Schema.NumberFromString.pipe(Schema.int())
+/** An integer in a query string or path segment. */
+export const IntFromString = Schema.NumberFromString.pipe(Schema.int())
 
 export const LimitParam = Schema.Struct({
   limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" }))

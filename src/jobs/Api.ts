@@ -5,6 +5,7 @@ import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Timestamp } from "../http/Envelope.js"
+import { IntFromString } from "../http/Pagination.js"
 
 export const JobState = Schema.Literal("queued", "running", "paused", "completed", "failed", "cancelled")
 
@@ -41,7 +42,7 @@ export const JobEvent = Schema.Struct({
 }).annotations({ identifier: "JobEvent" })
 
 const JobIdParam = Schema.Struct({ jobId: Schema.UUID })
-const IntFromString = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
+const NonNegativeInt = IntFromString.pipe(Schema.nonNegative())
 
 export class JobsApi extends HttpApiGroup.make("jobs")
   .add(
@@ -55,8 +56,8 @@ export class JobsApi extends HttpApiGroup.make("jobs")
     HttpApiEndpoint.get("listJobEvents", "/jobs/:jobId/events")
       .setPath(JobIdParam)
       .setUrlParams(Schema.Struct({
-        after: Schema.optional(IntFromString.annotations({ description: "only events with a larger sequence" })),
-        limit: Schema.optional(IntFromString.annotations({ description: "at most this many events (1..200, default 200)" }))
+        after: Schema.optional(NonNegativeInt.annotations({ description: "only events with a larger sequence" })),
+        limit: Schema.optional(NonNegativeInt.annotations({ description: "at most this many events (1..200, default 200)" }))
       }))
       .addSuccess(Envelope(Schema.Struct({ events: Schema.Array(JobEvent) })))
       .pipe(statuses(400, 401, 403, 404))
