@@ -30,6 +30,10 @@ export interface Measurement {
   readonly errors: number
   /** CPU time (user + system) the server process spent per request during the run; NaN off Linux. */
   readonly cpuMsPerRequest: number
+  /** CPU time all PostgreSQL processes spent per request during the run; NaN off Linux. */
+  readonly dbCpuMsPerRequest: number
+  /** CPU time of the load generator (this process) per request. */
+  readonly loadCpuMsPerRequest: number
 }
 
 export interface Row {
@@ -95,6 +99,23 @@ const cpuMs = (pid: number | undefined) => {
   }
 }
 
+/** utime + stime of every PostgreSQL server process (the postmaster and its backends). */
+const postgresCpuMs = () => {
+  let total = 0
+  for (const entry of Fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      if (!stat.includes("(postgres)")) continue
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      total += (Number(fields[11]) + Number(fields[12])) * 10
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total
+}
+
 // one counter across every run (warm-ups, rounds, targets), so generated paths never repeat
 let n = 0
 
@@ -129,10 +150,17 @@ async (options: RunOptions): Promise<Measurement> => {
     })
   await once(Math.max(2, Math.round((options.duration ?? durationSeconds) / 4)))
   const cpuBefore = cpuMs(pids[options.target])
+  const dbBefore = postgresCpuMs()
+  const loadBefore = process.cpuUsage()
   const result = await once(options.duration ?? durationSeconds)
   const cpu = cpuMs(pids[options.target]) - cpuBefore
+  const db = postgresCpuMs() - dbBefore
+  const load = process.cpuUsage(loadBefore)
+  const requests = Math.max(1, result.requests.total)
   return {
-    cpuMsPerRequest: cpu / Math.max(1, result.requests.total),
+    cpuMsPerRequest: cpu / requests,
+    dbCpuMsPerRequest: db / requests,
+    loadCpuMsPerRequest: (load.user + load.system) / 1000 / requests,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -193,7 +221,11 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
     service.stdout?.pipe(log)
     service.stderr?.pipe(log)
     service.once("exit", (code, signal) => log.write(`\nservice exited: code ${code}, signal ${signal}\n`))
-    const baseline = tsx("bench/baseline.ts", { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" })
+    const baseline = tsx(
+      "bench/baseline.ts",
+      { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" },
+      (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+    )
     children.push(baseline)
     // the service logs its start line at INFO; with WARN we wait for the port instead
     await waitFor(baseline, /baseline listening/, "baseline")

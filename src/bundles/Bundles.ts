@@ -8,7 +8,8 @@ import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
-import { pgArray } from "../db/Database.js"
+import { PgPool, pgArray } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { Conflict, type ErrorDetail, NotFound, RateLimitExceeded, ValidationFailed } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
 import {
@@ -80,6 +81,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
   effect: Effect.gen(function*() {
     const store = yield* BundleStore
     const sql = store.sql
+    const rows = makeRows(yield* PgPool)
     const limits = (yield* AppConfig).limits
 
     /**
@@ -89,7 +91,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
      */
     const guarded = <A extends object>(bundleId: string, select: Statement.Fragment) =>
       Effect.gen(function*() {
-        const [row] = yield* sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
+        const [row] = yield* rows(sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
           WITH target AS (${select}),
           hit AS (
             INSERT INTO rate_limit_counters (bucket, window_start, hits)
@@ -97,7 +99,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
             ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
             RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
           )
-          SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`.pipe(
+          SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`).pipe(
           Effect.orDie
         )
         if (!row) return undefined

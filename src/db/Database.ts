@@ -9,6 +9,7 @@ import pg from "pg"
 import { AppConfig } from "../config/AppConfig.js"
 import { startEmbedded } from "./EmbeddedPostgres.js"
 import { migrate } from "./Migrations.js"
+import { columnToField } from "./Query.js"
 
 /** The connection string of the database this process uses. */
 export class DatabaseUrl extends Context.Tag("rubr/DatabaseUrl")<DatabaseUrl, Redacted.Redacted<string>>() {}
@@ -66,7 +67,7 @@ export const SqlLive = Layer.unwrapEffect(
       acquire: Effect.succeed(pool),
       types: typeParsers,
       transformQueryNames: Str.camelToSnake,
-      transformResultNames: Str.snakeToCamel
+      transformResultNames: columnToField
     }))
 )
 

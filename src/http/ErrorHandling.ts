@@ -4,6 +4,7 @@
  * bodies, wrong content types, and defects (500, logged with the request id, nothing leaked).
  */
 import {
+  FileSystem,
   HttpApiBuilder,
   HttpApiError,
   HttpIncomingMessage,
@@ -11,7 +12,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import {
   type ApiError,
@@ -117,6 +118,15 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
 const isJson = (contentType: string | undefined) =>
   contentType !== undefined && /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType.trim())
 
+/**
+ * The body size limit while a body is read (a chunked body has no declared length to check up front).
+ * Provided once for the server, so every request's context has it without a per-request provide.
+ */
+export const MaxBodySizeLive = Layer.effect(
+  HttpIncomingMessage.MaxBodySize,
+  Effect.map(AppConfig, (config) => Option.some(FileSystem.Size(config.limits.maxBodyBytes)))
+)
+
 /** The HttpApi-level middleware: body guards before the router, the envelope after it. */
 export const ErrorHandlingLive = HttpApiBuilder.middleware(
   Effect.gen(function*() {
@@ -139,7 +149,7 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
             details: [{ path: "content-type", message: `unsupported content type '${request.headers["content-type"] ?? ""}'` }]
           })
         }
-        return yield* HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBodyBytes))
+        return yield* app
       }).pipe(
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)

@@ -1,7 +1,7 @@
 /** The HTTP server: the API with its handlers, the docs page, request ids and access logs. */
 import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, FiberRef, Layer, LogLevel, Option } from "effect"
 import { createServer } from "node:http"
 import { AuthenticationLive } from "../auth/AuthenticationLive.js"
 import { AppConfig } from "../config/AppConfig.js"
@@ -13,41 +13,47 @@ import { JobsHttp } from "../jobs/Http.js"
 import { AuditsHttp } from "../audits/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
-import { ErrorHandlingLive } from "./ErrorHandling.js"
+import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
 import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
 
 /** Secrets that travel in URLs (one-click unsubscribe tokens) never reach the logs. */
 const redactUrl = (url: string) => url.replace(/(\/unsubscribe-tokens\/)[^/?]+/, "$1[redacted]")
 
 /**
- * Outermost middleware: a request id for every response (set before the response is written, through a
- * pre-response handler) and one structured access-log line per request.
+ * Outermost middleware: the request's id and one structured access-log line per request. It runs in the
+ * request's own fiber, so the id is set on that fiber once (no scoped `locally`); loggers, handlers
+ * (`ok`), the error envelope and the response header all read it from there.
  */
 const requestMiddleware = HttpMiddleware.make((app) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const started = performance.now()
-    yield* HttpApp.appendPreResponseHandler((_request, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", requestId))
-    )
-    const response = yield* app.pipe(
-      Effect.locally(CurrentRequestId, requestId),
-      Effect.annotateLogs("requestId", requestId)
-    )
+    yield* FiberRef.set(CurrentRequestId, requestId)
     yield* Effect.annotateCurrentSpan("rubr.request_id", requestId)
-    yield* Effect.logInfo("request").pipe(
-      Effect.annotateLogs({
-        requestId,
-        method: request.method,
-        url: redactUrl(request.url),
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10
-      })
-    )
+    const response = yield* app
+    // the access log is built only when INFO lines are written at all
+    if (LogLevel.greaterThanEqual(LogLevel.Info, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) {
+      yield* Effect.logInfo("request").pipe(
+        Effect.annotateLogs({
+          method: request.method,
+          url: redactUrl(request.url),
+          status: response.status,
+          durationMs: Math.round((performance.now() - started) * 10) / 10
+        })
+      )
+    }
     return response
   })
 )
+
+/**
+ * Every response carries `X-Request-Id`. The response is written inside the middleware chain, so the
+ * header is added by a pre-response handler; it is installed once for the server (request fibers inherit
+ * it) rather than appended per request.
+ */
+const requestIdHeader: HttpApp.PreResponseHandler = (_request, response) =>
+  Effect.map(FiberRef.get(CurrentRequestId), (requestId) => HttpServerResponse.setHeader(response, "x-request-id", requestId))
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
   Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp]),
@@ -58,7 +64,9 @@ export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(HttpApiScalar.layer({ path: "/api/v1/docs" })),
   Layer.provide(ErrorHandlingLive),
-  Layer.provide(ApiLive)
+  Layer.provide(ApiLive),
+  Layer.provide(MaxBodySizeLive),
+  Layer.locally(HttpApp.currentPreResponseHandlers, Option.some(requestIdHeader))
 )
 
 export const NodeServerLive = Layer.unwrapEffect(

@@ -3,7 +3,8 @@
  * hash and looked up by it. The raw key leaves this module once, in the creation result.
  */
 import { PgClient } from "@effect/sql-pg"
-import { pgArray } from "../db/Database.js"
+import { PgPool, pgArray } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { Effect, Redacted } from "effect"
 import * as Crypto from "node:crypto"
 import { NotFound, Unauthorized } from "../domain/Errors.js"
@@ -46,6 +47,7 @@ const columns = "id, user_id, name, prefix, scopes, status, last_used_at, expire
 export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const rows = makeRows(yield* PgPool)
 
     const create = Effect.fn("ApiKeys.create")(function*(
       userId: string,
@@ -86,7 +88,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
      * `lastUsedAt` at most once a minute. The caller checks status, expiry, scope and the counters.
      */
     const authenticateCounting = Effect.fn("ApiKeys.authenticateCounting")(function*(raw: Redacted.Redacted<string>) {
-      const [row] = yield* sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
+      const [row] = yield* rows(sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
         WITH k AS (
           SELECT ${sql.literal(columns)} FROM api_keys WHERE key_hash = ${hashKey(Redacted.value(raw))}
         ), live AS (
@@ -106,7 +108,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
           (SELECT COALESCE(json_agg(json_build_object('bucket', bucket, 'hits', hits, 'resetSeconds', reset_seconds)), '[]'::json)
            FROM counted) AS counters,
           (SELECT count(*) FROM touched) AS touched
-        FROM k`.pipe(Effect.orDie)
+        FROM k`).pipe(Effect.orDie)
       if (!row || row.status !== "active") {
         return yield* new Unauthorized({ message: row ? "This API key has been revoked." : "The API key is invalid.", details: [] })
       }
