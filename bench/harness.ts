@@ -282,8 +282,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits)
 /** One markdown table for all rows. */
 export const table = (rows: ReadonlyArray<Row>) => {
   const lines = [
-    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) |",
-    "|---|---:|---:|---:|---:|---:|---:|"
+    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) | PostgreSQL CPU ms/req (service / baseline) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|"
   ]
   for (const row of rows) {
     const s = row.service
@@ -294,7 +294,7 @@ export const table = (rows: ReadonlyArray<Row>) => {
         fmt(b.requestsPerSecond)
       } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% | ${
         fmt(s.cpuMsPerRequest, 2)
-      } / ${fmt(b.cpuMsPerRequest, 2)} |`
+      } / ${fmt(b.cpuMsPerRequest, 2)} | ${fmt(s.dbCpuMsPerRequest, 2)} / ${fmt(b.dbCpuMsPerRequest, 2)} |`
     )
   }
   return lines.join("\n")

@@ -87,7 +87,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
      * request against the key's and the user's rate-limit windows (only for a live key), and refresh
      * `lastUsedAt` at most once a minute. The caller checks status, expiry, scope and the counters.
      */
-    const authenticateCounting = Effect.fn("ApiKeys.authenticateCounting")(function*(raw: Redacted.Redacted<string>) {
+    // untraced: one statement on every API-key request, already inside the authentication span
+    const authenticateCounting = Effect.fnUntraced(function*(raw: Redacted.Redacted<string>) {
       const [row] = yield* rows(sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
         WITH k AS (
           SELECT ${sql.literal(columns)} FROM api_keys WHERE key_hash = ${hashKey(Redacted.value(raw))}
