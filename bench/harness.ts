@@ -30,10 +30,6 @@ export interface Measurement {
   readonly errors: number
   /** CPU time (user + system) the server process spent per request during the run; NaN off Linux. */
   readonly cpuMsPerRequest: number
-  /** CPU time all PostgreSQL processes spent per request during the run; NaN off Linux. */
-  readonly dbCpuMsPerRequest: number
-  /** CPU time of the load generator (this process) per request. */
-  readonly loadCpuMsPerRequest: number
 }
 
 export interface Row {
@@ -99,23 +95,6 @@ const cpuMs = (pid: number | undefined) => {
   }
 }
 
-/** utime + stime of every PostgreSQL server process (the postmaster and its backends). */
-const postgresCpuMs = () => {
-  let total = 0
-  for (const entry of Fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-      if (!stat.includes("(postgres)")) continue
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      total += (Number(fields[11]) + Number(fields[12])) * 10
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return total
-}
-
 // one counter across every run (warm-ups, rounds, targets), so generated paths never repeat
 let n = 0
 
@@ -150,17 +129,11 @@ async (options: RunOptions): Promise<Measurement> => {
     })
   await once(Math.max(2, Math.round((options.duration ?? durationSeconds) / 4)))
   const cpuBefore = cpuMs(pids[options.target])
-  const dbBefore = postgresCpuMs()
-  const loadBefore = process.cpuUsage()
   const result = await once(options.duration ?? durationSeconds)
   const cpu = cpuMs(pids[options.target]) - cpuBefore
-  const db = postgresCpuMs() - dbBefore
-  const load = process.cpuUsage(loadBefore)
   const requests = Math.max(1, result.requests.total)
   return {
     cpuMsPerRequest: cpu / requests,
-    dbCpuMsPerRequest: db / requests,
-    loadCpuMsPerRequest: (load.user + load.system) / 1000 / requests,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -282,8 +255,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits)
 /** One markdown table for all rows. */
 export const table = (rows: ReadonlyArray<Row>) => {
   const lines = [
-    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) | PostgreSQL CPU ms/req (service / baseline) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|"
+    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) |",
+    "|---|---:|---:|---:|---:|---:|---:|"
   ]
   for (const row of rows) {
     const s = row.service
@@ -294,7 +267,7 @@ export const table = (rows: ReadonlyArray<Row>) => {
         fmt(b.requestsPerSecond)
       } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% | ${
         fmt(s.cpuMsPerRequest, 2)
-      } / ${fmt(b.cpuMsPerRequest, 2)} | ${fmt(s.dbCpuMsPerRequest, 2)} / ${fmt(b.dbCpuMsPerRequest, 2)} |`
+      } / ${fmt(b.cpuMsPerRequest, 2)} |`
     )
   }
   return lines.join("\n")
