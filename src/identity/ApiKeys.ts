@@ -86,8 +86,8 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
      * The hot path of every API-key request in one statement: resolve the key by hash, count the
      * request against the key's and the user's rate-limit windows (only for a live key), and refresh
      * `lastUsedAt` at most once a minute. The caller checks status, expiry, scope and the counters.
+     * Untraced: it runs on every API-key request, inside the authentication span.
      */
-    // untraced: one statement on every API-key request, already inside the authentication span
     const authenticateCounting = Effect.fnUntraced(function*(raw: Redacted.Redacted<string>) {
       const [row] = yield* rows(sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
         WITH k AS (

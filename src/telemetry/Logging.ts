@@ -2,7 +2,7 @@
  * Structured JSON logs (one object per line), level from config. Lines written while a request is served
  * carry its `requestId`, read from the request's fiber (no per-request log annotation to set up).
  */
-import { FiberRefs, HashMap, Layer, Logger, LogLevel, Option, Effect } from "effect"
+import { Effect, FiberRefs, HashMap, Layer, Logger, LogLevel, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { CurrentRequestId } from "../http/RequestId.js"
 
