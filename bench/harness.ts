@@ -76,9 +76,9 @@ const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
     setTimeout(() => reject(new Error(`${label} did not start in time:\n${output.slice(-2000)}`)), 60_000).unref()
   })
 
-const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []) =>
+const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = [], cwd = root) =>
   spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -106,7 +106,7 @@ async (options: RunOptions): Promise<Measurement> => {
       autocannon(
         {
           url: options.url,
-          connections: options.connections ?? 10,
+          connections: options.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 10),
           duration,
           method: options.method ?? "GET",
           headers,
@@ -175,9 +175,9 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
 
     const [servicePort, baselinePort] = [await freePort(), await freePort()]
     const generous = "1000000000"
-    const service = tsx("src/main.ts", {
+    const serviceEnv = (port: number) => ({
       DATABASE_URL: databaseUrl,
-      PORT: String(servicePort),
+      PORT: String(port),
       HOST: "127.0.0.1",
       SERVICE_ROLE: "api",
       SERVICE_DATA_DIR: dir,
@@ -187,21 +187,28 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       SERVICE_RATE_LIMIT_KEY_PER_MINUTE: generous,
       SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: generous,
       SERVICE_MAX_FILES_PER_BUNDLE: generous
-    }, (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0))
+    })
+    const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+    const service = tsx("src/main.ts", serviceEnv(servicePort), serviceNodeArgs)
     children.push(service)
     // keep the service's own output (warnings, errors) for after the run
     const log = Fs.createWriteStream(Path.join(root, "bench", "results", "service.log"))
     service.stdout?.pipe(log)
     service.stderr?.pipe(log)
     service.once("exit", (code, signal) => log.write(`\nservice exited: code ${code}, signal ${signal}\n`))
-    const baseline = tsx(
-      "bench/baseline.ts",
-      { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" },
-      (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
-    )
+    // BENCH_COMPARE_WITH=<another checkout>: that checkout's service stands in for the baseline (A/B of a change)
+    const compareWith = process.env.BENCH_COMPARE_WITH
+    const baseline = compareWith
+      ? tsx("src/main.ts", serviceEnv(baselinePort), serviceNodeArgs, Path.resolve(compareWith))
+      : tsx(
+        "bench/baseline.ts",
+        { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" },
+        (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+      )
     children.push(baseline)
     // the service logs its start line at INFO; with WARN we wait for the port instead
-    await waitFor(baseline, /baseline listening/, "baseline")
+    if (compareWith) await waitForPort(`http://127.0.0.1:${baselinePort}/api/v1/health`, baseline)
+    else await waitFor(baseline, /baseline listening/, "baseline")
     await waitForPort(`http://127.0.0.1:${servicePort}/api/v1/health`, service)
 
     const durationSeconds = Number(process.env.BENCH_DURATION ?? 10)

@@ -7,6 +7,7 @@ import pg from "pg"
 import { inject } from "vitest"
 import { AppConfig } from "../src/config/AppConfig.js"
 import { listMigrations, migrate } from "../src/db/Migrations.js"
+import { bundleWith, call } from "./support/fixtures.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 
 const exporter = new InMemorySpanExporter()
@@ -29,6 +30,28 @@ layer(makeTestApp({ spanProcessor: new SimpleSpanProcessor(exporter) }))("tracin
       const useCase = spans.find((s) => s.name === "Users.get")!
       expect(useCase.spanContext().traceId).toBe(server!.spanContext().traceId)
       expect(traceIds.size).toBeGreaterThanOrEqual(1)
+    }))
+
+  it.effect("an API-key file read is traced on its request span, which names the key and its user", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const token = yield* Effect.promise(() => app.token("traced-key"))
+      const { bundleId, files } = yield* bundleWith(token, [{ path: "SKILL.md", content: "# Skill\n" }])
+      const key = yield* Effect.promise(() => app.apiKey("traced-key", ["artifacts:pull"]))
+      const [row] = yield* app.sql<{ id: string; userId: string }>`SELECT id, user_id FROM api_keys WHERE name = 'test key'`
+      exporter.reset()
+      const reply = yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}/files/${files[0].file.id}`, { token: key }))
+      expect(reply.status).toBe(200)
+      const spans = exporter.getFinishedSpans()
+      const server = spans.find((s) => s.name === "http.server GET")!
+      expect(server.attributes).toMatchObject({
+        "rubr.request_id": reply.body.requestId,
+        "rubr.actor": "apiKey",
+        "rubr.api_key_id": row.id,
+        "rubr.user_id": row.userId
+      })
+      // neither the key check nor this one-statement read opens a span of its own
+      expect(spans.map((s) => s.name)).toEqual(["http.server GET"])
     }))
 })
 

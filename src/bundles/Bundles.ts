@@ -351,7 +351,11 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       )
     })
 
-    const getFile = Effect.fn("Files.get")(function*(actor: Actor, bundleId: string, fileId: string) {
+    /**
+     * One statement and no transaction, on the hottest route (API-key pulls): no span of its own, the
+     * request span (with its route) is this use case's (docs/decisions.md, "Spans").
+     */
+    const getFile = Effect.fnUntraced(function*(actor: Actor, bundleId: string, fileId: string) {
       const row = yield* guarded<FileRow & VersionRow & { versionId: string; content: string }>(
         bundleId,
         sql`SELECT ${sql.literal(fileColumns)}, lv.id AS version_id, lv.version_number, lv.artifact_bundle_version_number,
