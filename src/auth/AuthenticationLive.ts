@@ -10,6 +10,7 @@ import { accessRuleFor } from "../http/Routes.js"
 import { ApiKeys, KEY_PREFIX } from "../identity/ApiKeys.js"
 import { Users } from "../identity/Users.js"
 import { checkCounters, RateLimiter } from "../limits/RateLimiter.js"
+import { annotateSpan } from "../telemetry/Spans.js"
 import { Authentication } from "./Authentication.js"
 import type { Actor } from "./CurrentActor.js"
 import { LoginTokens } from "./LoginTokens.js"
@@ -46,7 +47,7 @@ export const AuthenticationLive = Layer.effect(
         { key: `key:${key.id}`, limit: limits.rateLimitKeyPerMinute, label: "API key" },
         { key: `user:${key.userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }
       ], key.counters)
-      yield* Effect.annotateCurrentSpan({ "rubr.user_id": key.userId, "rubr.actor": "apiKey", "rubr.api_key_id": key.id })
+      yield* annotateSpan({ "rubr.user_id": key.userId, "rubr.actor": "apiKey", "rubr.api_key_id": key.id })
       const actor: Actor = { kind: "apiKey", userId: key.userId, apiKeyId: key.id, scopes }
       return actor
     })
@@ -56,7 +57,7 @@ export const AuthenticationLive = Layer.effect(
       const claims = yield* tokens.verify(Redacted.make(value))
       const userId = yield* users.signIn(claims)
       yield* limiter.hit([{ key: `user:${userId}`, limit: limits.rateLimitUserPerMinute, label: "user" }])
-      yield* Effect.annotateCurrentSpan({ "rubr.user_id": userId, "rubr.actor": "login" })
+      yield* annotateSpan({ "rubr.user_id": userId, "rubr.actor": "login" })
       const actor: Actor = {
         kind: "login",
         userId,

@@ -14,6 +14,7 @@ import { AuditsHttp } from "../audits/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
+import { annotateSpan } from "../telemetry/Spans.js"
 import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
 
 /** Secrets that travel in URLs (one-click unsubscribe tokens) never reach the logs. */
@@ -30,7 +31,7 @@ const requestMiddleware = HttpMiddleware.make((app) =>
     const requestId = requestIdFrom(request.headers["x-request-id"])
     const started = performance.now()
     yield* FiberRef.set(CurrentRequestId, requestId)
-    yield* Effect.annotateCurrentSpan("rubr.request_id", requestId)
+    yield* annotateSpan({ "rubr.request_id": requestId })
     const response = yield* app
     // the access log is built only when INFO lines are written at all
     if (LogLevel.greaterThanEqual(LogLevel.Info, yield* FiberRef.get(FiberRef.currentMinimumLogLevel))) {

@@ -17,7 +17,7 @@ import { type DevKey, generateDevKey, mintToken, type TokenOptions } from "../..
 import { AppConfig, type Role } from "../../src/config/AppConfig.js"
 import { HttpServer } from "@effect/platform"
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { tracingWith } from "../../src/telemetry/Tracing.js"
+import { TracingOff, tracingWith } from "../../src/telemetry/Tracing.js"
 
 export const ISSUER = "rubr-test"
 export const AUDIENCE = "rubr-test-aud"
@@ -135,7 +135,8 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
       )
       return testApp.pipe(
         Layer.provideMerge(app),
-        Layer.provide(options.spanProcessor ? tracingWith(options.spanProcessor) : Layer.empty),
+        // as in production: spans only when something reads them (here, the test's processor)
+        Layer.provide(options.spanProcessor ? tracingWith(options.spanProcessor) : TracingOff),
         Layer.provide(AppConfig.layer),
         // @effect/vitest's layer() provides the TestClock; the service's own fibers (worker, heartbeats,
         // sweepers, mock latency) must run on real time, as in production.
