@@ -106,7 +106,11 @@ export const filesSection = async (ctx: BenchContext): Promise<Array<Row>> => {
       for (const target of ["service", "baseline"] as const) {
         process.stderr.write(`bench: ${name} [${target}, round ${round + 1}/${rounds}]\n`)
         const m = await measure(target)
-        process.stderr.write(`       ${m.requestsPerSecond.toFixed(1)} req/s, ${m.cpuMsPerRequest.toFixed(2)} ms CPU/req\n`)
+        process.stderr.write(
+          `       ${m.requestsPerSecond.toFixed(1)} req/s, CPU ms/req: server ${m.cpuMsPerRequest.toFixed(2)}, PostgreSQL ${
+            m.postgresCpuMsPerRequest.toFixed(2)
+          }\n`
+        )
         if (!best[target] || m.requestsPerSecond > best[target]!.requestsPerSecond) best[target] = m
       }
     }

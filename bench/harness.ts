@@ -30,6 +30,8 @@ export interface Measurement {
   readonly errors: number
   /** CPU time (user + system) the server process spent per request during the run; NaN off Linux. */
   readonly cpuMsPerRequest: number
+  /** CPU time the PostgreSQL processes spent per request during the run; NaN off Linux. */
+  readonly postgresCpuMsPerRequest: number
 }
 
 export interface Row {
@@ -76,8 +78,17 @@ const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
     setTimeout(() => reject(new Error(`${label} did not start in time:\n${output.slice(-2000)}`)), 60_000).unref()
   })
 
+/**
+ * The node flags `npm start` runs the service with (package.json), e.g. the young-generation size. Both
+ * servers get them, so the baseline runs on the same V8 settings as the service.
+ */
+const startNodeFlags = (cwd: string): Array<string> => {
+  const start: string = JSON.parse(Fs.readFileSync(Path.join(cwd, "package.json"), "utf8")).scripts?.start ?? ""
+  return start.split(/\s+/).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
+}
+
 const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = [], cwd = root) =>
-  spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
+  spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", script], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -95,10 +106,31 @@ const cpuMs = (pid: number | undefined) => {
   }
 }
 
+/** CPU of the embedded PostgreSQL (postmaster and every backend) in milliseconds, from /proc. */
+const postgresCpuMs = (dataDir: string) => {
+  try {
+    const postmaster = Number(Fs.readFileSync(Path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0])
+    let total = 0
+    for (const entry of Fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        if (Number(entry) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return total
+  } catch {
+    return Number.NaN
+  }
+}
+
 // one counter across every run (warm-ups, rounds, targets), so generated paths never repeat
 let n = 0
 
-const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, number | undefined>) =>
+const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, number | undefined>, dataDir: string) =>
 async (options: RunOptions): Promise<Measurement> => {
   const once = (duration: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
@@ -129,11 +161,14 @@ async (options: RunOptions): Promise<Measurement> => {
     })
   await once(Math.max(2, Math.round((options.duration ?? durationSeconds) / 4)))
   const cpuBefore = cpuMs(pids[options.target])
+  const postgresBefore = postgresCpuMs(dataDir)
   const result = await once(options.duration ?? durationSeconds)
   const cpu = cpuMs(pids[options.target]) - cpuBefore
+  const postgres = postgresCpuMs(dataDir) - postgresBefore
   const requests = Math.max(1, result.requests.total)
   return {
     cpuMsPerRequest: cpu / requests,
+    postgresCpuMsPerRequest: postgres / requests,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -219,7 +254,7 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       userId: user.id,
       apiKey: raw,
       durationSeconds,
-      run: runner(raw, durationSeconds, { service: service.pid, baseline: baseline.pid })
+      run: runner(raw, durationSeconds, { service: service.pid, baseline: baseline.pid }, dir)
     })
   } finally {
     for (const child of children) {
@@ -262,8 +297,8 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits)
 /** One markdown table for all rows. */
 export const table = (rows: ReadonlyArray<Row>) => {
   const lines = [
-    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) |",
-    "|---|---:|---:|---:|---:|---:|---:|"
+    "| Scenario | Service req/s | Service p50 / p99 (ms) | Baseline req/s | Baseline p50 / p99 (ms) | Ratio (req/s) | Server CPU ms/req (service / baseline) | PostgreSQL CPU ms/req (service / baseline) |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|"
   ]
   for (const row of rows) {
     const s = row.service
@@ -274,7 +309,7 @@ export const table = (rows: ReadonlyArray<Row>) => {
         fmt(b.requestsPerSecond)
       } | ${b.p50} / ${b.p99} | ${fmt((100 * s.requestsPerSecond) / Math.max(b.requestsPerSecond, 0.001), 0)}% | ${
         fmt(s.cpuMsPerRequest, 2)
-      } / ${fmt(b.cpuMsPerRequest, 2)} |`
+      } / ${fmt(b.cpuMsPerRequest, 2)} | ${fmt(s.postgresCpuMsPerRequest, 2)} / ${fmt(b.postgresCpuMsPerRequest, 2)} |`
     )
   }
   return lines.join("\n")
