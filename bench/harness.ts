@@ -106,7 +106,7 @@ const cpuMs = (pid: number | undefined) => {
   }
 }
 
-/** CPU of the embedded PostgreSQL (postmaster and every backend) in milliseconds, from /proc. */
+/** CPU of the embedded PostgreSQL (postmaster, live and exited backends) in milliseconds, from /proc. */
 const postgresCpuMs = (dataDir: string) => {
   try {
     const postmaster = Number(Fs.readFileSync(Path.join(dataDir, "pg", "postmaster.pid"), "utf8").split("\n")[0])
@@ -116,7 +116,9 @@ const postgresCpuMs = (dataDir: string) => {
       try {
         const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-        if (Number(entry) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10
+        // the postmaster's own time plus what its exited backends used (cutime/cstime), and every live backend
+        if (Number(entry) === postmaster) total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10
+        else if (Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10
       } catch {
         // the process ended meanwhile
       }

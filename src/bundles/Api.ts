@@ -10,8 +10,10 @@ import { LimitOffsetParams } from "../http/Pagination.js"
 import {
   ArtifactBundle,
   BundleVersionEvent,
+  FileContent,
   FileRecord,
   FileVersion,
+  FileVersionPage,
   FileWithVersion,
   SkippedFile,
   TreeNode
@@ -192,7 +194,7 @@ export class FilesApi extends HttpApiGroup.make("files")
   .add(
     HttpApiEndpoint.get("get", "/artifact-bundles/:artifactBundleId/files/:fileId")
       .setPath(FileIdParams)
-      .addSuccess(Envelope(Schema.Struct({ file: FileRecord, version: FileVersion, content: Schema.String })))
+      .addSuccess(Envelope(FileContent))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
   )
@@ -248,7 +250,7 @@ export class VersionsApi extends HttpApiGroup.make("versions")
     HttpApiEndpoint.get("listFileVersions", "/artifact-bundles/:artifactBundleId/files/:fileId/versions")
       .setPath(FileIdParams)
       .setUrlParams(KeysetParams)
-      .addSuccess(Envelope(Schema.Struct({ versions: Schema.Array(FileVersion), pagination: Pagination })))
+      .addSuccess(Envelope(FileVersionPage))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
       .annotate(OpenApi.Description, "The file's versions, newest first (keyset pages through nextCursor).")

@@ -4,9 +4,15 @@ import { Effect, Layer } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"
 import { RubrApi } from "../http/Api.js"
+import { directJson } from "../http/DirectJson.js"
 import { ok } from "../http/Envelope.js"
 import { resolvePage } from "../http/Pagination.js"
 import { Bundles } from "./Bundles.js"
+import { FileContent, FileVersionPage } from "./Schemas.js"
+
+// the two hottest reads (API-key pulls, history pages) skip the re-encode of what they just built
+const fileContentJson = directJson(FileContent)
+const versionPageJson = directJson(FileVersionPage)
 
 /**
  * The body is decoded leniently (invalid UTF-8 bytes become U+FFFD); if re-encoding the text does not
@@ -78,7 +84,7 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok(yield* bundles.getFile(actor, path.artifactBundleId, path.fileId))
+          return yield* fileContentJson(yield* bundles.getFile(actor, path.artifactBundleId, path.fileId))
         }))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function*() {
@@ -119,7 +125,7 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
-          return yield* ok(
+          return yield* versionPageJson(
             yield* bundles.listFileVersions(actor, path.artifactBundleId, path.fileId, page, urlParams.cursor)
           )
         }))

@@ -1,6 +1,6 @@
 /** The wire shapes of bundles, files, file versions, bundle version events and the file tree. */
 import { Schema } from "effect"
-import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
+import { NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 
 export const FileMetadata = Schema.Struct({
   mediaType: Schema.String,
@@ -42,6 +42,12 @@ export const FileVersion = Schema.Struct({
   createdAt: Timestamp
 }).annotations({ identifier: "FileVersion" })
 export type FileVersion = typeof FileVersion.Type
+
+/** A file with its latest version and that version's content (the file read). */
+export const FileContent = Schema.Struct({ file: FileRecord, version: FileVersion, content: Schema.String })
+
+/** One page of a file's versions, newest first. */
+export const FileVersionPage = Schema.Struct({ versions: Schema.Array(FileVersion), pagination: Pagination })
 
 export const BundleVersionEvent = Schema.Struct({
   id: Schema.UUID,
