@@ -353,7 +353,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
 
     /**
      * One statement and no transaction, on the hottest route (API-key pulls): no span of its own, the
-     * request span (with its route) is this use case's (docs/decisions.md, "Spans").
+     * request span (with its route) is this use case's (docs/decisions.md, "Logging and tracing").
      */
     const getFile = Effect.fnUntraced(function*(actor: Actor, bundleId: string, fileId: string) {
       const row = yield* guarded<FileRow & VersionRow & { versionId: string; content: string }>(
