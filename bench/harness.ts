@@ -87,6 +87,9 @@ const startNodeFlags = (cwd: string): Array<string> => {
   return start.split(/\s+/).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
 }
 
+/** Extra node flags from an environment variable (space-separated), e.g. BENCH_SERVICE_NODE_ARGS. */
+const nodeArgsFrom = (name: string) => (process.env[name] ?? "").split(" ").filter((arg) => arg.length > 0)
+
 const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = [], cwd = root) =>
   spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", script], {
     cwd,
@@ -94,13 +97,17 @@ const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArra
     stdio: ["ignore", "pipe", "pipe"]
   })
 
-/** autocannon against one URL with the bench API key; a short warm-up run first. */
+/** The fields of /proc/<pid>/stat after the command name (Linux); field 11 is utime, 12 stime, 13-14 children's. */
+const procStat = (pid: number | string) => {
+  const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number)
+}
+
 /** utime + stime of a process in milliseconds (Linux /proc; clock ticks are 100 Hz there). */
 const cpuMs = (pid: number | undefined) => {
   try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
+    const fields = procStat(pid ?? -1)
+    return (fields[11] + fields[12]) * 10
   } catch {
     return Number.NaN
   }
@@ -114,11 +121,10 @@ const postgresCpuMs = (dataDir: string) => {
     for (const entry of Fs.readdirSync("/proc")) {
       if (!/^\d+$/.test(entry)) continue
       try {
-        const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+        const fields = procStat(entry)
         // the postmaster's own time plus what its exited backends used (cutime/cstime), and every live backend
-        if (Number(entry) === postmaster) total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10
-        else if (Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10
+        if (Number(entry) === postmaster) total += (fields[11] + fields[12] + fields[13] + fields[14]) * 10
+        else if (fields[1] === postmaster) total += (fields[11] + fields[12]) * 10
       } catch {
         // the process ended meanwhile
       }
@@ -132,6 +138,7 @@ const postgresCpuMs = (dataDir: string) => {
 // one counter across every run (warm-ups, rounds, targets), so generated paths never repeat
 let n = 0
 
+/** autocannon against one URL with the bench API key; a warm-up run first. */
 const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, number | undefined>, dataDir: string) =>
 async (options: RunOptions): Promise<Measurement> => {
   const once = (duration: number) =>
@@ -226,7 +233,7 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: generous,
       SERVICE_MAX_FILES_PER_BUNDLE: generous
     })
-    const serviceNodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+    const serviceNodeArgs = nodeArgsFrom("BENCH_SERVICE_NODE_ARGS")
     const service = tsx("src/main.ts", serviceEnv(servicePort), serviceNodeArgs)
     children.push(service)
     // keep the service's own output (warnings, errors) for after the run
@@ -241,7 +248,7 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       : tsx(
         "bench/baseline.ts",
         { DATABASE_URL: databaseUrl, PORT: String(baselinePort), POOL_SIZE: "20" },
-        (process.env.BENCH_BASELINE_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+        nodeArgsFrom("BENCH_BASELINE_NODE_ARGS")
       )
     children.push(baseline)
     // the service logs its start line at INFO; with WARN we wait for the port instead

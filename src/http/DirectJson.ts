@@ -13,7 +13,7 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Schema, SchemaAST as AST } from "effect"
-import { currentRequestId } from "./RequestId.js"
+import { ok } from "./Envelope.js"
 
 /** The String → Date transformation inside `Schema.Date` (under its validDate refinement). */
 const dateTransformation = (() => {
@@ -68,5 +68,5 @@ export const directJson = <S extends Schema.Schema.Any>(schema: S) => {
   const problem = notDirectJson(schema.ast)
   if (problem !== undefined) throw new Error(`directJson: the schema contains ${problem}; use ok() for it`)
   return (data: Schema.Schema.Type<S>): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    Effect.map(currentRequestId, (requestId) => HttpServerResponse.unsafeJson({ data, requestId }))
+    Effect.map(ok(data), (envelope) => HttpServerResponse.unsafeJson(envelope))
 }
