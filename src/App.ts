@@ -17,12 +17,16 @@ import { EmailServicesLive } from "./email/Layer.js"
 import { HttpAppLive, LogBaseUrl, NodeServerLive } from "./http/Server.js"
 import { ApiKeys } from "./identity/ApiKeys.js"
 import { Users } from "./identity/Users.js"
-import { WorkerLive, WorkerTasksLive } from "./jobs/Worker.js"
+import { WorkerLive, WorkerTasks } from "./jobs/Worker.js"
 import { Jobs } from "./jobs/Jobs.js"
+import { Admission } from "./jobs/Admission.js"
+import { RunKinds } from "./jobs/RunKind.js"
+import { RunStarter } from "./jobs/Start.js"
 import { Spend } from "./credits/Spend.js"
 import { Audits } from "./audits/Audits.js"
-import { Admission } from "./audits/Admission.js"
-import { Targets } from "./audits/Target.js"
+import { AuditKind } from "./audits/Kind.js"
+import { emailTasks } from "./email/Delivery.js"
+import { Targets } from "./targets/Targets.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { AiReviewer } from "./review/AiReviewer.js"
 import { OpenAiReviewerLive } from "./review/openai/index.js"
@@ -52,12 +56,28 @@ const FoundationServicesLive = Layer.mergeAll(
   Spend.Default,
   Targets.Default,
   AiReviewerLive
-).pipe(Layer.provideMerge(Jobs.Default), Layer.provideMerge(Ledger.Default))
+).pipe(Layer.provideMerge(Ledger.Default))
+
+/**
+ * The kinds of run this service knows. The shared pipeline (start, jobs, runner, worker, stale
+ * recovery) reads them from this registry; registering a kind here is all it takes to plug one in.
+ */
+const RunKindsLive = RunKinds.layer(AuditKind)
+
+/** The run pipeline every kind shares: admission, the one-transaction start, jobs. */
+const RunPipelineLive = RunStarter.Default.pipe(
+  Layer.provideMerge(Admission.Default),
+  Layer.provideMerge(Jobs.Default),
+  Layer.provideMerge(RunKindsLive)
+)
 
 export const ServicesLive = Audits.Default.pipe(
-  Layer.provideMerge(Admission.Default),
+  Layer.provideMerge(RunPipelineLive),
   Layer.provideMerge(FoundationServicesLive)
 )
+
+/** Plain worker tasks (not kinds of run): email delivery. */
+const WorkerTasksLive = Layer.effect(WorkerTasks, emailTasks)
 
 const apiLayers = Layer.mergeAll(
   HttpAppLive,

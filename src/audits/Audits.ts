@@ -6,108 +6,24 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
+import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
-import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
 import { resolvePage } from "../http/Pagination.js"
-import { Jobs, toJobJson } from "../jobs/Jobs.js"
+import { Admission } from "../jobs/Admission.js"
+import { toJobJson } from "../jobs/Jobs.js"
+import { RunStarter } from "../jobs/Start.js"
 import { Bundles } from "../bundles/Bundles.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
 import type { ArtifactType, Rubric } from "../review/Types.js"
-import { Admission } from "./Admission.js"
+import { dominantArtifactType, targetDescription, Targets } from "../targets/Targets.js"
 import { type AuditRequest, StartAuditData } from "./Api.js"
 import { AUDIT_MODEL_TIER, AUDIT_REASONING_EFFORT, type Estimate, estimateAudit } from "./Estimate.js"
-import { dominantArtifactType, type ResolvedTarget, Targets } from "./Target.js"
+import { AuditKind } from "./Kind.js"
+import type { AuditRunRow, AuditSummaryJson } from "./Records.js"
+export { type AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
+import { runColumns } from "./Records.js"
 
-export const AUDIT_TASK = "rubr_audit"
-export const AUDIT_RESOURCE = "audit_run"
-
-export interface AuditRunRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly userId: string
-  readonly jobId: string
-  readonly requestedByApiKeyId: string | null
-  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
-  readonly targetMode: "file" | "bundle"
-  readonly targetFileId: string | null
-  readonly targetFileVersionId: string | null
-  readonly artifactBundleVersionNumber: number
-  readonly inputVersionIds: ReadonlyArray<string>
-  readonly inputHash: string
-  readonly rubricKey: string
-  readonly rubricVersion: string
-  readonly artifactType: string
-  readonly summary: AuditSummaryJson
-  readonly estimatedCredits: number
-  readonly finalChargedCredits: number | null
-  readonly result: StoredResult | null
-  readonly usage: unknown
-  readonly reconciliation: unknown
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly appliedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly completedAt: Date | null
-}
-
-export interface AuditSummaryJson {
-  readonly estimate: Estimate
-  readonly target: ReturnType<typeof targetDescription>
-  readonly creditCost: ReturnType<typeof creditCostOf>
-  readonly rubricTitle: string
-  /** the exact rubric admitted, so the worker scores against what the user was quoted for */
-  readonly rubric: Rubric
-}
-
-export interface StoredImprovedFile {
-  readonly fileId: string
-  readonly path: string
-  readonly baseFileVersionId: string
-  readonly content: string
-  readonly changes: ReadonlyArray<string>
-}
-
-export interface StoredResult {
-  readonly overallScore: number
-  readonly scores: ReadonlyArray<unknown>
-  readonly findings: ReadonlyArray<unknown>
-  readonly improvedVersion: StoredImprovedFile | null
-  readonly improvedFiles: ReadonlyArray<StoredImprovedFile>
-  readonly evalKit: { readonly cases: ReadonlyArray<unknown> }
-  readonly metadata: {
-    readonly provider: string
-    readonly model: string
-    readonly modelTier: string
-    readonly reasoningEffort: string
-    readonly durationMs: number
-  }
-}
-
-export const runColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, target_mode, target_file_id,
-  target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash, rubric_key, rubric_version,
-  artifact_type, summary, estimated_credits, final_charged_credits, result, usage, reconciliation, error_code,
-  error_message, applied_at, created_at, updated_at, completed_at`
-
-export const targetDescription = (resolved: ResolvedTarget) => ({
-  artifactBundleId: resolved.bundle.id,
-  targetMode: resolved.mode,
-  targetFileId: resolved.target?.fileId ?? null,
-  targetFilePath: resolved.target?.path ?? null,
-  targetFileVersionId: resolved.target?.fileVersionId ?? null,
-  targetFileVersionNumber: resolved.target?.versionNumber ?? null,
-  artifactBundleVersionNumber: resolved.artifactBundleVersionNumber,
-  inputVersionIds: [...resolved.inputVersionIds],
-  inputHash: resolved.inputHash
-})
-
-export const creditCostOf = (estimate: Estimate) => ({
-  credits: estimate.estimatedCredits,
-  reason: "audit_run",
-  estimate: true,
-  mode: estimate.mode,
-  finalChargedCredits: null as number | null
-})
+export const creditCostOf = (estimate: Estimate) => creditCostFor(estimate, AuditKind.debitReason)
 
 export const toAuditRunJson = (run: AuditRunRow) => ({
   id: run.id,
@@ -168,12 +84,12 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     const config = yield* AppConfig
     const targets = yield* Targets
     const admission = yield* Admission
-    const jobs = yield* Jobs
+    const starter = yield* RunStarter
     const bundles = yield* Bundles
 
     /** Target, rubric and estimate: the one computation behind both the estimate and the start route. */
     const prepare = Effect.fn("Audits.prepare")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
-      const resolved = yield* targets.resolve(actor.userId, bundleId, request)
+      const resolved = yield* targets.resolve(actor.userId, bundleId, request, { verb: "audited" })
       const artifactType: ArtifactType = request.artifactType ??
         (resolved.target ? (resolved.target.artifactType as ArtifactType) : dominantArtifactType(resolved.files))
       const rubric = yield* resolveRubric({
@@ -205,80 +121,54 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
       request: AuditRequest,
       idempotencyKey: string | undefined
     ) {
-      // ownership first, so another user's bundle is a 404 whatever else is wrong
-      const head = yield* targets.bundleHead(actor.userId, bundleId)
-      if (!head) return yield* NotFound.of("Artifact bundle")
-      yield* admission.bundleRateLimit(bundleId)
-      const work = Effect.gen(function*() {
-        const prepared = yield* prepare(actor, bundleId, request)
-        const { resolved, rubric, estimate } = prepared
-        if (!request.force) {
-          const [same] = yield* sql<{ id: string; status: string }>`
-            SELECT id, status FROM audit_runs
-            WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${resolved.inputHash}
-              AND rubric_key = ${rubric.key} AND rubric_version = ${rubric.version}
-              AND status IN ('queued', 'running', 'completed')
-            ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
-          if (same) {
-            return yield* new Conflict({
-              message: `An identical audit (same input versions and rubric) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,
-              details: [{ auditRunId: same.id, status: same.status }]
-            })
+      return yield* starter.start({
+        kind: AuditKind,
+        actor,
+        bundleId,
+        route: `POST /artifact-bundles/${bundleId}/audits`,
+        idempotencyKey,
+        request,
+        prepare: Effect.gen(function*() {
+          const prepared = yield* prepare(actor, bundleId, request)
+          if (!request.force) {
+            const [same] = yield* sql<{ id: string; status: string }>`
+              SELECT id, status FROM audit_runs
+              WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
+                AND rubric_key = ${prepared.rubric.key} AND rubric_version = ${prepared.rubric.version}
+                AND status IN ('queued', 'running', 'completed')
+              ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
+            if (same) {
+              return yield* new Conflict({
+                message: `An identical audit (same input versions and rubric) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,
+                details: [{ auditRunId: same.id, status: same.status }]
+              })
+            }
           }
-        }
-        const runId = crypto.randomUUID()
-        const jobId = crypto.randomUUID()
-        const apiKeyId = actor.kind === "apiKey" ? actor.apiKeyId : null
-        const job = yield* jobs.create({
-          id: jobId,
-          userId: actor.userId,
-          artifactBundleId: bundleId,
-          kind: "audit",
-          task: AUDIT_TASK,
-          phase: "preparing_context",
-          message: "Queued; waiting for a worker.",
-          resourceType: AUDIT_RESOURCE,
-          resourceId: runId,
-          requestedByApiKeyId: apiKeyId
-        })
-        const summary: AuditSummaryJson = {
-          estimate,
-          target: prepared.target,
-          creditCost: prepared.creditCost,
-          rubricTitle: rubric.title,
-          rubric
-        }
-        const [run] = yield* sql<AuditRunRow>`
-          INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
-            target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
-            rubric_key, rubric_version, artifact_type, summary, estimated_credits)
-          VALUES (${runId}, ${bundleId}, ${actor.userId}, ${jobId}, ${apiKeyId}, ${resolved.mode},
-            ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
-            ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
-            ${prepared.artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
-          RETURNING ${sql.literal(runColumns)}`.pipe(Effect.orDie)
-        yield* admission.admit({
-          userId: actor.userId,
-          bundleId,
-          credits: estimate.estimatedCredits,
-          resourceType: AUDIT_RESOURCE,
-          resourceId: runId,
-          reason: "audit_run"
-        })
-        const data = yield* encodeStart({
-          auditRun: toAuditRunJson(run),
-          job: toJobJson(job),
-          jobId,
-          creditCost: prepared.creditCost,
-          estimate,
-          target: prepared.target
-        }).pipe(Effect.orDie)
-        return { status: 202, body: { data } } satisfies IdempotentOutcome
+          return prepared
+        }),
+        credits: (prepared) => prepared.estimate.estimatedCredits,
+        insertRun: ({ resolved, rubric, estimate, target, creditCost, artifactType }, ids) => {
+          const summary: AuditSummaryJson = { estimate, target, creditCost, rubricTitle: rubric.title, rubric }
+          return sql<AuditRunRow>`
+            INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
+              target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
+              rubric_key, rubric_version, artifact_type, summary, estimated_credits)
+            VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${resolved.mode},
+              ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
+              ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
+              ${artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
+            RETURNING ${sql.literal(runColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+        },
+        respond: (prepared, run, job) =>
+          encodeStart({
+            auditRun: toAuditRunJson(run),
+            job: toJobJson(job),
+            jobId: job.id,
+            creditCost: prepared.creditCost,
+            estimate: prepared.estimate,
+            target: prepared.target
+          }).pipe(Effect.orDie)
       })
-      return yield* idempotent(
-        { userId: actor.userId, route: `POST /artifact-bundles/${bundleId}/audits`, key: idempotencyKey, request },
-        work
-      ).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
     })
 
     const findRun = (userId: string, bundleId: string, runId: string) =>

@@ -4,7 +4,7 @@ import * as Crypto from "node:crypto"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../http/Api.js"
 import { ok } from "../http/Envelope.js"
-import { throttlePublicIp } from "./ClientIp.js"
+import { throttlePublicIp } from "../limits/ClientIp.js"
 import { Newsletter } from "./Newsletter.js"
 import { EmailPreferences } from "./Preferences.js"
 

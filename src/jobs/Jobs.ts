@@ -7,6 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { Ledger } from "../credits/Ledger.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
+import { RunKinds } from "./RunKind.js"
 
 export type JobKind = "audit" | "rubr_flow_conversion" | "eval" | "proof_report"
 export type JobState = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled"
@@ -68,11 +69,6 @@ export const toJobJson = (job: JobRow) => ({
   finishedAt: job.finishedAt
 })
 
-/** The run table each resource type lives in; its `status` moves with the job. */
-const runTables: Record<string, string> = {
-  audit_run: "audit_runs"
-}
-
 const jobColumns = `id, user_id, artifact_bundle_id, kind, state, phase, percent, message, resource_type, resource_id,
   attempts, max_attempts, result, error_code, error_message, requested_by_api_key_id, created_at, updated_at, started_at, finished_at`
 
@@ -94,6 +90,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const ledger = yield* Ledger
+    const kinds = yield* RunKinds
 
     /** Call inside the start transaction: job row, first event and the graphile-worker job together. */
     const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
@@ -175,7 +172,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         SELECT ${jobId}, ${row.artifactBundleId}, COALESCE(MAX(sequence), 0) + 1, ${change.kind ?? change.state},
                ${row.state}, ${row.phase}, ${row.percent}, ${row.message}
         FROM job_events WHERE job_id = ${jobId}`
-      const table = runTables[row.resourceType]
+      // the run record (its kind's table) moves with its job
+      const table = kinds.byResourceType(row.resourceType)?.table
       if (table && row.state !== "paused") {
         yield* sql`UPDATE ${sql(table)} SET status = ${row.state}, updated_at = now() WHERE id = ${row.resourceId}`
       }
@@ -187,21 +185,23 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       transition(jobId, { from: ["running"], state: "running", phase, percent, message, kind: "progress" })
 
     /**
-     * Refunds what a resource's debit has not yet had back, once: the refund's idempotency key is fixed
-     * per resource, so a retried failure, a cancel racing a failure, or a replay cannot refund twice.
+     * Refunds what a resource's debit has not yet had back, less `keepCredits` (work already done), once:
+     * the refund's idempotency key is fixed per resource, so a retried failure, a cancel racing a
+     * failure, or a replay cannot refund twice.
      */
     const refundRemaining = Effect.fn("Jobs.refundRemaining")(function*(
       userId: string,
       resourceType: string,
       resourceId: string,
       reason: string,
-      bundleId: string
+      bundleId: string,
+      keepCredits = 0
     ) {
       const [{ debited, refunded }] = yield* sql<{ debited: number; refunded: number }>`
         SELECT COALESCE(SUM(amount) FILTER (WHERE type = 'debit'), 0)::int AS debited,
                COALESCE(SUM(amount) FILTER (WHERE type = 'refund'), 0)::int AS refunded
         FROM credit_ledger WHERE user_id = ${userId} AND resource_type = ${resourceType} AND resource_id = ${resourceId}`
-      const amount = debited - refunded
+      const amount = debited - refunded - Math.max(0, Math.floor(keepCredits))
       if (amount <= 0) return 0
       yield* ledger.append({
         userId,

@@ -8,33 +8,37 @@
 import { Duration, Effect, Either, Schedule, Schema } from "effect"
 import { PgClient } from "@effect/sql-pg"
 import { type JobRow, Jobs } from "./Jobs.js"
+import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
 /** An expected, user-visible failure of a job: its code and message are safe to show. */
 export class JobFailure extends Schema.TaggedError<JobFailure>()("JobFailure", {
   code: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** credits kept for work done before the failure (e.g. provider usage); the rest is refunded */
+  keepCredits: Schema.optionalWith(Schema.Number, { default: () => 0 })
 }) {}
 
 export interface JobContext {
   readonly job: JobRow
+  /** Enters one of the kind's phases (its declared percent) with a message. */
+  readonly phase: (name: string, message: string) => Effect.Effect<void>
+  /** A progress step with an explicit percent. */
   readonly progress: (phase: string, percent: number, message: string) => Effect.Effect<void>
 }
 
 export const HEARTBEAT_INTERVAL = Duration.seconds(1)
 
-export const runTrackedJob = <R>(
-  jobId: string,
-  workerId: string,
-  work: (ctx: JobContext) => Effect.Effect<unknown, JobFailure, R>
-) =>
+/** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
+export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: string) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     const sql = yield* PgClient.PgClient
+    const first = kind.phases[0]
     const claimed = yield* jobs.transition(jobId, {
       from: ["queued", "running"],
       state: "running",
-      phase: "preparing_context",
-      percent: 5,
+      phase: first?.name ?? "running",
+      percent: first?.percent ?? 5,
       message: "Started.",
       kind: "started",
       countAttempt: true,
@@ -42,10 +46,13 @@ export const runTrackedJob = <R>(
     })
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
 
+    const progress = (phase: string, percent: number, message: string) => Effect.asVoid(jobs.progress(jobId, phase, percent, message))
     const ctx: JobContext = {
       job: claimed,
-      progress: (phase, percent, message) => Effect.asVoid(jobs.progress(jobId, phase, percent, message))
+      progress,
+      phase: (name, message) => progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message)
     }
+    const work = kind.work(ctx)
 
     // Heartbeat + cancellation watch: ends (and so interrupts the work) once the job is no longer running.
     const watch = sql<{ state: string }>`
@@ -56,7 +63,7 @@ export const runTrackedJob = <R>(
     )
 
     const outcome = yield* Effect.raceFirst(
-      Effect.either(work(ctx)).pipe(Effect.map((result) => ({ kind: "done" as const, result }))),
+      Effect.either(work).pipe(Effect.map((result) => ({ kind: "done" as const, result }))),
       Effect.map(watch, () => ({ kind: "stopped" as const }))
     ).pipe(Effect.exit)
 
@@ -82,7 +89,8 @@ export const runTrackedJob = <R>(
       return
     }
     if (Either.isLeft(value.result)) {
-      yield* failAndRefund(jobId, value.result.left.code, value.result.left.message)
+      const failure = value.result.left
+      yield* failAndRefund(jobId, failure.code, failure.message, failure.keepCredits)
       return
     }
     yield* jobs.transition(jobId, {
@@ -96,9 +104,20 @@ export const runTrackedJob = <R>(
     })
   })
 
-export const failAndRefund = (jobId: string, code: string, message: string) =>
+/** The default `recordFailure`: the run table's error_code and error_message. */
+const recordOnRunTable = (table: string, runId: string, failure: { readonly code: string; readonly message: string }) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    sql`UPDATE ${sql(table)} SET error_code = ${failure.code}, error_message = ${failure.message}, updated_at = now()
+        WHERE id = ${runId}`)
+
+/**
+ * Fails a job that has not finished: the job row, its event, the run record (its kind's
+ * `recordFailure`) and the refund of everything but `keepCredits`, in one transaction.
+ */
+export const failAndRefund = (jobId: string, code: string, message: string, keepCredits = 0) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
+    const kinds = yield* RunKinds
     const sql = yield* PgClient.PgClient
     yield* Effect.gen(function*() {
       const failed = yield* jobs.transition(jobId, {
@@ -110,8 +129,12 @@ export const failAndRefund = (jobId: string, code: string, message: string) =>
         errorMessage: message
       })
       if (failed) {
-        yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`, failed.artifactBundleId)
-        yield* sql`UPDATE audit_runs SET error_code = ${code}, error_message = ${message} WHERE id = ${failed.resourceId}`
+        yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`, failed.artifactBundleId, keepCredits)
+        const kind = kinds.byResourceType(failed.resourceType)
+        if (kind) {
+          const failure = { code, message }
+          yield* kind.recordFailure ? kind.recordFailure(failed.resourceId, failure) : recordOnRunTable(kind.table, failed.resourceId, failure)
+        }
       }
     }).pipe(sql.withTransaction, Effect.orDie)
   })

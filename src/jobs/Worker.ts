@@ -2,24 +2,30 @@
  * The graphile-worker runner as a scoped layer: started for roles `all` and `worker`, stopped (drained:
  * running tasks finish, no new ones are picked up) when the scope closes. Tasks are Effects run on the
  * runtime of this layer, so they see the same services as the API.
+ *
+ * It knows no feature: the composition root provides `WorkerTasks` (plain tasks such as email delivery)
+ * and the `RunKinds` registry, whose every kind becomes a task that runs `runTrackedJob`.
  */
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Runtime } from "effect"
+import { Context, Effect, Layer, Runtime, Schema } from "effect"
 import { Logger, run, type Task, type TaskList } from "graphile-worker"
 import * as Os from "node:os"
 import { AppConfig } from "../config/AppConfig.js"
 import { PgPool } from "../db/Database.js"
-import { emailTasks } from "../email/Delivery.js"
-import { auditTasks } from "../audits/Task.js"
+import { runTrackedJob } from "./Runner.js"
+import { RunKinds } from "./RunKind.js"
 
 export type TaskHelpers = Parameters<Task>[1]
 export type EffectTask<R> = (payload: unknown, helpers: TaskHelpers) => Effect.Effect<void, unknown, R>
 
-/** The tasks this process can run; each feature adds its own to the record. */
+/** Plain tasks (not kinds of run) this process can run, provided by the composition root. */
 export class WorkerTasks extends Context.Tag("rubr/WorkerTasks")<
   WorkerTasks,
   Record<string, EffectTask<SqlClient.SqlClient>>
 >() {}
+
+/** The payload every run-kind task is queued with (Jobs.create). */
+const RunPayload = Schema.Struct({ jobId: Schema.UUID })
 
 export const workerId = `${Os.hostname()}:${process.pid}`
 
@@ -50,16 +56,26 @@ const workerLogger = (runtime: Runtime.Runtime<never>) =>
     Runtime.runFork(runtime)(effect.pipe(Effect.annotateLogs({ component: "graphile-worker", ...scope, ...(meta ?? {}) })))
   })
 
-export const WorkerTasksLive = Layer.effect(
-  WorkerTasks,
-  Effect.map(Effect.all([emailTasks, auditTasks]), ([email, audits]) => ({ rubr_heartbeat: heartbeatTask, ...email, ...audits }))
-)
+/** One task per registered kind of run: decode the job id, then run the tracked job. */
+const runKindTasks = Effect.gen(function*() {
+  const kinds = yield* RunKinds
+  const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof runTrackedJob>>>()
+  return Object.fromEntries(kinds.all.map((kind) => {
+    const task: EffectTask<never> = (payload, helpers) =>
+      Schema.decodeUnknown(RunPayload)(payload).pipe(
+        Effect.orDie,
+        Effect.flatMap(({ jobId }) => runTrackedJob(kind, jobId, helpers.job.locked_by ?? "unknown-worker")),
+        Effect.provide(context)
+      )
+    return [kind.task, task] as const
+  }))
+})
 
 export const WorkerLive = Layer.scopedDiscard(
   Effect.gen(function*() {
     const pool = yield* PgPool
     const config = yield* AppConfig
-    const tasks = yield* WorkerTasks
+    const tasks = { rubr_heartbeat: heartbeatTask, ...(yield* WorkerTasks), ...(yield* runKindTasks) }
     const runtime = yield* Effect.runtime<SqlClient.SqlClient>()
     const runPromise = Runtime.runPromise(runtime)
     const logRuntime = yield* Effect.runtime<never>()

@@ -7,7 +7,7 @@ import { HttpServerRequest as Request } from "@effect/platform"
 import { Effect, Option } from "effect"
 import * as Net from "node:net"
 import { AppConfig } from "../config/AppConfig.js"
-import { RateLimiter } from "../limits/RateLimiter.js"
+import { RateLimiter } from "./RateLimiter.js"
 
 const unmap = (ip: string) => (ip.startsWith("::ffff:") && Net.isIPv4(ip.slice(7)) ? ip.slice(7) : ip)
 

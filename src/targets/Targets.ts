@@ -1,5 +1,5 @@
 /**
- * Target selection for audits (and later conversions): which file versions are the input.
+ * Target selection, shared by audits and conversions: which file versions are the input.
  *
  *   targetFileId + targetVersionNumber  → that file version, with the bundle as it was at that version
  *   targetFileId alone                  → that file's latest version
@@ -7,7 +7,10 @@
  *   nothing                             → the current state: the primary file with the others as context, or,
  *                                         with no primary, every current file under review (bundle mode)
  *
- * Soft-deleted files are never input (they disappear from audits); a deleted target is 404.
+ * Soft-deleted files are never input (they disappear from audits and conversions); a deleted target is 404.
+ * A kind may leave files of some artifact types out of its input (conversions never read rubr_flow
+ * files: they are outputs): an excluded file named as the target is a 409, and an excluded primary
+ * file makes the current state bundle mode over the remaining files.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
@@ -36,6 +39,13 @@ export interface BundleHead {
   readonly customRubric: unknown
 }
 
+export interface ResolveOptions {
+  /** how the refusal messages name the work: "audited", "converted" */
+  readonly verb: string
+  /** artifact types this kind never takes as input */
+  readonly excludeTypes?: ReadonlyArray<string>
+}
+
 export interface ResolvedTarget {
   readonly bundle: BundleHead
   readonly mode: "file" | "bundle"
@@ -45,6 +55,20 @@ export interface ResolvedTarget {
   readonly inputVersionIds: ReadonlyArray<string>
   readonly inputHash: string
 }
+
+/** The target as the estimate and start routes describe it. */
+export const targetDescription = (resolved: ResolvedTarget) => ({
+  artifactBundleId: resolved.bundle.id,
+  targetMode: resolved.mode,
+  targetFileId: resolved.target?.fileId ?? null,
+  targetFilePath: resolved.target?.path ?? null,
+  targetFileVersionId: resolved.target?.fileVersionId ?? null,
+  targetFileVersionNumber: resolved.target?.versionNumber ?? null,
+  artifactBundleVersionNumber: resolved.artifactBundleVersionNumber,
+  inputVersionIds: [...resolved.inputVersionIds],
+  inputHash: resolved.inputHash
+})
+export type TargetDescription = ReturnType<typeof targetDescription>
 
 /** sha256 over the exact input versions: one `versionId:contentHash` line each, sorted. */
 export const inputHashOf = (files: ReadonlyArray<{ fileVersionId: string; contentHash: string }>) =>
@@ -153,7 +177,18 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
       } satisfies ResolvedTarget
     }
 
-    const resolve = Effect.fn("Targets.resolve")(function*(userId: string, bundleId: string, request: TargetRequest) {
+    const resolve = Effect.fn("Targets.resolve")(function*(
+      userId: string,
+      bundleId: string,
+      request: TargetRequest,
+      options: ResolveOptions
+    ) {
+      const excluded = (row: { artifactType: string }) => options.excludeTypes?.includes(row.artifactType) ?? false
+      const refuseExcluded = (row: { path: string; artifactType: string }) =>
+        new Conflict({
+          message: `${row.path} is a ${row.artifactType} file; it cannot be ${options.verb}. Select another file.`,
+          details: [{ path: row.path, artifactType: row.artifactType }]
+        })
       if (request.targetVersionNumber !== undefined && request.targetFileId === undefined) {
         return yield* ValidationFailed.at("targetVersionNumber", "needs targetFileId")
       }
@@ -166,7 +201,10 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
       const bundle = yield* bundleHead(userId, bundleId)
       if (!bundle) return yield* NotFound.of("Artifact bundle")
       if (bundle.status === "archived") {
-        return yield* new Conflict({ message: "This artifact bundle is archived; archived bundles cannot be audited.", details: [] })
+        return yield* new Conflict({
+          message: `This artifact bundle is archived; archived bundles cannot be ${options.verb}.`,
+          details: [{ artifactBundleId: bundleId, status: "archived" }]
+        })
       }
 
       if (request.artifactBundleVersionNumber !== undefined || request.targetVersionNumber !== undefined) {
@@ -176,20 +214,29 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         const version = yield* versionOf(bundleId, where)
         if (!version) return yield* NotFound.of(request.artifactBundleVersionNumber !== undefined ? "Bundle version" : "File version")
         if (version.status !== "active") return yield* NotFound.of("File")
-        const rows = yield* snapshot(bundleId, version.artifactBundleVersionNumber)
+        const all = yield* snapshot(bundleId, version.artifactBundleVersionNumber)
         // the target is exactly the selected version, even if the file changed again at the same event count
-        const targetRow = rows.find((r) => r.fileId === version.fileId)
+        const targetRow = all.find((r) => r.fileId === version.fileId)
         if (!targetRow || targetRow.versionNumber !== version.versionNumber) return yield* NotFound.of("File version")
-        return finish(bundle, rows, version.fileId, version.artifactBundleVersionNumber)
+        if (excluded(targetRow)) return yield* refuseExcluded(targetRow)
+        return finish(bundle, all.filter((r) => !excluded(r)), version.fileId, version.artifactBundleVersionNumber)
       }
 
-      const rows = yield* current(bundleId)
+      const all = yield* current(bundleId)
+      const rows = all.filter((r) => !excluded(r))
       if (rows.length === 0) {
-        return yield* new Conflict({ message: "This artifact bundle has no files to audit; upload some first.", details: [] })
+        return yield* new Conflict({
+          message: all.length === 0
+            ? `This artifact bundle has no files to be ${options.verb}; upload some first.`
+            : `This artifact bundle has no files that can be ${options.verb} (only ${[...new Set(all.map((r) => r.artifactType))].join(", ")} files).`,
+          details: []
+        })
       }
-      const n = Math.max(...rows.map((r) => r.artifactBundleVersionNumber))
+      const n = Math.max(...all.map((r) => r.artifactBundleVersionNumber))
       if (request.targetFileId !== undefined) {
-        if (!rows.some((r) => r.fileId === request.targetFileId)) return yield* NotFound.of("File")
+        const row = all.find((r) => r.fileId === request.targetFileId)
+        if (!row) return yield* NotFound.of("File")
+        if (excluded(row)) return yield* refuseExcluded(row)
         return finish(bundle, rows, request.targetFileId, n)
       }
       const primary = bundle.primaryFileId && rows.some((r) => r.fileId === bundle.primaryFileId) ? bundle.primaryFileId : null

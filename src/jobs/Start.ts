@@ -1,0 +1,98 @@
+/**
+ * The start of every kind of run, written once: ownership (404), the per-bundle rate limit, then in one
+ * transaction under the `Idempotency-Key`: the kind's preparation (target, estimate), the job row and
+ * its first event, the run record, the graphile-worker job, and admission (usage caps, the debit, the
+ * circuit breaker). Any refusal rolls everything back: no run, no job, no debit.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import type { Actor } from "../auth/CurrentActor.js"
+import { NotFound } from "../domain/Errors.js"
+import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
+import { Admission } from "./Admission.js"
+import { type JobRow, Jobs } from "./Jobs.js"
+import type { RunKind } from "./RunKind.js"
+
+export interface RunIds {
+  readonly runId: string
+  readonly jobId: string
+  readonly apiKeyId: string | null
+}
+
+export interface StartOptions<P, Row, E1, R1, E2, R2, E3, R3> {
+  readonly kind: RunKind<any>
+  readonly actor: Actor
+  readonly bundleId: string
+  /** the idempotency scope of the route, e.g. `POST /artifact-bundles/{id}/audits` */
+  readonly route: string
+  readonly idempotencyKey: string | undefined
+  /** the request body as received (hashed: the same key with another body is a 409) */
+  readonly request: unknown
+  /** target, estimate, kind-specific refusals; runs inside the start transaction */
+  readonly prepare: Effect.Effect<P, E1, R1>
+  /** credits to debit at admission */
+  readonly credits: (prepared: P) => number
+  /** inserts the run record (its job row exists already) */
+  readonly insertRun: (prepared: P, ids: RunIds) => Effect.Effect<Row, E2, R2>
+  /** the encoded `data` of the 202 answer */
+  readonly respond: (prepared: P, run: Row, job: JobRow) => Effect.Effect<unknown, E3, R3>
+}
+
+export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const admission = yield* Admission
+    const jobs = yield* Jobs
+
+    /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
+    const requireOwnedBundle = (userId: string, bundleId: string) =>
+      sql<{ id: string }>`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
+      )
+
+    const start = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
+      Effect.gen(function*() {
+        const { actor, bundleId, kind } = options
+        yield* requireOwnedBundle(actor.userId, bundleId)
+        yield* admission.bundleRateLimit(bundleId)
+        const work = Effect.gen(function*() {
+          const prepared = yield* options.prepare
+          const ids: RunIds = {
+            runId: crypto.randomUUID(),
+            jobId: crypto.randomUUID(),
+            apiKeyId: actor.kind === "apiKey" ? actor.apiKeyId : null
+          }
+          const job = yield* jobs.create({
+            id: ids.jobId,
+            userId: actor.userId,
+            artifactBundleId: bundleId,
+            kind: kind.kind,
+            task: kind.task,
+            phase: kind.phases[0]?.name ?? "queued",
+            message: "Queued; waiting for a worker.",
+            resourceType: kind.resourceType,
+            resourceId: ids.runId,
+            requestedByApiKeyId: ids.apiKeyId
+          })
+          const run = yield* options.insertRun(prepared, ids)
+          yield* admission.admit({
+            userId: actor.userId,
+            bundleId,
+            credits: options.credits(prepared),
+            resourceType: kind.resourceType,
+            resourceId: ids.runId,
+            reason: kind.debitReason
+          })
+          const data = yield* options.respond(prepared, run, job)
+          return { status: 202, body: { data } } satisfies IdempotentOutcome
+        })
+        return yield* idempotent(
+          { userId: actor.userId, route: options.route, key: options.idempotencyKey, request: options.request },
+          work
+        ).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(Effect.withSpan("RunStarter.start", { attributes: { kind: options.kind.kind } }))
+
+    return { start, requireOwnedBundle } as const
+  })
+}) {}
