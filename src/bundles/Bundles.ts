@@ -253,6 +253,11 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
 
     // ---- files -----------------------------------------------------------------------------------
 
+    const prepareFile = (file: UploadInput) => {
+      const language = detectLanguage(file.path)
+      return { ...file, ...digest(file.content), language, mediaType: file.mediaType ?? mediaTypeFor(language) }
+    }
+
     const checkMediaType = (mediaType: string | undefined, at: string): Array<ErrorDetail> => {
       if (mediaType === undefined) return []
       const problem = mediaTypeProblem(mediaType)
@@ -292,10 +297,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       if (details.length > 0) return yield* validationError(details)
 
       yield* owned(actor, bundleId)
-      const prepared = files.map((file) => {
-        const language = detectLanguage(file.path)
-        return { ...file, ...digest(file.content), language, mediaType: file.mediaType ?? mediaTypeFor(language) }
-      })
+      const prepared = files.map(prepareFile)
       const paths = prepared.map((f) => f.path)
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)
@@ -309,10 +311,30 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
             details: taken.map((t) => ({ path: t.path }))
           })
         }
-        if (bundle.fileCount + files.length > limits.maxFilesPerBundle) {
+        return yield* createFiles(bundle, prepared, "upload", apiKeyIdOf(actor))
+      }).pipe(
+        sql.withTransaction,
+        conflictOnDuplicate("An active file with one of these paths was just created by another request.")
+      )
+    })
+
+    /**
+     * Inside the bundle lock: new files at free paths, each as version 1 from `source`, in one batch; the
+     * bundle's file limit holds.
+     */
+    const createFiles = (
+      bundle: BundleRow,
+      prepared: ReadonlyArray<ReturnType<typeof prepareFile>>,
+      source: string,
+      apiKeyId: string | null
+    ) =>
+      Effect.gen(function*() {
+        const bundleId = bundle.id
+        const paths = prepared.map((f) => f.path)
+        if (bundle.fileCount + prepared.length > limits.maxFilesPerBundle) {
           return yield* ValidationFailed.at(
             "files",
-            `a bundle holds at most ${limits.maxFilesPerBundle} active files (it has ${bundle.fileCount}; this upload adds ${files.length})`
+            `a bundle holds at most ${limits.maxFilesPerBundle} active files (it has ${bundle.fileCount}; this upload adds ${prepared.length})`
           )
         }
         yield* store.putContents(bundleId, prepared)
@@ -332,7 +354,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
             fileId: fileIds[i],
             versionNumber: 1,
             path: f.path,
-            source: "upload",
+            source,
             contentHash: f.contentHash,
             sizeBytes: f.sizeBytes,
             parentVersionId: null,
@@ -341,15 +363,53 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
             mediaType: f.mediaType,
             detectedLanguage: f.language
           })),
-          apiKeyIdOf(actor)
+          apiKeyId
         )
         yield* refresh(bundleId)
         return yield* fileWithVersions(bundleId, fileIds, versionIds)
-      }).pipe(
-        sql.withTransaction,
-        conflictOnDuplicate("An active file with one of these paths was just created by another request.")
-      )
-    })
+      })
+
+    /**
+     * Work output written by a worker for the bundle's owner (no request, no rate limit): a new version
+     * of the active file at `path`, or the file's version 1 when no active file has that path. The bundle
+     * must still be writable (archived: 409). Joins the caller's transaction when there is one.
+     */
+    const writeGenerated = Effect.fn("Files.writeGenerated")(function*(
+      owner: { readonly userId: string; readonly apiKeyId: string | null },
+      bundleId: string,
+      path: string,
+      content: string,
+      options: { readonly source: string; readonly message: string }
+    ) {
+      const problem = pathProblem(path) ?? contentProblem(content, limits.maxFileBytes)
+      if (problem) return yield* ValidationFailed.at("content", problem)
+      const file = prepareFile({ path, content, message: options.message })
+      const bundle = yield* store.lockBundle(owner.userId, bundleId)
+      if (!bundle) return yield* NotFound.of("Artifact bundle")
+      if (bundle.status === "archived") {
+        return yield* new Conflict({
+          message: "This artifact bundle was archived meanwhile; archived bundles are read-only.",
+          details: [{ artifactBundleId: bundleId, status: "archived" }]
+        })
+      }
+      const [existing] = yield* sql<{ id: string }>`
+        SELECT id FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND path = ${path} AND status = 'active'`
+      if (!existing) {
+        const [created] = yield* createFiles(bundle, [file], options.source, owner.apiKeyId)
+        return created!
+      }
+      yield* store.putContents(bundleId, [file])
+      return yield* appendToFile(owner.apiKeyId, bundle, existing.id, (latest) =>
+        Effect.succeed({
+          source: options.source,
+          contentHash: file.contentHash,
+          sizeBytes: file.sizeBytes,
+          restoredFromVersionId: null,
+          message: options.message,
+          mediaType: latest.mediaType,
+          detectedLanguage: latest.detectedLanguage
+        }))
+    }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 
     /**
      * One statement and no transaction, on the hottest route (API-key pulls): no span of its own, the
@@ -379,7 +439,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
 
     /** Appends a version to an active file; the caller holds the bundle lock. */
     const appendToFile = (
-      actor: Actor,
+      apiKeyId: string | null,
       bundle: BundleRow,
       fileId: string,
       next: (latest: VersionRow) => Effect.Effect<Omit<NewVersion, "fileId" | "versionNumber" | "path" | "parentVersionId">, NotFound>
@@ -397,7 +457,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
           versionNumber: latest.versionNumber + 1,
           path: latest.filePath,
           parentVersionId: latest.id
-        }], apiKeyIdOf(actor))
+        }], apiKeyId)
         const [result] = yield* fileWithVersions(bundle.id, [fileId], [versionId])
         return result
       })
@@ -419,7 +479,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       const { contentHash, sizeBytes } = digest(content)
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)
-        return yield* appendToFile(actor, bundle, fileId, (latest) =>
+        return yield* appendToFile(apiKeyIdOf(actor), bundle, fileId, (latest) =>
           Effect.as(store.putContents(bundleId, [{ contentHash, sizeBytes, content }]).pipe(Effect.orDie), {
             source: options.source ?? "edit",
             contentHash,
@@ -512,7 +572,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       yield* owned(actor, bundleId)
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)
-        return yield* appendToFile(actor, bundle, fileId, () =>
+        return yield* appendToFile(apiKeyIdOf(actor), bundle, fileId, () =>
           Effect.gen(function*() {
             const [target] = yield* sql<VersionRow>`
               SELECT ${sql.literal(versionColumns)} FROM file_versions v
@@ -653,6 +713,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       upload,
       getFile,
       writeFile,
+      writeGenerated,
       deleteFile,
       listFileVersions,
       getFileVersion,
