@@ -66,7 +66,7 @@ export const auditWork = (ctx: JobContext) =>
       metadata: { ...review.provider, durationMs }
     }
 
-    yield* Effect.gen(function*() {
+    return yield* ctx.complete(Effect.gen(function*() {
       const { reconciliation, refunded } = yield* reconcileUsage({
         userId: run.userId,
         bundleId: run.artifactBundleId,
@@ -83,9 +83,9 @@ export const auditWork = (ctx: JobContext) =>
           reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
           final_charged_credits = ${run.estimatedCredits - refunded},
           completed_at = now(), updated_at = now()
-        WHERE id = ${run.id} AND result IS NULL`
-    }).pipe(sql.withTransaction, Effect.orDie)
-    return resultMetadata(run, result)
+        WHERE id = ${run.id} AND result IS NULL`.pipe(Effect.orDie)
+      return resultMetadata(run, result)
+    }))
   })
 
 const resultMetadata = (run: AuditRunRow, result: StoredResult) => ({

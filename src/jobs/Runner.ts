@@ -6,6 +6,7 @@
  * until the attempts run out, then fails safely with a refund.
  */
 import { Duration, Effect, Either, Schedule, Schema } from "effect"
+import { SqlError } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { type JobRow, Jobs } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
@@ -24,6 +25,13 @@ export interface JobContext {
   readonly phase: (name: string, message: string) => Effect.Effect<void>
   /** A progress step with an explicit percent. */
   readonly progress: (phase: string, percent: number, message: string) => Effect.Effect<void>
+  /**
+   * Runs `write` (the work's result: rows, files, reconciliation) and completes the job in one
+   * transaction, under the job's row lock: both happen or neither. A job cancelled meanwhile keeps
+   * nothing; a cancel arriving during the write waits for it and then finds the job completed (409).
+   * `write` returns the job's safe result metadata.
+   */
+  readonly complete: <A, E, R>(write: Effect.Effect<A, E, R>) => Effect.Effect<A, E | JobFailure, R>
 }
 
 export const HEARTBEAT_INTERVAL = Duration.seconds(1)
@@ -47,10 +55,34 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
 
     const progress = (phase: string, percent: number, message: string) => Effect.asVoid(jobs.progress(jobId, phase, percent, message))
+    let completedByWork = false
+    const completion = (result: unknown) =>
+      jobs.transition(jobId, {
+        from: ["running"],
+        state: "completed",
+        phase: "completed",
+        percent: 100,
+        message: "Completed.",
+        kind: "completed",
+        result
+      })
     const ctx: JobContext = {
       job: claimed,
       progress,
-      phase: (name, message) => progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message)
+      phase: (name, message) => progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
+      complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>
+        Effect.gen(function*() {
+          const value = yield* write
+          const done = yield* completion(value)
+          if (!done) return yield* new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
+          return value
+        }).pipe(
+          sql.withTransaction,
+          Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.die(e)),
+          Effect.tap(() => {
+            completedByWork = true
+          })
+        )
     }
     const work = kind.work(ctx)
 
@@ -93,15 +125,7 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       yield* failAndRefund(jobId, failure.code, failure.message, failure.keepCredits)
       return
     }
-    yield* jobs.transition(jobId, {
-      from: ["running"],
-      state: "completed",
-      phase: "completed",
-      percent: 100,
-      message: "Completed.",
-      kind: "completed",
-      result: value.result.right
-    })
+    if (!completedByWork) yield* completion(value.result.right)
   })
 
 /** The default `recordFailure`: the run table's error_code and error_message. */
