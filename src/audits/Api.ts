@@ -7,14 +7,13 @@ import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/Pagination.js"
-import { ArtifactType, CriterionScore, EvalCase, Finding, ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
-
-const PositiveInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+import { IdempotencyHeaders } from "../http/Idempotency.js"
+import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
+import { ArtifactType, CriterionScore, EvalCase, Finding, Usage } from "../review/Types.js"
+import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
 export const AuditRequest = Schema.Struct({
-  targetFileId: Schema.optional(Schema.UUID),
-  targetVersionNumber: Schema.optional(PositiveInt),
-  artifactBundleVersionNumber: Schema.optional(PositiveInt),
+  ...TargetSelection,
   artifactType: Schema.optional(ArtifactType),
   rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
   force: Schema.optional(Schema.Boolean).annotations({
@@ -26,52 +25,10 @@ export type AuditRequest = typeof AuditRequest.Type
 /** An empty body selects the defaults. */
 export const AuditRequestBody = Schema.NullOr(AuditRequest)
 
-export const AuditEstimate = Schema.Struct({
-  mode: Schema.Literal("dynamic", "flat", "free"),
-  estimatedCredits: Schema.Number,
-  dynamicEstimatedCredits: Schema.Number,
-  estimatedInputTokens: Schema.Number,
-  estimatedOutputTokens: Schema.Number,
-  estimatedTotalTokens: Schema.Number,
-  weightedTokens: Schema.Number,
-  fileCount: Schema.Number,
-  totalCharacters: Schema.Number,
-  rubricCount: Schema.Int,
-  modelTier: ModelTier,
-  reasoningEffort: ReasoningEffort,
-  multipliers: Schema.Struct({
-    modelTier: Schema.Number,
-    reasoningEffort: Schema.Number,
-    outputTokenWeight: Schema.Number,
-    weightedTokensPerCredit: Schema.Number
-  }),
-  breakdown: Schema.Array(Schema.Struct({
-    path: Schema.String,
-    characters: Schema.Number,
-    tokens: Schema.Number,
-    role: Schema.Literal("artifact", "context")
-  }))
-}).annotations({ identifier: "AuditEstimate" })
+export const AuditEstimate = WorkEstimate
+export { CreditCost }
 
-export const CreditCost = Schema.Struct({
-  credits: Schema.Number,
-  reason: Schema.String,
-  estimate: Schema.Boolean,
-  mode: Schema.String,
-  finalChargedCredits: Schema.NullOr(Schema.Number)
-}).annotations({ identifier: "CreditCost" })
-
-export const AuditTarget = Schema.Struct({
-  artifactBundleId: Schema.UUID,
-  targetMode: Schema.Literal("file", "bundle"),
-  targetFileId: Schema.NullOr(Schema.UUID),
-  targetFilePath: Schema.NullOr(Schema.String),
-  targetFileVersionId: Schema.NullOr(Schema.UUID),
-  targetFileVersionNumber: Schema.NullOr(Schema.Int),
-  artifactBundleVersionNumber: Schema.Int,
-  inputVersionIds: Schema.Array(Schema.UUID),
-  inputHash: Schema.String
-}).annotations({ identifier: "AuditTarget" })
+export const AuditTarget = Schema.Struct(TargetFields).annotations({ identifier: "AuditTarget" })
 
 export const AuditSummary = Schema.Struct({
   estimate: AuditEstimate,
@@ -127,14 +84,7 @@ export const AuditRunDetail = Schema.Struct({
   estimatedCredits: Schema.Number,
   finalChargedCredits: Schema.NullOr(Schema.Number),
   usage: Schema.NullOr(Usage),
-  reconciliation: Schema.NullOr(Schema.Struct({
-    status: Schema.Literal("not_applicable", "matched", "refunded", "overage_recorded"),
-    estimatedCredits: Schema.Number,
-    actualCredits: Schema.NullOr(Schema.Number),
-    refundedCredits: Schema.Number,
-    overageCredits: Schema.Number,
-    note: Schema.String
-  })),
+  reconciliation: Schema.NullOr(Reconciliation),
   appliedAt: NullableTimestamp
 }).annotations({ identifier: "AuditRunDetail" })
 
@@ -149,11 +99,6 @@ export const StartAuditData = Schema.Struct({
 
 const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, auditRunId: Schema.UUID })
-const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optional(Schema.String).annotations({
-    description: "replays the first response for the same key and body; a different body is 409"
-  })
-})
 
 export class AuditsApi extends HttpApiGroup.make("audits")
   .add(

@@ -7,8 +7,8 @@ import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
-import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
-import { resolvePage } from "../http/Pagination.js"
+import { Conflict, NotFound } from "../domain/Errors.js"
+import { createdAtCursor, resolvePage } from "../http/Pagination.js"
 import { Admission } from "../jobs/Admission.js"
 import { toJobJson } from "../jobs/Jobs.js"
 import { RunStarter } from "../jobs/Start.js"
@@ -71,12 +71,6 @@ export const toAuditRunDetail = (run: AuditRunRow) => ({
 
 const encodeStart = Schema.encode(StartAuditData)
 
-const cursorOf = (run: AuditRunRow) => Buffer.from(`${run.createdAt.toISOString()}|${run.id}`).toString("base64url")
-const parseCursor = (cursor: string) => {
-  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
-  const date = new Date(at ?? "")
-  return Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? "") ? undefined : { at: date, id: id! }
-}
 
 export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
   effect: Effect.gen(function*() {
@@ -188,10 +182,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
       if (!head) return yield* NotFound.of("Artifact bundle")
       yield* admission.bundleRateLimit(bundleId)
       const { limit } = yield* resolvePage({ limit: params.limit })
-      const after = params.cursor === undefined ? undefined : parseCursor(params.cursor)
-      if (params.cursor !== undefined && after === undefined) {
-        return yield* ValidationFailed.at("cursor", "is not a cursor this list returned")
-      }
+      const after = yield* createdAtCursor.decode(params.cursor)
       const rows = yield* sql<AuditRunRow>`
         SELECT ${sql.literal(runColumns)} FROM audit_runs
         WHERE artifact_bundle_id = ${bundleId}
@@ -205,7 +196,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
           limit,
           offset: 0,
           nextOffset: null,
-          nextCursor: more ? cursorOf(items[items.length - 1]) : null
+          nextCursor: more ? createdAtCursor.encode(items[items.length - 1]!) : null
         }
       }
     })

@@ -81,7 +81,9 @@ export const appConfig = Effect.gen(function*() {
       auditMode: (yield* Config.literal("dynamic", "flat", "free")("SERVICE_AUDIT_CREDIT_MODE").pipe(
         Config.withDefault("dynamic")
       )) as CreditMode,
-      auditRunCredits: yield* nonNegativeInt("SERVICE_AUDIT_RUN_CREDITS", 10)
+      auditRunCredits: yield* nonNegativeInt("SERVICE_AUDIT_RUN_CREDITS", 10),
+      /** the flat-mode price of a rubr_flow conversion (SERVICE_AUDIT_CREDIT_MODE governs conversions too) */
+      conversionRunCredits: yield* nonNegativeInt("SERVICE_CONVERSION_RUN_CREDITS", 5)
     },
     limits: {
       maxBodyBytes: yield* positiveInt("SERVICE_MAX_BODY_BYTES", 10 * 1024 * 1024),
@@ -118,6 +120,10 @@ export const appConfig = Effect.gen(function*() {
       reasoningEffortParam: (yield* Config.literal("auto", "always", "never")("SERVICE_AI_REASONING_EFFORT_PARAM").pipe(
         Config.withDefault("auto")
       )) as "auto" | "always" | "never",
+      /** the model tier conversions run on (and are estimated for) */
+      conversionModelTier: (yield* Config.literal("cheap", "standard", "premium")("SERVICE_CONVERSION_MODEL_TIER").pipe(
+        Config.withDefault("cheap")
+      )) as "cheap" | "standard" | "premium",
       circuitBreakerOverride: yield* Config.option(Config.literal("open", "closed")("SERVICE_AI_CIRCUIT_BREAKER")),
       dailyBudgetCredits: yield* optionalNonNegativeInt("SERVICE_AI_DAILY_BUDGET_CREDITS")
     },

@@ -6,10 +6,17 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Schedule } from "effect"
+import { Duration, Effect, Schedule, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
+
+/** The header every start route accepts. */
+export const IdempotencyHeaders = Schema.Struct({
+  "idempotency-key": Schema.optional(Schema.String).annotations({
+    description: "replays the first response for the same key and body; a different body is 409"
+  })
+})
 
 export const requestHashOf = (value: unknown) =>
   Crypto.createHash("sha256").update(JSON.stringify(value ?? null), "utf8").digest("hex")

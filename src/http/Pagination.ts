@@ -47,3 +47,22 @@ export const paginate = <A>(rows: ReadonlyArray<A>, page: Page, cursorOf?: (last
   }
   return { items, pagination }
 }
+
+/**
+ * Keyset cursors over (createdAt, id), newest first: the cursor names the last row of a page, so a
+ * page never repeats or skips rows when new ones arrive.
+ */
+export const createdAtCursor = {
+  encode: (row: { readonly createdAt: Date; readonly id: string }) =>
+    Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url"),
+  decode: (cursor: string | undefined) =>
+    Effect.gen(function*() {
+      if (cursor === undefined) return undefined
+      const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
+      const date = new Date(at ?? "")
+      if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id ?? "")) {
+        return yield* ValidationFailed.at("cursor", "is not a cursor this list returned")
+      }
+      return { at: date, id: id! }
+    })
+}
