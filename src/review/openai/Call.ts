@@ -4,7 +4,10 @@
  * timeout, safe provider errors, and the usage the provider reported.
  */
 import { LanguageModel } from "@effect/ai"
-import { Cause, Duration, Effect } from "effect"
+import { OpenAiClient } from "@effect/ai-openai"
+import type { HttpClient } from "@effect/platform"
+import { Cause, Duration, Effect, Layer, Redacted } from "effect"
+import { AppConfig } from "../../config/AppConfig.js"
 import type { AiProviderError } from "../AiReviewer.js"
 import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../Types.js"
 import * as ChatCompletions from "./ChatCompletions.js"
@@ -112,3 +115,16 @@ export const answerProblem = (finishReason: string, problem: string) =>
     : finishReason === "content-filter"
     ? "it was refused or filtered"
     : problem
+
+/**
+ * The LanguageModel of SERVICE_AI_*: chat completions at SERVICE_AI_BASE_URL with SERVICE_AI_API_KEY
+ * (the model is chosen per call, by tier), over the given HttpClient.
+ */
+export const LanguageModelLive: Layer.Layer<LanguageModel.LanguageModel, never, AppConfig | HttpClient.HttpClient> = Layer
+  .unwrapEffect(
+    Effect.map(AppConfig, (config) => {
+      const apiKey = Redacted.value(config.ai.apiKey) === "" ? undefined : config.ai.apiKey
+      const client = OpenAiClient.layer({ apiKey, apiUrl: config.ai.baseUrl.replace(/\/+$/, "") })
+      return ChatCompletions.layer({ model: config.ai.model }).pipe(Layer.provide(client))
+    })
+  )

@@ -4,14 +4,12 @@
  * `@effect/ai-openai`'s OpenAiClient. See docs/ai-provider.md.
  */
 import { LanguageModel } from "@effect/ai"
-import { OpenAiClient } from "@effect/ai-openai"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
-import { Effect, Either, Layer, Redacted } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import { AiProviderError, AiReviewer } from "../AiReviewer.js"
 import type { ReviewInput, ReviewResult, Usage } from "../Types.js"
-import { addUsage, answerProblem, callModel, type CallResult, type ChatMessage, providerInfo } from "./Call.js"
-import * as ChatCompletions from "./ChatCompletions.js"
+import { addUsage, answerProblem, callModel, type CallResult, type ChatMessage, LanguageModelLive, providerInfo } from "./Call.js"
 import { fail, PROVIDER_NAME, settingsFromConfig, type OpenAiReviewerSettings } from "./Provider.js"
 export { isReasoningModel, PROVIDER_NAME, settingsFromConfig, toProviderError } from "./Provider.js"
 export type { OpenAiReviewerSettings } from "./Provider.js"
@@ -86,15 +84,8 @@ export const make = (settings: OpenAiReviewerSettings) =>
 /** The reviewer over a given HttpClient (tests and callers that bring their own). */
 export const layerWithoutHttpClient: Layer.Layer<AiReviewer, never, AppConfig | HttpClient.HttpClient> = Layer
   .unwrapEffect(
-    Effect.gen(function*() {
-      const config = yield* AppConfig
-      const settings = settingsFromConfig(config)
-      const apiKey = Redacted.value(config.ai.apiKey) === "" ? undefined : config.ai.apiKey
-      const client = OpenAiClient.layer({ apiKey, apiUrl: config.ai.baseUrl.replace(/\/+$/, "") })
-      const languageModel = ChatCompletions.layer({ model: config.ai.model }).pipe(Layer.provide(client))
-      return Layer.effect(AiReviewer, make(settings)).pipe(Layer.provide(languageModel))
-    })
-  )
+    Effect.map(AppConfig, (config) => Layer.effect(AiReviewer, make(settingsFromConfig(config))))
+  ).pipe(Layer.provide(LanguageModelLive))
 
 /** The live reviewer: AppConfig's SERVICE_AI_* settings, fetch as the HTTP client. */
 export const OpenAiReviewerLive: Layer.Layer<AiReviewer, never, AppConfig> = layerWithoutHttpClient.pipe(
