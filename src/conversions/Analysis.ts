@@ -292,7 +292,7 @@ const lowerFirst = (s: string): string =>
 const stripEnd = (s: string): string => s.replace(/[\s:;,.]+$/, "")
 const sentence = (s: string): string => {
   const t = s.trim().replace(/[\s:;,]+$/, "")
-  return t === "" ? t : /[.!?…)`"']$/.test(t) ? t : `${t}.`
+  return t === "" ? t : /[.!?…]["'`)\]]*$/.test(t) ? t : `${t}.`
 }
 /** Sentence case for ALL-CAPS text ("NO PRODUCTION CODE" → "No production code"; "STOP executing" → "Stop executing"). */
 const unshout = (s: string): string => {
@@ -923,7 +923,10 @@ const findRules = (s: Scan, consumed: ReadonlySet<number>): Array<AnalyzedRule> 
       }
       if (/\bSTOP\b/.test(sn) && !RULE_WORD.test(maskInlineCode(sn).masked) && !/^(?:\*\*)?\s*STOP\b/.test(sn.trim())) continue
       const r = ruleOf(sn, secTitle)
-      if (r) out.push({ ...r, source: cleanInline(sn), lineStart: n, lineEnd: block.end, section: secTitle })
+      if (!r) continue
+      // in a paragraph, the rule maps to the lines of its own sentence
+      const at = li === undefined ? findSentenceLine(s, n, block.end, sn) : { start: n, end: block.end }
+      out.push({ ...r, source: cleanInline(sn), lineStart: at.start, lineEnd: at.end, section: secTitle })
     }
     if (li === undefined) n = block.end
   }
@@ -1073,6 +1076,9 @@ const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<StepDra
       if (imperative * 2 >= members.length && !members.every((x) => /^\[[ xX]\]/.test(x.it.text))) chosen = members
     }
     if (chosen.length === 0) continue
+    // an item that only forbids something is a rule (a guardrail), not a step
+    const actions = chosen.filter((x) => !NEVER_LEAD.test(cleanInline(x.it.text)))
+    if (actions.length > 0) chosen = actions
     // a list item that only introduces its children ("If concerns:" is fine; a bare label is not a step)
     listSteps.push({
       secondary: role === "quick_start",
@@ -1310,7 +1316,7 @@ const findInputs = (s: Scan): Array<AnalyzedInput> => {
       const description = m ? cleanInline(m[2]!) : lead.text
       const desc = m && /^`/.test(raw) && !/^[:–—-]/.test(raw.replace(/^`[^`]+`\s*/, "")) ? lead.text : description
       add({
-        id: validId(idFrom(name, 4), `input-${out.length + 1}`),
+        id: /^[a-z0-9][a-z0-9_-]{0,79}$/.test(name) ? name : validId(idFrom(name, 4), `input-${out.length + 1}`),
         name,
         description: sentence(cap(desc === "" ? name : desc)),
         required: !/\b(optional|default(?:s)?\b|if (?:any|available|provided|given)|may be omitted|not required)/i.test(lead.text),
@@ -1366,7 +1372,7 @@ const singular = (w: string): string =>
 
 /** The deliverable of a "Create a plan" / "Summarize failures for the user" phrase. */
 const deliverableOf = (text: string): { id: string; noun: string; description: string } | null => {
-  const t = plainText(text).replace(/^(?:[A-Z]{2,}\s*[-–—:]\s*)/, "").trim()
+  const t = plainText(text).replace(/^(?:[A-Z]{2,}\s*[-–—:]\s*)/, "").replace(/^(?:respond|reply|answer)\s+(?:only\s+)?with\s+/i, "return ").trim()
   const m = t.match(CREATE_VERBS)
   if (!m) return null
   const verb = m[1]!.toLowerCase()
@@ -1659,7 +1665,12 @@ const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: str
   }
   if (!whenToUse && opening) {
     const first = splitSentences(opening.text)[0] ?? opening.text
-    const text = isImperative(first) === true ? `Use when you need to ${lowerFirst(stripEnd(first))}.` : `Use for: ${sentence(lowerFirst(stripEnd(first)))}`
+    const role = first.match(/^you are\s+(?:an?\s+|the\s+)?(.+)$/i)
+    const text = role
+      ? `Use when the task calls for ${/^[aeiou]/i.test(role[1]!) ? "an" : "a"} ${stripEnd(role[1]!)}.`
+      : isImperative(first) === true
+      ? `Use when you need to ${lowerFirst(stripEnd(first))}.`
+      : `Use for: ${sentence(lowerFirst(stripEnd(first)))}`
     whenToUse = { text, lineStart: opening.lineStart, lineEnd: opening.lineStart, origin: "opening" }
   }
   // references to bundle files

@@ -40,7 +40,7 @@ const GROUPS: Record<Group, ReadonlyArray<string>> = {
     "apply", "fix", "update", "edit", "change", "modify", "refactor", "rename", "move", "remove", "delete", "clean", "format",
     "merge", "rebase", "commit", "push", "deploy", "release", "migrate", "link", "mark", "tag", "label", "archive", "upgrade",
     "bump", "replace", "resolve-conflicts", "convert", "translate", "rewrite", "revise", "improve", "optimize", "simplify",
-    "split", "combine", "sort", "filter", "close", "approve", "restart", "reset", "stage", "sync", "save", "store", "attach"
+    "split", "combine", "sort", "filter", "group", "order", "rank", "prioritize", "prioritise", "close", "approve", "restart", "reset", "stage", "sync", "save", "store", "attach"
   ],
   run: ["run", "execute", "perform", "complete", "finish", "repeat", "iterate", "rerun", "re-run", "invoke", "launch", "start", "trigger", "call"],
   follow: ["follow", "apply-rules", "use", "keep"],
@@ -76,7 +76,7 @@ const OBJECT_END = /\s+(?:for|to|with|in|on|at|from|using|via|into|as|by|after|b
 const DETERMINER = /^(a|an|the|your|its|their|this|that|these|those|each|every|all|any|one|our|my|both|either|some|no)\b/i
 
 const isPlural = (obj: string): boolean => {
-  const words = plainText(obj).replace(/\([^)]*\)/g, "").trim().split(/\s+/)
+  const words = plainText(obj).replace(/\([^)]*\)/g, "").replace(/\s+(?:of|per|for|from|in|on|with)\s.*$/i, "").trim().split(/\s+/)
   const last = (words[words.length - 1] ?? "").toLowerCase().replace(/[^a-z]/g, "")
   if (/\band\b|,/.test(obj)) return true
   if (/^(each|every|one)$/i.test(words[0] ?? "")) return false
@@ -118,19 +118,21 @@ const objectPhrase = (rest: string): string | null => {
 interface VerbObject {
   readonly verbs: ReadonlyArray<string>
   readonly object: string | null
+  /** "Group them by area": the pronoun object and what follows it */
+  readonly pronoun?: { readonly word: string; readonly rest: string }
 }
 
 /** The leading verb(s) and object of an instruction ("Load and Review Plan", "Create/update X"). */
 const verbObject = (text: string): VerbObject | null => {
   const t = untitle(
-    plainText(text)
+    cleanInline(text)
       .replace(/^(?:[A-Z]{2,}\s*[-–—:]\s*)/, "")
       // a condition or loop before the instruction ("If no concerns: Create todos ...", "For each task, run ...")
       .replace(/^(?:if|when|once|after|for each|for every)\b[^:,]{0,60}[:,]\s*/i, "")
       .replace(/^(?:then|next|finally|first|now)[,\s]+/i, "")
       .trim()
   )
-  const m = t.match(/^([A-Za-z-]+)(?:\s*(?:\/|\s+and\s+|\s*&\s*)\s*([A-Za-z-]+))?(?:\s+(.*))?$/)
+  const m = t.match(/^([A-Za-z-]+)(?:\s*(?:\/|\s+and\s+|\s*&\s*)\s*([A-Za-z-]+)(?=\s|$))?(?:\s+(.*))?$/)
   if (!m) return null
   const v1 = m[1]!.toLowerCase()
   const v2 = m[2]?.toLowerCase()
@@ -140,6 +142,8 @@ const verbObject = (text: string): VerbObject | null => {
   else if (v2 !== undefined) rest = `${m[2]} ${rest}`.trim()
   if (!GROUP_OF.has(v1)) return null
   if (v1 === "set" && /^up\b/i.test(rest)) return { verbs: ["set up"], object: objectPhrase(rest.replace(/^up\s*/i, "")) }
+  const pronoun = rest.match(/^(it|them)\b\s*(.*)$/i)
+  if (pronoun) return { verbs, object: null, pronoun: { word: pronoun[1]!.toLowerCase(), rest: stripEnd(pronoun[2]!) } }
   return { verbs, object: objectPhrase(rest) }
 }
 
@@ -148,6 +152,10 @@ const resultOf = (vo: VerbObject): string | null => {
   const group = GROUP_OF.get(verb.split(" ")[0]!) ?? "create"
   const obj = vo.object
   if (group === "summarize") return obj ? `The user has a summary of ${obj.replace(/^the\s+/i, "the ")}` : null
+  if (obj === null && vo.pronoun && ["change", "create", "identify", "confirm"].includes(group)) {
+    const done = vo.verbs.map((v) => participle(v)).join(" and ")
+    return `${vo.pronoun.word === "them" ? "They are" : "It is"} ${done}${vo.pronoun.rest !== "" ? ` ${vo.pronoun.rest}` : ""}`
+  }
   if (obj === null) return null
   const be = isPlural(obj) ? "are" : "is"
   const parts = vo.verbs.map((v) => (v === "set up" ? "set up" : participle(v)))
@@ -163,7 +171,8 @@ const resultOf = (vo: VerbObject): string | null => {
     case "follow":
       return `${subject} ${be} followed`
     case "run":
-      return verb === "complete" || verb === "finish" ? `${subject} ${be} complete` : `${subject} ${be} ${done}`
+      if (verb === "complete" || verb === "finish") return `${subject} ${be} complete`
+      return /^`[^`]+`$/.test(obj) ? `${obj} completes without errors` : `${subject} ${be} ${done}`
     default:
       return `${subject} ${be} ${done}`
   }
@@ -186,6 +195,8 @@ const CLAUSE_VERB = /\b(is|are|was|were|has|have|had|can|will|shows?|passes|pass
 const explicitClause = (clauses: ReadonlyArray<string>): string | null => {
   for (const raw of clauses) {
     const c = stripEnd(raw)
+    const reply = c.match(/^(?:respond|reply|answer|return|output)\s+(?:only\s+)?(with|as|in)\s+(.+)$/i)
+    if (reply) return `The response ${reply[1]!.toLowerCase() === "with" ? "is" : `is ${reply[1]!.toLowerCase()}`} ${reply[2]}`
     let m = c.match(/\b(?:re-?run(?:ning)?|run(?:ning)?|execut(?:e|ing))\s+(.+?)\s+to\s+(?:confirm|verify|check|make sure)\b\s*(.*)$/i)
     if (m && m[2]!.trim() === "") return `${cap(m[1]!.replace(/^the\s/i, "the "))} ${isPlural(m[1]!) ? "pass" : "passes"}`
     m = c.match(/\bto\s+(?:verify|confirm|check|make sure|ensure)(?:\s+that)?\s+(.+)$/i)
@@ -252,7 +263,7 @@ export const deriveCheck = (step: CheckSource): string | null => {
   const clauses = clausesOf(step.action)
   const explicit = explicitClause(clauses)
   const titleParts = [step.title, ...step.title.split(/\s[-–—]\s/).slice(1)]
-  const fromTitle = titleParts.map(verbObject).find((x) => x !== null && x.object !== null) ?? null
+  const fromTitle = titleParts.map(verbObject).find((x) => x !== null && (x.object !== null || x.pronoun !== undefined) && resultOf(x) !== null) ?? null
   const provide = clauses.map((c) => c.match(/^(?:provide|include|give)\s+(.+)$/i)).find((m) => m !== null)
   const delivers = [step.title, ...clauses.slice(0, 1)].some((t) => {
     const vo = verbObject(t)
@@ -262,24 +273,30 @@ export const deriveCheck = (step: CheckSource): string | null => {
   const approval = clauses.some((c) => /\b(?:request|ask for|get|obtain|wait for|seek)\s+(?:the user'?s?\s+|explicit\s+|their\s+)?(?:approval|confirmation|sign-?off|consent)\b/i.test(c))
     ? "the user's approval has been requested"
     : null
+  const titleKey = stripEnd(plainText(step.title)).toLowerCase()
   const confirmed = clauses
+    .filter((c) => stripEnd(plainText(c)).toLowerCase() !== titleKey)
     .map((c) => c.match(/^(?:confirm|verify|check|double-check)\s+(?!that\b)(.+)$/i))
     .map((m) => (m ? objectPhrase(m[1]!) : null))
     .find((o) => o !== null && o !== undefined)
   const confirmedText = confirmed ? `${confirmed} ${isPlural(confirmed) ? "are" : "is"} confirmed` : null
   if (fromTitle) {
     const main = resultOf(fromTitle)
+    const runGroup = GROUP_OF.get(fromTitle.verbs[0]!) === "run"
+    if (main && runGroup && explicit) return `${stripEnd(explicit)}.`
     if (main) {
       const group = GROUP_OF.get(fromTitle.verbs[0]!.split(" ")[0]!) ?? null
       const last = fromTitle.verbs[0] === "understand" ? null : lastResult(clauses, main)
-      return withDetail(main, explicit ?? provideText ?? approval ?? confirmedText ?? evidenceOf(group, step.commands) ?? last)
+      const evidence = evidenceOf(group, step.commands)
+      const confirmedDetail = confirmedText !== null && confirmedText.toLowerCase() !== main.toLowerCase() ? confirmedText : null
+      return withDetail(main, explicit ?? provideText ?? approval ?? (group === "confirm" ? evidence ?? confirmedDetail : confirmedDetail ?? evidence) ?? last)
     }
   }
   if (explicit) return `${stripEnd(explicit)}.`
   // the first clause of the action that says what it achieves
   for (const c of clauses) {
     const vo = verbObject(c)
-    if (!vo || vo.object === null || WEAK.has(vo.verbs[0]!)) continue
+    if (!vo || (vo.object === null && vo.pronoun === undefined) || WEAK.has(vo.verbs[0]!)) continue
     const main = resultOf(vo)
     if (!main) continue
     const group = GROUP_OF.get(vo.verbs[0]!.split(" ")[0]!) ?? null

@@ -9,7 +9,7 @@ export const stripEnd = (s: string): string => s.replace(/[\s:;,.]+$/, "")
 
 export const sentence = (s: string): string => {
   const t = s.trim().replace(/[\s:;,]+$/, "")
-  return t === "" ? t : /[.!?…)`"']$/.test(t) ? t : `${t}.`
+  return t === "" ? t : /[.!?…]["'`)\]]*$/.test(t) ? t : `${t}.`
 }
 
 export const clip = (s: string, n = 160): string => {
