@@ -34,8 +34,11 @@ export const FlowId = Schema.String.pipe(
   })
 )
 
-/** Free text; may span lines (write it as a YAML block scalar `|`). */
+/** Free text; may span lines (write it as a YAML block scalar `|`). Each use says what the text is. */
 const Text = Schema.String.annotations({ description: "Free text; use a YAML block scalar (|) for several lines." })
+
+/** Free text with its own description. */
+const text = (description: string) => Text.annotations({ description })
 
 /** `PATH:LINE` or `PATH:START-END`, 1-based inclusive lines of a file listed in `sources`. */
 export const SourceRef = Schema.String.pipe(
@@ -49,25 +52,31 @@ export const SourceRef = Schema.String.pipe(
 const from = Schema.optional(SourceRef)
 
 export const FlowSource = Schema.Struct({
-  path: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "The source file's path in the bundle." }),
+  path: Schema.String.pipe(Schema.minLength(1)).annotations({
+    title: "Path",
+    description: "The source file's path in the bundle (as `from` references name it)."
+  }),
   content_hash: Schema.optional(Schema.String.pipe(Schema.pattern(/^sha256:[0-9a-f]{64}$/))).annotations({
     description: "sha256 of the exact source bytes this flow was converted from."
   }),
-  lines: Schema.Int.pipe(Schema.greaterThanOrEqualTo(0)).annotations({
-    description: "The number of lines of the source; every `from` range naming it must lie inside."
+  // Number + int + nonNegative is Schema.Int >= 0, written so its JSON Schema is a plain integer
+  lines: Schema.Number.pipe(Schema.int(), Schema.nonNegative()).annotations({
+    title: "Line count",
+    description:
+      "The number of lines of the source as an editor shows them (a final line break adds none); every `from` range naming it must lie inside."
   })
 }).annotations({ identifier: "FlowSource", title: "Source" })
 
 export const FlowInput = Schema.Struct({
   id: FlowId,
-  description: Text,
-  required: Schema.optional(Schema.Boolean).annotations({ description: "Defaults to true." }),
+  description: text("What the input is and where the agent gets it."),
+  required: Schema.optional(Schema.Boolean).annotations({ description: "Whether the procedure needs it; defaults to true." }),
   from
 }).annotations({ identifier: "FlowInput", title: "Input" })
 
 export const FlowStep = Schema.Struct({
   id: FlowId,
-  title: Schema.String.annotations({ description: "A short imperative title." }),
+  title: Schema.String.annotations({ description: "A short imperative title, e.g. \"Run the test suite\"." }),
   action: Text.annotations({ description: "What to do, precisely enough to follow without the source." }),
   check: Text.annotations({ description: "How to tell the step is done (an observable result)." }),
   uses: Schema.optional(Schema.Array(FlowId)).annotations({
@@ -80,7 +89,7 @@ export const FlowStep = Schema.Struct({
 
 export const FlowOutput = Schema.Struct({
   id: FlowId,
-  description: Text,
+  description: text("What the output is; a step lists its id in `produces`."),
   from
 }).annotations({ identifier: "FlowOutput", title: "Output" })
 
@@ -92,7 +101,11 @@ export const Guardrail = Schema.Union(
     .annotations({ identifier: "MustGuardrail", title: "Must" }),
   Schema.Struct({ never: Text.annotations({ description: "Something the agent must never do." }), ...guardrailFields })
     .annotations({ identifier: "NeverGuardrail", title: "Never" })
-).annotations({ identifier: "Guardrail" })
+).annotations({
+  identifier: "Guardrail",
+  title: "Guardrail",
+  description: "A rule that holds throughout the procedure: exactly one of `must` or `never`."
+})
 
 export const FailureHandler = Schema.Struct({
   id: FlowId,
@@ -104,26 +117,51 @@ export const FailureHandler = Schema.Struct({
 
 export const FlowEval = Schema.Struct({
   id: FlowId,
-  name: Schema.String,
-  type: Schema.Literal("standard", "scenario"),
-  input: Text,
-  expected_behavior: Text,
-  pass_criteria: Text,
+  name: Schema.String.annotations({ description: "A short name for the case." }),
+  type: Schema.Literal("standard", "scenario").annotations({
+    description: "standard: one request and its expected handling; scenario: a situation that tests a step, a guardrail or a failure path."
+  }),
+  input: text("What the agent is asked or given."),
+  expected_behavior: text("What the agent should do when following the flow."),
+  pass_criteria: text("How to tell, observably, that the case passed."),
   from
 }).annotations({ identifier: "FlowEval", title: "Eval case" })
 
 export const RubrFlow = Schema.Struct({
   rubr_flow: Schema.Literal(FORMAT_VERSION).annotations({ description: "The format version of this file." }),
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)),
+  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)).annotations({
+    title: "Name",
+    description: "A short name for the procedure, 1 to 100 characters."
+  }),
   description: Text.annotations({ description: "What the procedure does, in one or two sentences." }),
   when_to_use: Text.annotations({ description: "When an agent should follow this procedure." }),
-  sources: Schema.optionalWith(Schema.Array(FlowSource), { default: () => [] }),
-  inputs: Schema.optionalWith(Schema.Array(FlowInput), { default: () => [] }),
-  steps: Schema.Array(FlowStep).annotations({ description: "Ordered; at least one." }),
-  outputs: Schema.optionalWith(Schema.Array(FlowOutput), { default: () => [] }),
-  guardrails: Schema.optionalWith(Schema.Array(Guardrail), { default: () => [] }),
-  failure_handling: Schema.optionalWith(Schema.Array(FailureHandler), { default: () => [] }),
-  evals: Schema.optionalWith(Schema.Array(FlowEval), { default: () => [] })
+  sources: Schema.optionalWith(
+    Schema.Array(FlowSource).annotations({ description: "The files this flow was converted from; `from` references name them." }),
+    { default: () => [] }
+  ),
+  inputs: Schema.optionalWith(
+    Schema.Array(FlowInput).annotations({ description: "What the procedure needs before it starts; steps name them in `uses`." }),
+    { default: () => [] }
+  ),
+  steps: Schema.Array(FlowStep).annotations({
+    description: "The steps, in the order they are followed; at least one (the validator reports an empty list)."
+  }),
+  outputs: Schema.optionalWith(
+    Schema.Array(FlowOutput).annotations({ description: "What the procedure produces; every output is produced by a step." }),
+    { default: () => [] }
+  ),
+  guardrails: Schema.optionalWith(
+    Schema.Array(Guardrail).annotations({ description: "Rules that hold throughout: each is a `must` or a `never`." }),
+    { default: () => [] }
+  ),
+  failure_handling: Schema.optionalWith(
+    Schema.Array(FailureHandler).annotations({ description: "What to do when something goes wrong; steps name an entry in `on_failure`." }),
+    { default: () => [] }
+  ),
+  evals: Schema.optionalWith(
+    Schema.Array(FlowEval).annotations({ description: "Optional suggested evaluation cases for the procedure." }),
+    { default: () => [] }
+  )
 }).annotations({
   identifier: "RubrFlow",
   title: "rubr_flow 1.0",
