@@ -182,7 +182,7 @@ export interface FileAnalysis {
   readonly failures: ReadonlyArray<AnalyzedFailure>
   readonly outputs: ReadonlyArray<AnalyzedOutput>
   readonly references: ReadonlyArray<SourceReferenceInfo>
-  /** content lines (non-blank, outside frontmatter) */
+  /** content lines (non-blank, not headings or rules, outside frontmatter) */
   readonly contentLines: number
   /** the runs of content lines, for coverage */
   readonly contentRanges: ReadonlyArray<{ readonly lineStart: number; readonly lineEnd: number }>
@@ -311,7 +311,10 @@ export const idFrom = (text: string, maxWords = 6): string => {
   // brand words in PascalCase (GitHub, TypeScript) stay one word; camelCase identifiers split
   const flat = plainText(text).replace(/\([^)]*\)/g, " ").replace(/['’]/g, "").replace(/\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b/g, (w) => w.toLowerCase())
   const base = kebabCase(flat)
-  const words = base.split("-").filter((w) => w !== "").slice(0, maxWords)
+  let words = base.split("-").filter((w) => w !== "" && !/^(a|an|the)$/.test(w))
+  const cut = words.findIndex((w, i) => i >= 2 && /^(with|using|via|from|in|by|for|to|into|on|before|after|so|when|if|until|because)$/.test(w))
+  if (cut > 0) words = words.slice(0, cut)
+  words = words.slice(0, maxWords)
   while (words.length > 1 && STOP_TAIL.has(words[words.length - 1]!)) words.pop()
   return words.join("-").slice(0, 80).replace(/-+$/, "")
 }
@@ -360,7 +363,7 @@ export const sectionRole = (title: string): SectionRole => {
 
 const FAILURE_WORDS =
   /\b(fail\w*|errors?|erroring|rejected|refused|denied|unauthenticated|unauthori[sz]ed|not (?:authenticated|logged in|connected|available|found|installed|running|reachable|configured|present|clear|sure|possible|supported)|unavailable|blocks?|blocked|missing|cannot|can'?t|unable|unclear|ambiguous|stuck|times? out|timed out|timeout|crash\w*|broken|breaks|invalid|empty|no (?:results?|matches?|access|response|output|answer)|doesn'?t|does not|don'?t (?:know|have|understand)|conflicts?|wrong|unexpected|goes wrong|not working|too (?:large|big|long))\b/i
-const RESUME_SAME = /\b(re-?run|retry|try again|re-?try|before proceeding|then (?:continue|proceed|resume)|and (?:continue|proceed|resume)|re-?check|fix (?:it|the|error|code|test)|fix\b)/i
+const RESUME_SAME = /\b(re-?run|retry|try again|re-?try|before proceeding|then (?:continue|proceed|resume)|and (?:continue|proceed|resume)|re-?check|fix\b|ask\b)/i
 const STOP_WORDS_THEN = /\b(stop|abort|halt|give up|do not continue|don'?t continue)\b/i
 const STEP_REF = /\b(?:step|phase)\s*(\d+)\b/i
 
@@ -439,7 +442,8 @@ const scanFile = (doc: Doc, path: string): Scan => {
     const ownRaw = i + 1 < hs.length ? Math.min(endRaw, hs[i + 1]!.line - 1) : endRaw
     while (stack.length > 0 && secs[stack[stack.length - 1]!]!.level >= h.level) stack.pop()
     const parent = stack.length > 0 ? stack[stack.length - 1]! : -1
-    let role = sectionRole(h.text)
+    // the document's title (its first heading, an H1) names the whole file, not a kind of section
+    let role = i === 0 && h.level === 1 ? "other" : sectionRole(h.text)
     if (role === "other" && parent >= 0) {
       const pr = secs[parent]!.role
       if (pr === "reference" || pr === "examples" || pr === "rules" || pr === "failure" || pr === "when_to_use" || pr === "inputs") role = pr
@@ -577,9 +581,11 @@ interface FailureFound extends Omit<AnalyzedFailure, "id"> {
   readonly consumed: ReadonlyArray<number>
 }
 
+/** Some sentence of the text is an instruction (and the text does not open as a statement: "you don't know ..."). */
 const looksImperative = (text: string): boolean => {
-  const first = splitSentences(plainText(text))
-  return first.some((x) => isImperative(x) === true) || /^(ask|stop|tell|report|retry|rerun|re-run|pause|escalate|abort|skip|fix|label|mark)\b/i.test(plainText(text))
+  const sentences = splitSentences(plainText(text))
+  if (sentences.length === 0) return false
+  return sentences.some((x) => isImperative(x) === true) || isImperative(sentences[0]!) === null
 }
 
 const resumeOf = (then: string, inStep: boolean): { resumeStepNumber: number | null; resumeSameStep: boolean } => {
@@ -838,9 +844,11 @@ const splitRow = (row: string): Array<string> => {
 
 // ---------------------------------------------------------------- rules
 
+const NO_NEED = /\b(?:do not|don'?t|does not|doesn'?t) (?:need|have) to\b/i
+
 const isRuleSentence = (text: string): boolean => {
   const masked = maskInlineCode(text).masked
-  if (/\?\s*$/.test(masked)) return false
+  if (/\?\s*$/.test(masked) || NO_NEED.test(masked)) return false
   return RULE_WORD.test(masked) || CLAUSE_NEGATION.test(masked) || NEVER_LEAD.test(masked) || /^(?:\*\*)?\s*(important|critical|required)\b[^:]{0,30}:/i.test(masked) || /\bSTOP\b/.test(masked)
 }
 
@@ -859,7 +867,8 @@ const ruleOf = (sentenceText: string, sectionTitle: string | null): { polarity: 
   if (nm && !/^(?:no|not)\b/i.test(t)) {
     let rest = t.slice(nm[0].length).trim()
     if (rest === "") return null
-    if (stripEnd(rest).split(/\s+/).length <= 1) rest = `${stripEnd(rest)} ${context}`
+    // "Never skip." needs its object: the section it is written in
+    if (/^(skip|omit|ignore|forget|bypass|change|modify|edit|delete|remove|touch|do|use|run|rush|reorder)$/i.test(stripEnd(rest))) rest = `${stripEnd(rest)} ${context}`
     return { polarity: "never", text: sentence(cap(unshout(rest))) }
   }
   const mm = t.match(MUST_LEAD)
@@ -1384,7 +1393,7 @@ const deliverableOf = (text: string): { id: string; noun: string; description: s
   const head = singular(words[words.length - 1]!.toLowerCase())
   if (/^(summari[sz]e|report)$/.test(verb)) {
     const id = idFrom(`${words.map((w) => singular(w.toLowerCase())).join(" ")} ${verb.startsWith("summar") ? "summary" : "report"}`, 5)
-    const tail = afterVerb.replace(DETERMINERS, "").replace(/[.:;]+$/, "")
+    const tail = afterVerb.replace(/[.:;]+$/, "")
     return { id, noun: verb.startsWith("summar") ? "summary" : "report", description: sentence(`${verb.startsWith("summar") ? "A summary of" : "A report on"} ${lowerFirst(tail)}`) }
   }
   const raw = afterVerb.replace(OBJECT_END, "").trim()
@@ -1414,8 +1423,11 @@ const findOutputs = (s: Scan, steps: ReadonlyArray<AnalyzedStep>, description: s
       break
     }
     const d = deliverableOf(first)
+    // "A markdown table of risks ..." names the deliverable; else the section's title without "format"
+    const np = first.match(/^(?:a|an|the|one)\s+(.+?)(?:\s+(?:of|with|for|that|which|in|containing|listing)\b|[,.:;(]|$)/i)
+    const titleId = idFrom(sec.title.replace(STEP_HEADING, "").replace(/\bformat\b/i, ""), 4) || "output"
     add({
-      id: validId(d?.id ?? idFrom(sec.title.replace(STEP_HEADING, ""), 4), "output"),
+      id: validId(d?.id ?? (np ? idFrom(np[1]!, 4) : titleId), "output"),
       description: d ? sentence(stripEnd(first.replace(CREATE_VERBS, "").trim().replace(/^./, (c) => c.toUpperCase()))) : sentence(first !== "" ? first : sec.title),
       lineStart: sec.line,
       lineEnd: sec.end,
@@ -1689,7 +1701,8 @@ const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: str
   let contentLines = 0
   const contentRanges: Array<{ lineStart: number; lineEnd: number }> = []
   for (let n = s.bodyStart; n <= lines.length; n++) {
-    if (isBlank(lines[n - 1]!) || HR.test(lines[n - 1]!)) continue
+    // headings only organise the content; coverage counts what they hold
+    if (isBlank(lines[n - 1]!) || HR.test(lines[n - 1]!) || s.headingAt.has(n)) continue
     contentLines++
     const last = contentRanges[contentRanges.length - 1]
     if (last && last.lineEnd === n - 1) last.lineEnd = n
@@ -2232,6 +2245,7 @@ export const assessFlow = (
     if (f.frontmatter.lineEnd > 0) identity.push([f.frontmatter.lineStart, f.frontmatter.lineEnd])
     if (f.title) identity.push([f.title.line, f.title.line])
     if (f.opening) identity.push([f.opening.lineStart, f.opening.lineEnd])
+    if (f.whenToUse && f.whenToUse.origin === "section") identity.push([f.whenToUse.lineStart, f.whenToUse.lineEnd])
     const gaps = uncovered(f, [...ranges, ...identity])
     const count = gaps.reduce((n, g) => n + content.filter((c) => c >= g.lineStart && c <= g.lineEnd).length, 0)
     if (count > 0) {
