@@ -484,6 +484,48 @@ describe("other kinds of artifact", () => {
     ])
   })
 
+  it("a YAML workflow: its steps, inputs and failure() step", () => {
+    const text = [
+      "name: Release",
+      "on:",
+      "  workflow_dispatch:",
+      "    inputs:",
+      "      version:",
+      "        description: Version to release",
+      "        required: true",
+      "jobs:",
+      "  release:",
+      "    runs-on: ubuntu-latest",
+      "    steps:",
+      "      - uses: actions/checkout@v4",
+      "      - name: Test",
+      "        run: npm test",
+      "      - name: Publish",
+      "        run: |",
+      "          npm version ${{ inputs.version }}",
+      "          npm publish",
+      "      - name: Report the failure",
+      "        if: failure()",
+      "        run: gh issue create --title \"Release failed\"",
+      ""
+    ].join("\n")
+    const c = convert(inputOf([source(".github/workflows/release.yml", text, "artifact", "workflow")]))
+    expect(errors(c.validation)).toEqual([])
+    const doc = c.draft.document
+    expect(doc.name).toBe("release")
+    expect(doc.when_to_use).toBe("Use when the workflow is triggered (on: workflow_dispatch).")
+    expect(arr(doc.inputs)).toEqual([{ id: "version", description: "Version to release.", from: ".github/workflows/release.yml:5-7" }])
+    expect(arr(doc.steps).map((s) => [s.title, s.check, s.from])).toEqual([
+      ["Use actions/checkout@v4", "The action `actions/checkout@v4` completes successfully.", ".github/workflows/release.yml:12"],
+      ["Test", "`npm test` exits with status 0.", ".github/workflows/release.yml:13-14"],
+      ["Publish", "`npm publish` exits with status 0.", ".github/workflows/release.yml:15-18"]
+    ])
+    const h = arr(doc.failure_handling)
+    expect(h).toHaveLength(1)
+    expect(h[0]).toMatchObject({ when: "An earlier step of job release fails", from: ".github/workflows/release.yml:19-21" })
+    expect(String(h[0]!.then)).toContain("gh issue create")
+  })
+
   it("bundle mode: two prompt files become one flow, steps in path order, each mapped to its own file", () => {
     const a = source("prompts/01-extract.md", "# Extract\n\n1. Read the ticket text.\n2. List every customer name in it.\n", "artifact", "prompt")
     const b = source("prompts/02-reply.md", "# Reply\n\n1. Draft a reply to the customer.\n2. Never promise a delivery date.\n3. Send the reply.\n", "artifact", "prompt")

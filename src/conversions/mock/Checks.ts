@@ -138,9 +138,10 @@ const verbObject = (text: string): VerbObject | null => {
   const v2 = m[2]?.toLowerCase()
   let rest = m[3] ?? ""
   const verbs = [v1]
-  if (v2 !== undefined && GROUP_OF.has(v2)) verbs.push(v2)
-  else if (v2 !== undefined) rest = `${m[2]} ${rest}`.trim()
   if (!GROUP_OF.has(v1)) return null
+  // "Link and surface": a second verb we do not know leaves no object to speak of
+  if (v2 !== undefined && !GROUP_OF.has(v2)) return { verbs, object: null }
+  if (v2 !== undefined) verbs.push(v2)
   if (v1 === "set" && /^up\b/i.test(rest)) return { verbs: ["set up"], object: objectPhrase(rest.replace(/^up\s*/i, "")) }
   const pronoun = rest.match(/^(it|them)\b\s*(.*)$/i)
   if (pronoun) return { verbs, object: null, pronoun: { word: pronoun[1]!.toLowerCase(), rest: stripEnd(pronoun[2]!) } }
@@ -249,6 +250,8 @@ const withDetail = (main: string, detail: string | null): string =>
 /** The result of the last clause of the action that has one (a second, different observable result). */
 const lastResult = (clauses: ReadonlyArray<string>, main: string): string | null => {
   for (let i = clauses.length - 1; i >= 1; i--) {
+    // a conditional branch is not what always happens
+    if (/^(if|when|unless|whenever)\b/i.test(clauses[i]!)) continue
     const vo = verbObject(clauses[i]!)
     if (!vo || vo.object === null || WEAK.has(vo.verbs[0]!)) continue
     const r = resultOf(vo)
