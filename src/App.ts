@@ -27,22 +27,44 @@ import { Audits } from "./audits/Audits.js"
 import { AuditKind } from "./audits/Kind.js"
 import { emailTasks } from "./email/Delivery.js"
 import { Targets } from "./targets/Targets.js"
+import { Conversions } from "./conversions/Conversions.js"
+import { RubrFlowConverter } from "./conversions/Converter.js"
+import { ConversionKind } from "./conversions/Kind.js"
+import { MockConverterLive } from "./conversions/mock/MockConverter.js"
+import { OpenAiConverterLive } from "./conversions/openai/OpenAiConverter.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { AiReviewer } from "./review/AiReviewer.js"
 import { OpenAiReviewerLive } from "./review/openai/index.js"
 import { RateLimiter, RateLimitSweeper } from "./limits/RateLimiter.js"
 
-const withMockDelay = (delayMs: number) =>
+/** SERVICE_MOCK_REVIEW_DELAY_MS: latency added to every mock AI call (demos of progress and cancellation). */
+const delayed = <A, E, R>(delayMs: number, effect: Effect.Effect<A, E, R>) =>
+  delayMs === 0 ? effect : Effect.zipRight(Effect.sleep(Duration.millis(delayMs)), effect)
+
+const mockReviewer = (delayMs: number) =>
   delayMs === 0 ? MockReviewerLive : Layer.effect(
     AiReviewer,
-    Effect.map(AiReviewer, (mock) => ({
-      review: (input: Parameters<typeof mock.review>[0]) => Effect.zipRight(Effect.sleep(Duration.millis(delayMs)), mock.review(input))
-    }))
+    Effect.map(AiReviewer, (mock) => ({ review: (input: Parameters<typeof mock.review>[0]) => delayed(delayMs, mock.review(input)) }))
   ).pipe(Layer.provide(MockReviewerLive))
+
+const mockConverter = (delayMs: number) =>
+  delayMs === 0 ? MockConverterLive : Layer.effect(
+    RubrFlowConverter,
+    Effect.map(RubrFlowConverter, (mock) =>
+      RubrFlowConverter.of({
+        generate: (input, analysis, plan) => delayed(delayMs, mock.generate(input, analysis, plan)),
+        repair: (input, analysis, draft, issues) => delayed(delayMs, mock.repair(input, analysis, draft, issues))
+      }))
+  ).pipe(Layer.provide(MockConverterLive))
 
 /** The AI provider behind audits: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const AiReviewerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiReviewerLive : withMockDelay(config.ai.mockDelayMs)))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiReviewerLive : mockReviewer(config.ai.mockDelayMs)))
+)
+
+/** The AI provider behind conversions: the deterministic mock unless SERVICE_AI_ENABLED=true. */
+export const ConverterLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiConverterLive : mockConverter(config.ai.mockDelayMs)))
 )
 
 /** Domain services over the SqlClient, lower ones first. */
@@ -55,14 +77,15 @@ const FoundationServicesLive = Layer.mergeAll(
   EmailServicesLive,
   Spend.Default,
   Targets.Default,
-  AiReviewerLive
+  AiReviewerLive,
+  ConverterLive
 ).pipe(Layer.provideMerge(Ledger.Default))
 
 /**
  * The kinds of run this service knows. The shared pipeline (start, jobs, runner, worker, stale
  * recovery) reads them from this registry; registering a kind here is all it takes to plug one in.
  */
-const RunKindsLive = RunKinds.layer(AuditKind)
+const RunKindsLive = RunKinds.layer(AuditKind, ConversionKind)
 
 /** The run pipeline every kind shares: admission, the one-transaction start, jobs. */
 const RunPipelineLive = RunStarter.Default.pipe(
@@ -71,7 +94,7 @@ const RunPipelineLive = RunStarter.Default.pipe(
   Layer.provideMerge(RunKindsLive)
 )
 
-export const ServicesLive = Audits.Default.pipe(
+export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default).pipe(
   Layer.provideMerge(RunPipelineLive),
   Layer.provideMerge(FoundationServicesLive)
 )

@@ -70,6 +70,8 @@ export interface ConversionDraft {
   /** provider usage of this call (null for the mock) */
   readonly usage: Usage | null
   readonly provider: ProviderInfo
+  /** an AI converter's conversation so far, which its repair continues; never stored or shown */
+  readonly transcript?: ReadonlyArray<{ readonly role: "system" | "user" | "assistant"; readonly content: string }>
 }
 
 /** A repaired draft and one line per change the repair made. */

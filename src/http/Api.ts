@@ -9,6 +9,8 @@ import { BundlesApi, FilesApi, VersionsApi } from "../bundles/Api.js"
 import { IdentityApi } from "../identity/Api.js"
 import { JobsApi } from "../jobs/Api.js"
 import { AuditsApi } from "../audits/Api.js"
+import { ConversionsApi } from "../conversions/Api.js"
+import { RubrFlowApi } from "../rubr_flow/Api.js"
 import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
 
@@ -26,6 +28,7 @@ export const RubrApi = withoutPlatformDecodeError
   .add(EmailPreferencesApi).add(NewsletterApi)
   .add(JobsApi).add(CreditsApi)
   .add(AuditsApi)
+  .add(ConversionsApi).add(RubrFlowApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

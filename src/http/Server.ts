@@ -11,6 +11,8 @@ import { IdentityHttp } from "../identity/Http.js"
 import { SystemHttp } from "../system/Http.js"
 import { JobsHttp } from "../jobs/Http.js"
 import { AuditsHttp } from "../audits/Http.js"
+import { ConversionsHttp } from "../conversions/Http.js"
+import { RubrFlowHttp } from "../rubr_flow/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
@@ -57,7 +59,8 @@ const requestIdHeader: HttpApp.PreResponseHandler = (_request, response) =>
   Effect.map(FiberRef.get(CurrentRequestId), (requestId) => HttpServerResponse.setHeader(response, "x-request-id", requestId))
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
-  Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp]),
+  Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp,
+    ConversionsHttp, RubrFlowHttp]),
   Layer.provide(AuthenticationLive)
 )
 

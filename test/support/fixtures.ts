@@ -62,3 +62,82 @@ export const count = (table: string, where = "true") =>
   Effect.flatMap(TestApp, (app) =>
     Effect.map(app.sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`), (rows) => rows[0].n)
   ).pipe(Effect.orDie)
+
+/** A realistic skill for conversions: inputs, numbered steps with commands, rules, failure handling, an example. */
+export const DEPLOY_SKILL = `---
+name: deploy-preview
+description: Deploys a pull request to a preview environment and reports the URL. Use when a user asks for a preview deployment of a pull request.
+---
+
+# Deploy preview
+
+Build the pull request's branch, deploy it to a preview environment and report the preview URL.
+
+## Inputs
+
+- \`pr\`: the pull request number or URL (optional; defaults to the current branch's pull request)
+- \`environment\`: the preview environment name (default \`preview\`)
+
+## Steps
+
+1. Check out the pull request's branch with \`gh pr checkout <pr>\`.
+2. Install dependencies with \`npm ci\`.
+   - If the install fails, report the error and stop.
+3. Build the app with \`npm run build\` and confirm that \`dist/\` exists.
+4. Deploy with \`npx vercel deploy --prebuilt --env <environment>\`.
+5. Post the preview URL as a comment on the pull request with \`gh pr comment <pr>\`.
+
+## Rules
+
+- Never deploy to production from this skill.
+- Always ask the user before deploying a branch from a fork.
+
+## Example
+
+\`\`\`text
+User: deploy a preview of #42
+Agent: Deployed #42 to https://app-pr-42.preview.example.com and commented on the pull request.
+\`\`\`
+`
+
+/** A source the mock can convert only after its repair pass: two sections with the same title, one with no content. */
+export const REPAIRABLE_SKILL = `---
+name: tidy-release
+description: Tidies a release branch before tagging. Use when preparing a release branch.
+---
+
+# Tidy release
+
+## Step 1: Build
+
+Run \`npm run build\` and confirm that \`dist/\` exists.
+
+## Step 2: Build
+
+Run \`npm run build:docs\` and confirm that \`docs/dist/\` exists.
+
+## Step 3: Prepare
+
+## Step 4: Tag
+
+Create the tag with \`git tag v<version>\` and push it with \`git push origin v<version>\`.
+`
+
+/** A source whose rules contradict each other: no repair may pick a side, so the conversion fails. */
+export const CONTRADICTORY_SKILL = `---
+name: push-policy
+description: Pushes finished work. Use when work is ready to share.
+---
+
+# Push policy
+
+## Steps
+
+1. Commit the work with a descriptive message.
+2. Push the branch to the remote.
+
+## Rules
+
+- Always push to main.
+- Never push to main.
+`

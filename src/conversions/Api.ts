@@ -1,0 +1,194 @@
+/** rubr_flow conversions: estimate, start (async job), list, read the report. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { IdempotencyHeaders } from "../http/Idempotency.js"
+import { IntFromString } from "../http/Pagination.js"
+import { Job } from "../jobs/Api.js"
+import { EvalCase, Usage } from "../review/Types.js"
+import { TargetFields, TargetSelection } from "../targets/Schemas.js"
+
+export const DEFAULT_OUTPUT_PATH = "generated/rubr_flow.rubr_flow"
+
+export const ConversionRequest = Schema.Struct({
+  ...TargetSelection,
+  outputPath: Schema.optional(Schema.String).annotations({
+    description: `where the rubr_flow file is written (a new version each time); default ${DEFAULT_OUTPUT_PATH}. ` +
+      "A relative path ending in .rubr_flow."
+  })
+}).annotations({ identifier: "ConversionRequest", parseOptions: { errors: "all" } })
+export type ConversionRequest = typeof ConversionRequest.Type
+
+/** An empty body selects the defaults. */
+export const ConversionRequestBody = Schema.NullOr(ConversionRequest)
+
+export const ConversionTarget = Schema.Struct({
+  ...TargetFields,
+  outputPath: Schema.String
+}).annotations({ identifier: "ConversionTarget" })
+
+export const ValidationIssue = Schema.Struct({
+  code: Schema.String,
+  severity: Schema.Literal("error", "warning"),
+  message: Schema.String,
+  line: Schema.Int.annotations({ description: "1-based line of the generated rubr_flow text" }),
+  path: Schema.String.annotations({ description: "location inside the document, e.g. steps.2.check" })
+}).annotations({ identifier: "RubrFlowValidationIssue" })
+
+export const ConversionValidation = Schema.Struct({
+  valid: Schema.Boolean,
+  validatorVersion: Schema.String,
+  errorCount: Schema.Int,
+  warningCount: Schema.Int,
+  issues: Schema.Array(ValidationIssue)
+}).annotations({ identifier: "ConversionValidation" })
+
+export const ConversionRepair = Schema.Struct({
+  attempted: Schema.Boolean,
+  succeeded: Schema.NullOr(Schema.Boolean).annotations({ description: "null when no repair was needed" }),
+  reason: Schema.String,
+  issuesBefore: Schema.Array(ValidationIssue).annotations({ description: "the first draft's issues" }),
+  changes: Schema.Array(Schema.String).annotations({ description: "one line per change the repair made" })
+}).annotations({ identifier: "ConversionRepair" })
+
+export const SourceFile = Schema.Struct({
+  path: Schema.String,
+  fileVersionId: Schema.UUID,
+  contentHash: Schema.String,
+  lines: Schema.Int,
+  role: Schema.Literal("artifact", "context")
+})
+
+export const SourceMapping = Schema.Struct({
+  sources: Schema.Array(SourceFile),
+  totalLines: Schema.Int.annotations({ description: "non-blank lines of the converted (artifact) sources" }),
+  mappedLines: Schema.NullOr(Schema.Int).annotations({ description: "of those, lines some block came from" }),
+  coverage: Schema.NullOr(Schema.Number).annotations({ description: "mappedLines / totalLines, 0..1" }),
+  unmappedRanges: Schema.Array(Schema.Struct({ path: Schema.String, lineStart: Schema.Int, lineEnd: Schema.Int }))
+}).annotations({ identifier: "ConversionSourceMapping" })
+
+export const BlockMappingEntry = Schema.Struct({
+  block: Schema.String.annotations({ description: "document path of the block, e.g. steps.2" }),
+  kind: Schema.Literal("identity", "input", "step", "output", "guardrail", "failure_handling", "eval"),
+  id: Schema.NullOr(Schema.String),
+  path: Schema.String,
+  lineStart: Schema.Int,
+  lineEnd: Schema.Int
+}).annotations({ identifier: "BlockMappingEntry" })
+
+const Note = Schema.Struct({ code: Schema.String, message: Schema.String, block: Schema.NullOr(Schema.String) })
+
+export const ConversionSummary = Schema.Struct({
+  estimate: WorkEstimate,
+  target: ConversionTarget,
+  creditCost: CreditCost
+})
+
+export const Conversion = Schema.Struct({
+  id: Schema.UUID,
+  artifactBundleId: Schema.UUID,
+  jobId: Schema.UUID,
+  requestedByApiKeyId: Schema.NullOr(Schema.UUID),
+  status: Schema.Literal("queued", "running", "completed", "failed", "cancelled"),
+  targetMode: Schema.Literal("file", "bundle"),
+  sourceFileVersionId: Schema.NullOr(Schema.UUID).annotations({ description: "the converted file version (null in bundle mode)" }),
+  outputPath: Schema.String,
+  outputFileId: Schema.NullOr(Schema.UUID),
+  outputFileVersionId: Schema.NullOr(Schema.UUID),
+  validatorVersion: Schema.String,
+  formatVersion: Schema.String,
+  sourceSummary: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "what was converted: mode, files (path, lines, words, title, sections, steps, rules, examples) and totals"
+  }),
+  sourceMapping: SourceMapping,
+  summary: ConversionSummary,
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: NullableTimestamp
+}).annotations({ identifier: "RubrFlowConversion" })
+
+export const ConversionReport = Schema.Struct({
+  ...Conversion.fields,
+  blockMapping: Schema.Array(BlockMappingEntry),
+  missingRequirements: Schema.Array(Note),
+  validation: Schema.NullOr(ConversionValidation),
+  repair: Schema.NullOr(ConversionRepair),
+  suggestedEvals: Schema.Array(EvalCase),
+  remainingRisks: Schema.Array(Note),
+  resultMetadata: Schema.NullOr(Schema.Struct({
+    provider: Schema.String,
+    model: Schema.String,
+    modelTier: Schema.String,
+    reasoningEffort: Schema.String,
+    durationMs: Schema.Number
+  })),
+  usage: Schema.NullOr(Usage),
+  reconciliation: Schema.NullOr(Reconciliation)
+}).annotations({ identifier: "RubrFlowConversionReport" })
+
+export const StartConversionData = Schema.Struct({
+  conversion: Conversion,
+  job: Job,
+  jobId: Schema.UUID,
+  creditCost: CreditCost,
+  estimate: WorkEstimate,
+  target: ConversionTarget
+})
+
+const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
+const ConversionParam = Schema.Struct({ artifactBundleId: Schema.UUID, conversionId: Schema.UUID })
+
+export class ConversionsApi extends HttpApiGroup.make("conversions")
+  .add(
+    HttpApiEndpoint.get("listConversions", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
+      .setPath(BundleParam)
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+      }))
+      .addSuccess(Envelope(Schema.Struct({ conversions: Schema.Array(Conversion), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Description, "Conversions of this bundle, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("startConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
+      .setPath(BundleParam)
+      .setHeaders(IdempotencyHeaders)
+      .setPayload(ConversionRequestBody)
+      .addSuccess(Envelope(StartConversionData), { status: 202 })
+      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
+      .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
+      .annotate(
+        OpenApi.Description,
+        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the conversion job and answers 202 at once. " +
+          "The job runs analysis → mapping → generation → validation → repair → saving; poll GET /jobs/{jobId}, then read the report."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("estimateConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/estimate")
+      .setPath(BundleParam)
+      .setPayload(ConversionRequestBody)
+      .addSuccess(Envelope(Schema.Struct({ estimate: WorkEstimate, creditCost: CreditCost, target: ConversionTarget })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
+      .annotate(OpenApi.Description, "The cost and target a start with the same body would have; starts nothing.")
+  )
+  .add(
+    HttpApiEndpoint.get("getConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/:conversionId")
+      .setPath(ConversionParam)
+      .addSuccess(Envelope(Schema.Struct({ conversion: ConversionReport })))
+      .pipe(statuses(400, 401, 403, 404))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Description, "The conversion report: validation, repair, block mapping, missing requirements, risks, suggested evals.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "rubr_flow conversions")
+{}

@@ -1,0 +1,160 @@
+/**
+ * The rubr_flow conversion use cases. Target selection is the audits' (src/targets), except that
+ * rubr_flow files are never input: they are what conversions write. The estimate route and the start
+ * route share `prepare`; the start is the run pipeline's (src/jobs/Start.ts).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Schema } from "effect"
+import type { Actor } from "../auth/CurrentActor.js"
+import { isRubrFlow, pathProblem } from "../bundles/Detect.js"
+import { AppConfig } from "../config/AppConfig.js"
+import { creditCostOf } from "../credits/Estimate.js"
+import { NotFound, ValidationFailed } from "../domain/Errors.js"
+import { createdAtCursor, resolvePage } from "../http/Pagination.js"
+import { Admission } from "../jobs/Admission.js"
+import { toJobJson } from "../jobs/Jobs.js"
+import { RunStarter } from "../jobs/Start.js"
+import { VALIDATOR_VERSION } from "../rubr_flow/Validator.js"
+import { targetDescription, Targets } from "../targets/Targets.js"
+import { type ConversionRequest, DEFAULT_OUTPUT_PATH, StartConversionData } from "./Api.js"
+import { ConversionKind } from "./Kind.js"
+import { admittedSources, estimateConversion } from "./Sources.js"
+import {
+  conversionColumns,
+  type ConversionRow,
+  toConversionJson,
+  toConversionReport
+} from "./Records.js"
+
+const encodeStart = Schema.encode(StartConversionData)
+
+export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const config = yield* AppConfig
+    const targets = yield* Targets
+    const admission = yield* Admission
+    const starter = yield* RunStarter
+
+    /** The output path rules: a valid bundle path naming a rubr_flow file. */
+    const checkOutputPath = (outputPath: string | undefined) =>
+      Effect.gen(function*() {
+        const path = outputPath ?? DEFAULT_OUTPUT_PATH
+        const problem = pathProblem(path)
+        if (problem) return yield* ValidationFailed.at("outputPath", problem)
+        if (!path.endsWith(".rubr_flow") || !isRubrFlow(path)) {
+          return yield* ValidationFailed.at("outputPath", "must name a rubr_flow file: end in .rubr_flow")
+        }
+        return path
+      })
+
+    /** Target, output path and estimate: the one computation behind both the estimate and the start route. */
+    const prepare = Effect.fn("Conversions.prepare")(function*(actor: Actor, bundleId: string, request: ConversionRequest) {
+      const outputPath = yield* checkOutputPath(request.outputPath)
+      const resolved = yield* targets.resolve(actor.userId, bundleId, request, { verb: "converted", excludeTypes: ["rubr_flow"] })
+      const sources = admittedSources(resolved)
+      const estimate = estimateConversion({
+        files: sources.files.map((f) => ({ path: f.path, content: f.file.content, role: f.role })),
+        modelTier: config.ai.conversionModelTier,
+        mode: config.credits.auditMode,
+        flatCredits: config.credits.conversionRunCredits
+      })
+      const target = { ...targetDescription(resolved), outputPath }
+      return { resolved, sources, estimate, target, creditCost: creditCostOf(estimate, ConversionKind.debitReason) }
+    })
+
+    const estimate = Effect.fn("Conversions.estimate")(function*(actor: Actor, bundleId: string, request: ConversionRequest) {
+      yield* starter.requireOwnedBundle(actor.userId, bundleId)
+      yield* admission.bundleRateLimit(bundleId)
+      const prepared = yield* prepare(actor, bundleId, request)
+      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
+    })
+
+    const start = Effect.fn("Conversions.start")(function*(
+      actor: Actor,
+      bundleId: string,
+      request: ConversionRequest,
+      idempotencyKey: string | undefined
+    ) {
+      return yield* starter.start({
+        kind: ConversionKind,
+        actor,
+        bundleId,
+        route: `POST /artifact-bundles/${bundleId}/rubr-flow/conversions`,
+        idempotencyKey,
+        request,
+        prepare: prepare(actor, bundleId, request),
+        credits: (prepared) => prepared.estimate.estimatedCredits,
+        insertRun: ({ resolved, sources, estimate, target, creditCost }, ids) => {
+          const summary: ConversionRow["summary"] = {
+            estimate,
+            target,
+            creditCost,
+            sourceSummary: sources.sourceSummary,
+            sourceMapping: sources.sourceMapping
+          }
+          return sql<ConversionRow>`
+            INSERT INTO rubr_flow_conversions (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
+              target_file_id, source_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
+              output_path, validator_version, summary, estimated_credits)
+            VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${resolved.mode},
+              ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
+              ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${target.outputPath}, ${VALIDATOR_VERSION},
+              ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
+            RETURNING ${sql.literal(conversionColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+        },
+        respond: (prepared, run, job) =>
+          encodeStart({
+            conversion: toConversionJson(run),
+            job: toJobJson(job),
+            jobId: job.id,
+            creditCost: prepared.creditCost,
+            estimate: prepared.estimate,
+            target: prepared.target
+          }).pipe(Effect.orDie)
+      })
+    })
+
+    const findRun = (userId: string, bundleId: string, conversionId: string) =>
+      sql<ConversionRow>`
+        SELECT ${sql.literal(conversionColumns)} FROM rubr_flow_conversions
+        WHERE id = ${conversionId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of("Conversion"))))
+      )
+
+    const list = Effect.fn("Conversions.list")(function*(
+      actor: Actor,
+      bundleId: string,
+      params: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
+    ) {
+      yield* starter.requireOwnedBundle(actor.userId, bundleId)
+      yield* admission.bundleRateLimit(bundleId)
+      const { limit } = yield* resolvePage({ limit: params.limit })
+      const after = yield* createdAtCursor.decode(params.cursor)
+      const rows = yield* sql<ConversionRow>`
+        SELECT ${sql.literal(conversionColumns)} FROM rubr_flow_conversions
+        WHERE artifact_bundle_id = ${bundleId}
+          ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const items = rows.slice(0, limit)
+      return {
+        conversions: items.map(toConversionJson),
+        pagination: {
+          limit,
+          offset: 0,
+          nextOffset: null,
+          nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null
+        }
+      }
+    })
+
+    const get = Effect.fn("Conversions.get")(function*(actor: Actor, bundleId: string, conversionId: string) {
+      yield* starter.requireOwnedBundle(actor.userId, bundleId)
+      yield* admission.bundleRateLimit(bundleId)
+      return toConversionReport(yield* findRun(actor.userId, bundleId, conversionId))
+    })
+
+    return { prepare, estimate, start, list, get } as const
+  })
+}) {}

@@ -1,0 +1,26 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { RubrApi } from "../http/Api.js"
+import { ok } from "../http/Envelope.js"
+import { outcomeResponse } from "../http/Idempotency.js"
+import { Conversions } from "./Conversions.js"
+
+export const ConversionsHttp = HttpApiBuilder.group(RubrApi, "conversions", (handlers) =>
+  Effect.gen(function*() {
+    const conversions = yield* Conversions
+    return handlers
+      .handle("listConversions", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(conversions.list(actor, path.artifactBundleId, urlParams), ok)))
+      .handle("startConversion", ({ path, payload, headers }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const { outcome, replayed } = yield* conversions.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
+          return yield* outcomeResponse(outcome, replayed)
+        }))
+      .handle("estimateConversion", ({ path, payload }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(conversions.estimate(actor, path.artifactBundleId, payload ?? {}), ok)))
+      .handle("getConversion", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          Effect.flatMap(conversions.get(actor, path.artifactBundleId, path.conversionId), (conversion) => ok({ conversion }))))
+  }))

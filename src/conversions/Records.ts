@@ -1,0 +1,145 @@
+/** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
+import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
+import type { Reconciliation } from "../credits/Reconcile.js"
+import type { EvalCase, ProviderInfo, Usage } from "../review/Types.js"
+import type { TargetDescription } from "../targets/Targets.js"
+import type { BlockMappingEntry, MissingRequirement, RemainingRisk } from "./Types.js"
+
+export interface ConversionTargetJson extends TargetDescription {
+  readonly outputPath: string
+}
+
+export interface ConversionSummaryJson {
+  readonly estimate: Estimate
+  readonly target: ConversionTargetJson
+  readonly creditCost: CreditCostJson
+}
+
+export interface SourceFileJson {
+  readonly path: string
+  readonly fileVersionId: string
+  readonly contentHash: string
+  readonly lines: number
+  readonly role: "artifact" | "context"
+}
+
+export interface SourceMappingJson {
+  readonly sources: ReadonlyArray<SourceFileJson>
+  readonly totalLines: number
+  readonly mappedLines: number | null
+  readonly coverage: number | null
+  readonly unmappedRanges: ReadonlyArray<{ readonly path: string; readonly lineStart: number; readonly lineEnd: number }>
+}
+
+export interface IssueJson {
+  readonly code: string
+  readonly severity: "error" | "warning"
+  readonly message: string
+  readonly line: number
+  readonly path: string
+}
+
+export interface ValidationJson {
+  readonly valid: boolean
+  readonly validatorVersion: string
+  readonly errorCount: number
+  readonly warningCount: number
+  readonly issues: ReadonlyArray<IssueJson>
+}
+
+export interface RepairJson {
+  readonly attempted: boolean
+  readonly succeeded: boolean | null
+  readonly reason: string
+  readonly issuesBefore: ReadonlyArray<IssueJson>
+  readonly changes: ReadonlyArray<string>
+}
+
+/** What the worker writes as it goes (also for a failed conversion: the evidence). */
+export interface ConversionReportJson {
+  readonly sourceSummary: Record<string, unknown>
+  readonly sourceMapping: SourceMappingJson
+  readonly blockMapping: ReadonlyArray<BlockMappingEntry>
+  readonly missingRequirements: ReadonlyArray<MissingRequirement>
+  readonly validation: ValidationJson | null
+  readonly repair: RepairJson | null
+  readonly suggestedEvals: ReadonlyArray<EvalCase>
+  readonly remainingRisks: ReadonlyArray<RemainingRisk>
+  readonly metadata: (ProviderInfo & { readonly durationMs: number }) | null
+}
+
+export interface ConversionRow {
+  readonly id: string
+  readonly artifactBundleId: string
+  readonly userId: string
+  readonly jobId: string
+  readonly requestedByApiKeyId: string | null
+  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
+  readonly targetMode: "file" | "bundle"
+  readonly targetFileId: string | null
+  readonly sourceFileVersionId: string | null
+  readonly artifactBundleVersionNumber: number
+  readonly inputVersionIds: ReadonlyArray<string>
+  readonly inputHash: string
+  readonly outputPath: string
+  readonly outputFileId: string | null
+  readonly outputFileVersionId: string | null
+  readonly validatorVersion: string
+  readonly summary: ConversionSummaryJson & {
+    /** what the start knew of the sources; the analysis adds to it */
+    readonly sourceSummary: Record<string, unknown>
+    readonly sourceMapping: SourceMappingJson
+  }
+  readonly estimatedCredits: number
+  readonly finalChargedCredits: number | null
+  readonly report: ConversionReportJson | null
+  readonly usage: Usage | null
+  readonly reconciliation: Reconciliation | null
+  readonly errorCode: string | null
+  readonly errorMessage: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly completedAt: Date | null
+}
+
+export const conversionColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, target_mode,
+  target_file_id, source_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash, output_path,
+  output_file_id, output_file_version_id, validator_version, summary, estimated_credits, final_charged_credits, report,
+  usage, reconciliation, error_code, error_message, created_at, updated_at, completed_at`
+
+export const toConversionJson = (row: ConversionRow) => ({
+  id: row.id,
+  artifactBundleId: row.artifactBundleId,
+  jobId: row.jobId,
+  requestedByApiKeyId: row.requestedByApiKeyId,
+  status: row.status,
+  targetMode: row.targetMode,
+  sourceFileVersionId: row.sourceFileVersionId,
+  outputPath: row.outputPath,
+  outputFileId: row.outputFileId,
+  outputFileVersionId: row.outputFileVersionId,
+  validatorVersion: row.validatorVersion,
+  formatVersion: "1.0",
+  sourceSummary: row.report?.sourceSummary ?? row.summary.sourceSummary,
+  sourceMapping: row.report?.sourceMapping ?? row.summary.sourceMapping,
+  summary: { estimate: row.summary.estimate, target: row.summary.target, creditCost: { ...row.summary.creditCost, finalChargedCredits: row.finalChargedCredits } },
+  estimatedCredits: row.estimatedCredits,
+  finalChargedCredits: row.finalChargedCredits,
+  error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  completedAt: row.completedAt
+})
+
+export const toConversionReport = (row: ConversionRow) => ({
+  ...toConversionJson(row),
+  blockMapping: row.report?.blockMapping ?? [],
+  missingRequirements: row.report?.missingRequirements ?? [],
+  validation: row.report?.validation ?? null,
+  repair: row.report?.repair ?? null,
+  suggestedEvals: row.report?.suggestedEvals ?? [],
+  remainingRisks: row.report?.remainingRisks ?? [],
+  resultMetadata: row.report?.metadata ?? null,
+  usage: row.usage,
+  reconciliation: row.reconciliation
+})

@@ -1,0 +1,227 @@
+/**
+ * The conversion work on a worker, phase by phase:
+ *
+ *   analysis    read exactly the admitted input versions; analyse them (Analysis.ts)
+ *   mapping     plan which source ranges become which blocks
+ *   generation  the converter (mock or AI) drafts the flow; it is rendered as YAML
+ *   validation  the validator checks the text (with the real sources: line counts, hashes)
+ *   repair      when invalid, exactly one repair attempt, validated again; still invalid: failed,
+ *               the report keeps the issues and the repair details, and nothing is written
+ *   saving      a new version of the output file (source rubr_flow_conversion), the reconciliation and
+ *               the report, written with the job's completion in one transaction
+ *
+ * A failed conversion is refunded for the work not done: everything but the credits its provider
+ * usage already cost (the mock's usage costs nothing).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import { Bundles } from "../bundles/Bundles.js"
+import { creditsForUsage } from "../credits/Estimate.js"
+import { reconcileUsage } from "../credits/Reconcile.js"
+import { type JobContext, JobFailure } from "../jobs/Runner.js"
+import type { AiProviderError } from "../review/AiReviewer.js"
+import type { Usage } from "../review/Types.js"
+import { renderFlow } from "../rubr_flow/Render.js"
+import { validateText, type ValidationResult } from "../rubr_flow/Validator.js"
+import { Targets } from "../targets/Targets.js"
+import { analyzeSources, assessFlow, blockMappingOf, planBlocks } from "./Analysis.js"
+import { RubrFlowConverter } from "./Converter.js"
+import { roleOf } from "./Sources.js"
+import { conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson } from "./Records.js"
+import { coverageOf, describeErrors, issueJson, validationJson } from "./Report.js"
+import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
+
+const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
+  a === null ? b : b === null ? a : {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens
+  }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+/** The comment lines at the top of a generated file (deterministic: no clock, no run id). */
+const headerOf = (sources: ReadonlyArray<ConversionSource>) => {
+  const artifacts = sources.filter((s) => s.role === "artifact")
+  const from = artifacts.length === 1
+    ? `${artifacts[0]!.path} (${artifacts[0]!.contentHash.slice(0, 19)}…)`
+    : `${artifacts.length} files`
+  return [
+    `rubr_flow 1.0: a procedure package converted by rubr from ${from}.`,
+    "Edit it freely; `rubr validate FILE` checks it offline. Format: docs/rubr-flow.md"
+  ]
+}
+
+export const conversionWork = (ctx: JobContext) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const targets = yield* Targets
+    const converter = yield* RubrFlowConverter
+    const bundles = yield* Bundles
+    const [run] = yield* sql<ConversionRow & { bundleName: string }>`
+      SELECT ${sql.literal(conversionColumns.split(",").map((c) => `c.${c.trim()}`).join(", "))}, b.name AS bundle_name
+      FROM rubr_flow_conversions c JOIN artifact_bundles b ON b.id = c.artifact_bundle_id
+      WHERE c.id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
+    if (!run) return yield* new JobFailure({ code: "run_missing", message: "The conversion no longer exists." })
+    const started = Date.now()
+    const estimate = run.summary.estimate
+
+    // ---- analysis ---------------------------------------------------------------------------------
+    yield* ctx.phase("analysis", `Reading ${plural(run.inputVersionIds.length, "input file version")}.`)
+    const rows = yield* targets.loadVersions(run.artifactBundleId, run.inputVersionIds)
+    const role = roleOf({ mode: run.targetMode, files: rows })
+    const sources: Array<ConversionSource> = rows.map((r) => ({
+      path: r.path,
+      content: r.content,
+      fileVersionId: r.fileVersionId,
+      contentHash: r.contentHash,
+      artifactType: r.artifactType,
+      role: role(r, run.sourceFileVersionId)
+    }))
+    const input: ConversionInput = {
+      mode: run.targetMode,
+      sources,
+      bundleName: run.bundleName,
+      modelTier: estimate.modelTier,
+      reasoningEffort: estimate.reasoningEffort
+    }
+    const analysis = analyzeSources(input)
+
+    // ---- mapping ----------------------------------------------------------------------------------
+    const artifacts = sources.filter((s) => s.role === "artifact")
+    yield* ctx.phase("mapping", `Analysed ${artifacts.map((s) => s.path).join(", ")}; mapping sections, steps and rules to blocks.`)
+    const plan = planBlocks(analysis)
+
+    // ---- generation -------------------------------------------------------------------------------
+    yield* ctx.phase("generation", "Drafting the rubr_flow from the block plan.")
+    let usage: Usage | null = null
+    const keepFor = () =>
+      usage === null ? 0 : Math.min(run.estimatedCredits, creditsForUsage(usage, estimate.modelTier, estimate.reasoningEffort))
+    const realSources = artifacts.map((s) => ({ path: s.path, content: s.content, contentHash: s.contentHash }))
+
+    /** The report as far as it got: written on failure too, as evidence. */
+    const reportOf = (
+      draft: ConversionDraft,
+      validation: ValidationResult | null,
+      repair: RepairJson | null
+    ): ConversionReportJson => {
+      const blockMapping = blockMappingOf(draft.document)
+      const assessed = assessFlow(draft.document, analysis)
+      const byCode = <T extends { readonly code: string; readonly message: string }>(items: ReadonlyArray<T>) =>
+        [...new Map(items.map((i) => [`${i.code}|${i.message}`, i])).values()]
+      return {
+        sourceSummary: { ...run.summary.sourceSummary, ...(analysis.sourceSummary as unknown as Record<string, unknown>) },
+        sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(sources, blockMapping) },
+        blockMapping,
+        missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
+        validation: validation ? validationJson(validation) : null,
+        repair,
+        suggestedEvals: draft.suggestedEvals,
+        remainingRisks: byCode([...assessed.remainingRisks, ...draft.remainingRisks]),
+        metadata: { ...draft.provider, durationMs: Date.now() - started }
+      }
+    }
+    const failWithReport = (report: ConversionReportJson, failure: JobFailure) =>
+      sql`UPDATE rubr_flow_conversions SET report = ${JSON.stringify(report)}::jsonb,
+            usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb, updated_at = now()
+          WHERE id = ${run.id} AND output_file_version_id IS NULL`.pipe(Effect.orDie, Effect.zipRight(Effect.fail(failure)))
+    const providerFailure = (error: AiProviderError) =>
+      new JobFailure({ code: error.code, message: error.message, keepCredits: keepFor() })
+
+    const draft = yield* converter.generate(input, analysis, plan).pipe(Effect.mapError(providerFailure))
+    usage = addUsage(usage, draft.usage)
+    const header = headerOf(sources)
+    let text = renderFlow(draft.document, { header })
+
+    // ---- validation -------------------------------------------------------------------------------
+    yield* ctx.phase("validation", `Validating the draft (${plural(text.split("\n").length - 1, "line")}).`)
+    const first = validateText(text, { sources: realSources })
+
+    // ---- repair -----------------------------------------------------------------------------------
+    let final = first
+    let finalDraft = draft
+    let repair: RepairJson
+    if (first.valid) {
+      yield* ctx.phase("repair", `Valid on the first try (${plural(first.issues.length, "warning")}); no repair needed.`)
+      repair = { attempted: false, succeeded: null, reason: "The first draft was valid; no repair was needed.", issuesBefore: [], changes: [] }
+    } else {
+      yield* ctx.phase("repair", `The draft has ${describeErrors(first)}; one repair attempt.`)
+      const repaired = yield* converter.repair(input, analysis, draft, first.issues).pipe(
+        Effect.catchAll((error) =>
+          failWithReport(reportOf(draft, first, {
+            attempted: true,
+            succeeded: false,
+            reason: `The repair attempt failed: ${error.message}`,
+            issuesBefore: first.issues.map(issueJson),
+            changes: []
+          }), providerFailure(error))
+        )
+      )
+      usage = addUsage(usage, repaired.usage)
+      text = renderFlow(repaired.document, { header })
+      final = validateText(text, { sources: realSources })
+      finalDraft = repaired
+      repair = {
+        attempted: true,
+        succeeded: final.valid,
+        reason: final.valid
+          ? `The first draft had ${describeErrors(first)}; the repair fixed ${first.issues.filter((i) => i.severity === "error").length === 1 ? "it" : "them"}.`
+          : `Still invalid after the repair attempt: ${describeErrors(final)}.`,
+        issuesBefore: first.issues.map(issueJson),
+        changes: repaired.changes
+      }
+      if (!final.valid) {
+        return yield* failWithReport(
+          reportOf(repaired, final, repair),
+          new JobFailure({
+            code: "conversion_invalid",
+            message: `The generated rubr_flow is still invalid after one repair attempt: ${describeErrors(final)}. Nothing was saved; the report lists the issues.`,
+            keepCredits: keepFor()
+          })
+        )
+      }
+    }
+
+    // ---- saving -----------------------------------------------------------------------------------
+    yield* ctx.phase("saving", `Valid (${plural(final.issues.length, "warning")}); saving ${run.outputPath}.`)
+    const report = reportOf(finalDraft, final, repair)
+    return yield* ctx.complete(Effect.gen(function*() {
+      const written = yield* bundles.writeGenerated(
+        { userId: run.userId, apiKeyId: run.requestedByApiKeyId },
+        run.artifactBundleId,
+        run.outputPath,
+        text,
+        { source: "rubr_flow_conversion", message: `rubr_flow conversion ${run.id}` }
+      ).pipe(Effect.mapError((error) =>
+        new JobFailure({ code: "output_not_saved", message: `The rubr_flow could not be saved: ${error.message}`, keepCredits: keepFor() })
+      ))
+      const { reconciliation, refunded } = yield* reconcileUsage({
+        userId: run.userId,
+        bundleId: run.artifactBundleId,
+        resourceType: ctx.job.resourceType,
+        resourceId: run.id,
+        reason: "rubr_flow_conversion_usage_reconciliation",
+        estimate,
+        chargedCredits: run.estimatedCredits,
+        usage
+      })
+      yield* sql`
+        UPDATE rubr_flow_conversions SET output_file_id = ${written.file.id}, output_file_version_id = ${written.version.id},
+          report = ${JSON.stringify(report)}::jsonb,
+          usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb,
+          reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
+          final_charged_credits = ${run.estimatedCredits - refunded},
+          validator_version = ${final.validatorVersion},
+          completed_at = now(), updated_at = now()
+        WHERE id = ${run.id}`.pipe(Effect.orDie)
+      return {
+        conversionId: run.id,
+        outputPath: run.outputPath,
+        outputFileId: written.file.id,
+        outputFileVersionId: written.version.id,
+        outputVersionNumber: written.version.versionNumber,
+        repaired: repair.attempted,
+        warningCount: final.issues.length
+      }
+    }))
+  })

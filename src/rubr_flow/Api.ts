@@ -1,0 +1,19 @@
+/** The rubr_flow format's public JSON Schema (derived from the Effect Schema in ./Format.ts). */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+
+export class RubrFlowApi extends HttpApiGroup.make("rubrFlow")
+  .add(
+    HttpApiEndpoint.get("rubrFlowSchema", "/rubr-flow/schema.json")
+      .addSuccess(Schema.Unknown.annotations({ description: "The JSON Schema (draft 2020-12) of a rubr_flow 1.0 document" }))
+      .pipe(statuses(429))
+      .annotate(Access, access.public)
+      .annotate(
+        OpenApi.Description,
+        "The JSON Schema of the rubr_flow format, derived from the same definition the validator uses. It checks shape only; `rubr validate` also checks meaning."
+      )
+  )
+  .annotate(OpenApi.Title, "rubr_flow")
+{}
