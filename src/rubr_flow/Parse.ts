@@ -325,9 +325,12 @@ class FastReader {
       const index = out.length
       this.path.push(index)
       let value: unknown
+      let offset = this.starts[k] + q
       if (q >= line.length || line.charCodeAt(q) === 35) {
-        if (q < line.length && q === ind + 1) throw GIVE_UP
+        const j = this.nextContent(k + 1)
         value = this.readNested(k + 1, ind, false, depth)
+        // the item is where its content starts (as the yaml library places it)
+        offset = value !== null && j !== -1 ? this.starts[j] + indentOf(this.lines[j]) : this.starts[k] + ind
       } else {
         KEY.lastIndex = q
         if (KEY.test(line)) {
@@ -338,7 +341,7 @@ class FastReader {
       }
       this.path.pop()
       out.push(value)
-      this.record(out, index, this.starts[k] + (q < line.length ? q : ind))
+      this.record(out, index, offset)
       const next = this.nextContent(this.i)
       if (next === -1) return out
       const nline = this.lines[next]
@@ -663,7 +666,7 @@ export const fastParse = (text: string): FastParse | undefined => {
   return { value, problems: reader.problems, versionText: reader.versionText, offsetOf }
 }
 
-/** Reads `text`. Never throws. */
+/** Reads `text`: the fast path when it can, the yaml library otherwise. Never throws. */
 export const parseFlowText = (text: string): ParsedText => {
   const noLocation = () => 0
   if (text.length > MAX_TEXT_LENGTH) {
@@ -685,6 +688,13 @@ export const parseFlowText = (text: string): ParsedText => {
   if (fast !== undefined) {
     return { value: fast.value, versionText: fast.versionText, problems: fast.problems, fatal: false, offsetOf: fast.offsetOf }
   }
+  return readWithLibrary(text)
+}
+
+/** The full reader (the yaml library), for any text; `parseFlowText` uses it when the fast path gives up. */
+export const readWithLibrary = (text: string): ParsedText => {
+  const noLocation = () => 0
+  if (text.length > MAX_TEXT_LENGTH) return parseFlowText(text)
   const nesting = estimateNesting(text)
   if (nesting > MAX_ESTIMATED_NESTING) {
     return {

@@ -207,7 +207,10 @@ const TO_STRING = {
   lineWidth: 100,
   minContentWidth: 40,
   flowCollectionPadding: false,
-  directives: false
+  directives: false,
+  // text that cannot be a literal block stays on one line with \n escapes: the library's multi-line
+  // double quotes end a line with an escaped space ("\ ") where the text has one before a line break
+  doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER
 } as const
 
 /** Renders `document` (normally `RubrFlowEncoded`, possibly malformed) as a `.rubr_flow` text. */
