@@ -363,7 +363,7 @@ export const sectionRole = (title: string): SectionRole => {
 // ====================================================================== failure and rule vocabulary
 
 const FAILURE_WORDS =
-  /\b(fail\w*|errors?|erroring|rejected|refused|denied|unauthenticated|unauthori[sz]ed|not (?:authenticated|logged in|connected|available|found|installed|running|reachable|configured|present|clear|sure|possible|supported)|unavailable|blocks?|blocked|missing|cannot|can'?t|unable|unclear|ambiguous|stuck|times? out|timed out|timeout|crash\w*|broken|breaks|invalid|empty|no (?:results?|matches?|access|response|output|answer)|doesn'?t|does not|don'?t (?:know|have|understand)|conflicts?|wrong|unexpected|goes wrong|not working|too (?:large|big|long))\b/i
+  /\b(fail\w*|errors?|erroring|rejected|refused|denied|unauthenticated|unauthori[sz]ed|not (?:authenticated|logged in|connected|available|found|installed|running|reachable|configured|present|clear|sure|possible|supported)|unavailable|blocks?|blocked|missing|cannot|can'?t|unable|unclear|ambiguous|stuck|times? out|timed out|timeout|crash\w*|broken|breaks|invalid|empty|no (?:results?|matches?|access|response|output|answer)|doesn'?t|does not|don'?t (?:know|have|understand)|conflicts?|wrong|unexpected|goes wrong|not working|too (?:large|big|long)|unsure|in doubt|not sure|confused)\b/i
 const RESUME_SAME = /\b(re-?run|retry|try again|re-?try|before proceeding|then (?:continue|proceed|resume)|and (?:continue|proceed|resume)|re-?check|fix\b|ask\b)/i
 const STOP_WORDS_THEN = /\b(stop|abort|halt|give up|do not continue|don'?t continue)\b/i
 const STEP_REF = /\b(?:step|phase)\s*(\d+)\b/i
@@ -597,12 +597,19 @@ const resumeOf = (then: string, inStep: boolean): { resumeStepNumber: number | n
   return { resumeStepNumber: null, resumeSameStep: RESUME_SAME.test(then) && !STOP_WORDS_THEN.test(then) }
 }
 
-/** "If X fails, do Y" / "When X: Y" / "On error, Y" at the start of a sentence. */
+/** "If X fails, do Y" / "When X: Y" / "On error, Y" / "Stop and ask when X is unclear." */
 const conditionalOf = (sentenceText: string): { when: string; then: string } | null => {
   const plain = cleanInline(sentenceText)
   const masked = maskInlineCode(plain).masked
   const m = masked.match(/^(?:\*\*)?(if|when|whenever|in case|should|on)\b\s+/i)
-  if (!m) return null
+  if (!m) {
+    // the instruction first: "Stop and ask the user when the requirements are ambiguous."
+    const r = masked.match(/^(.{3,80}?)\s+(?:when(?:ever)?|if|in case)\s+([^,;]{3,120}?)[.!]?$/i)
+    if (!r || NEVER_LEAD.test(plain) || MUST_LEAD.test(plain) || !/^(stop|ask|escalate|pause|abort|report|tell|notify|roll ?back|revert|retry|re-?run|fall ?back|halt)\b/i.test(plain)) return null
+    const cond = plain.slice(masked.length - r[0].length + r[0].indexOf(r[2]!, r[1]!.length), masked.length - r[0].length + r[0].indexOf(r[2]!, r[1]!.length) + r[2]!.length)
+    if (!FAILURE_WORDS.test(maskInlineCode(cond).masked)) return null
+    return { when: cap(stripEnd(cond)), then: sentence(cap(plain.slice(0, r[1]!.length))) }
+  }
   const rest = masked.slice(m[0].length)
   const sep = rest.search(/,\s|:\s|\s+then\s|\s[-–—]\s/)
   if (sep < 0) return null
@@ -795,6 +802,8 @@ const findFailures = (s: Scan): Array<FailureFound> => {
         continue
       }
     }
+    // in a rules section, a conditional is a rule ("Stop when blocked, don't guess")
+    if (role === "rules") continue
     sentences.forEach((sn, i) => {
       const c = conditionalOf(sn)
       if (!c) return
@@ -1449,6 +1458,7 @@ const findOutputs = (s: Scan, steps: ReadonlyArray<AnalyzedStep>, description: s
   if (description && s.doc.fm.closed) {
     const m = description.match(/\b(?:capture|capturing|turn|turning|convert|converting|transform|transforming|organi[sz]e)s?\b[^.;]*?\binto\s+([^.;,]+)/i)
       ?? description.match(/^(?:create|write|generate|produce|draft)s?\s+([^.;,]+)/i)
+      ?? description.match(/\b(?:produces|generates|outputs|returns|writes|creates|drafts|delivers)\s+([^.;,]+)/i)
     const fieldLine = getField(s.doc.fm, "description")
     if (m && fieldLine) {
       const phrase = m[1]!.replace(OBJECT_END, "").replace(DETERMINERS, "").trim()

@@ -210,6 +210,7 @@ describe("analysis of kinds of structure", () => {
       "",
       "When stuck, ask the user for the runbook.",
       "On error, stop and report the error message.",
+      "Stop and ask the user when the target environment is unclear.",
       "",
       "## When to stop",
       "**Stop and ask when:**",
@@ -226,11 +227,13 @@ describe("analysis of kinds of structure", () => {
       ["conditional", "The deploy fails", 4],
       ["conditional", "Stuck", 7],
       ["conditional", "On error", 8],
-      ["condition_list", "The dashboard is red; You cannot reach the cluster", 11],
-      ["table", "Timeout", 18]
+      ["conditional", "The target environment is unclear", 9],
+      ["condition_list", "The dashboard is red; You cannot reach the cluster", 12],
+      ["table", "Timeout", 19]
     ])
     expect(f.failures[0]!.resumeSameStep).toBe(true)
-    expect(f.failures[3]!.then).toBe("Stop and ask.")
+    expect(f.failures[3]!.then).toBe("Stop and ask the user.")
+    expect(f.failures[4]!.then).toBe("Stop and ask.")
     const steps = f.procedures.flatMap((p) => p.steps)
     // the handled failure is not repeated in the step's action
     expect(steps[0]!.action).toBe("Run `make deploy`.")

@@ -9,7 +9,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { analyzeSources, blockMappingOf, planBlocks } from "../../src/conversions/Analysis.js"
+import { analyzeSources, assessFlow, blockMappingOf, planBlocks } from "../../src/conversions/Analysis.js"
 import { RubrFlowConverter } from "../../src/conversions/Converter.js"
 import { generateMock, MockConverterLive, repairMock } from "../../src/conversions/mock/MockConverter.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "../../src/conversions/Types.js"
@@ -250,6 +250,20 @@ describe("determinism", () => {
     const a = convert(corpusInput("gh-fix-ci")).text
     const b = convert(corpusInput("gh-fix-ci")).text
     expect(a).toBe(b)
+  })
+
+  it("the draft carries assessFlow's notes and the mock's own; a repair recomputes them, no stale copies", () => {
+    const input = inputOf([source("SKILL.md", "# Prep\n\n## Step 1: Prepare\n\n## Step 2: Run\nRun `make`.\n")])
+    const analysis = analyzeSources(input)
+    const draft = generateMock(input, analysis, planBlocks(analysis))
+    expect(draft.missingRequirements).toEqual(assessFlow(draft.document, analysis).missingRequirements)
+    expect(draft.remainingRisks.map((r) => r.code)).toContain("derived_checks")
+    const v = validate(input, draft.document).validation
+    const repaired = repairMock(input, analysis, draft, v.issues)
+    const fresh = assessFlow(repaired.document, analysis)
+    for (const m of fresh.missingRequirements) expect(repaired.missingRequirements).toContainEqual(m)
+    const keys = [...repaired.missingRequirements, ...repaired.remainingRisks].map((x) => x.code)
+    expect(new Set(keys).size).toBe(keys.length)
   })
 
   it("the layer wraps generate and repair", async () => {

@@ -8,16 +8,17 @@
 import type { EvalCase } from "../../review/Types.js"
 import { formatSourceRef } from "../../rubr_flow/Format.js"
 import { lineCount } from "../../rubr_flow/Validator.js"
-import type {
-  BlockPlan,
-  PlannedEval,
-  PlannedFailure,
-  PlannedGuardrail,
-  PlannedIdentity,
-  PlannedInput,
-  PlannedOutput,
-  PlannedStep,
-  SourceAnalysis
+import {
+  assessFlow,
+  type BlockPlan,
+  type PlannedEval,
+  type PlannedFailure,
+  type PlannedGuardrail,
+  type PlannedIdentity,
+  type PlannedInput,
+  type PlannedOutput,
+  type PlannedStep,
+  type SourceAnalysis
 } from "../Analysis.js"
 import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRisk } from "../Types.js"
 import { deriveCheck } from "./Checks.js"
@@ -228,9 +229,11 @@ export const generateMock = (input: ConversionInput, analysis: SourceAnalysis, p
       : {})
   }
 
-  // what the mock knows beyond assessFlow (the pipeline adds assessFlow's notes itself)
-  const missingRequirements: Array<MissingRequirement> = []
-  const remainingRisks: Array<RemainingRisk> = []
+  // assessFlow's notes (the pipeline recomputes them on the final document; identical notes merge),
+  // then what the mock knows beyond them
+  const assessed = assessFlow(document, analysis)
+  const missingRequirements: Array<MissingRequirement> = [...assessed.missingRequirements]
+  const remainingRisks: Array<RemainingRisk> = [...assessed.remainingRisks]
   const origins = new Set(steps.map((s) => s.origin))
   if (origins.has("sentence")) {
     remainingRisks.push({
@@ -254,7 +257,6 @@ export const generateMock = (input: ConversionInput, analysis: SourceAnalysis, p
       })
     }
   })
-  void analysis
   return {
     document,
     missingRequirements,

@@ -17,7 +17,7 @@
 import { FailureHandler, FlowEval, FlowInput, FlowOutput, FlowSource, FlowStep, formatSourceRef, parseSourceRef, RubrFlow } from "../../rubr_flow/Format.js"
 import type { ValidationIssue } from "../../rubr_flow/Validator.js"
 import { lineCount } from "../../rubr_flow/Validator.js"
-import { idFrom, planBlocks, type PlannedIdentity, type SourceAnalysis } from "../Analysis.js"
+import { assessFlow, idFrom, planBlocks, type PlannedIdentity, type SourceAnalysis } from "../Analysis.js"
 import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRisk, RepairedDraft } from "../Types.js"
 import { deriveCheck, GENERIC_CHECK } from "./Checks.js"
 import { artifactSourcesOf, DEFAULT_FAILURE_HANDLER } from "./Generate.js"
@@ -89,8 +89,11 @@ export const repairMock = (
   const has = (...cs: Array<string>) => cs.some((c) => codes.has(c))
   const doc = JSON.parse(JSON.stringify(draft.document)) as Rec
   const changes: Array<string> = []
-  const missing: Array<MissingRequirement> = [...draft.missingRequirements]
-  const risks: Array<RemainingRisk> = [...draft.remainingRisks]
+  // assessFlow's notes are recomputed on the repaired document below; the draft's own notes stay
+  const fresh = assessFlow(draft.document, analysis)
+  const assessedCodes = new Set([...fresh.missingRequirements, ...fresh.remainingRisks].map((x) => x.code).concat(ASSESS_CODES))
+  const missing: Array<MissingRequirement> = draft.missingRequirements.filter((m) => !assessedCodes.has(m.code))
+  const risks: Array<RemainingRisk> = draft.remainingRisks.filter((r) => !assessedCodes.has(r.code) && r.code !== "check_not_derivable")
   const identity = planBlocks(analysis).blocks.find((b) => b.kind === "identity") as PlannedIdentity | undefined
   const sources = artifactSourcesOf(input)
 
@@ -491,11 +494,6 @@ export const repairMock = (
   if (has("no_failure_handling") && list(doc, "failure_handling").length === 0) {
     doc.failure_handling = [{ ...DEFAULT_FAILURE_HANDLER }]
     changes.push("Added a default failure handler (stop, report, ask): the draft had none.")
-    missing.push({
-      code: "no_failure_handling_in_source",
-      message: "The draft had no failure handling; the flow now carries a default handler (stop, report, ask).",
-      block: "failure_handling.0"
-    })
   }
   // left as they are: contradictory guardrails and an empty procedure need the author's decision
   if (has("contradictory_guardrails")) {
@@ -508,13 +506,28 @@ export const repairMock = (
   if (has("no_steps") || list(doc, "steps").length === 0) {
     missing.push({ code: "no_steps_in_source", message: "The source states no procedure: there is nothing to turn into steps.", block: null })
   }
+  const assessed = assessFlow(doc, analysis)
   return {
     ...draft,
     document: doc,
-    missingRequirements: missing,
-    remainingRisks: risks,
+    missingRequirements: [...assessed.missingRequirements, ...missing],
+    remainingRisks: [...assessed.remainingRisks, ...risks],
     changes
   }
 }
+
+/** The codes assessFlow reports (replaced by a fresh assessment after the repair). */
+const ASSESS_CODES = [
+  "no_failure_handling_in_source",
+  "no_inputs_in_source",
+  "no_outputs_in_source",
+  "no_checks_in_source",
+  "no_guardrails_in_source",
+  "no_when_to_use_in_source",
+  "derived_checks",
+  "missing_reference",
+  "destructive_command",
+  "unmapped_source_lines"
+]
 
 const asArr = (x: unknown): Array<string> => (Array.isArray(x) ? x.filter((y): y is string => typeof y === "string") : [])
