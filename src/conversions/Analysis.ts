@@ -342,7 +342,8 @@ const OUTPUT_TITLE = /^(outputs?|output format|deliverables?|results?|response( 
 const PROCEDURE_TITLE =
   /\b(workflow|process|procedure|steps?|instructions|how to|how-to|usage|method|playbook|runbook|approach|tasks?|phases?)\b/i
 const QUICK_TITLE = /\b(quick ?start|tl;?dr|summary|at a glance|cheat ?sheet|quick reference|in short|overview of steps)\b/i
-const OVERVIEW_TITLE = /^(overview|introduction|intro|about|purpose|background|context|description|core principle|goal|goals|what this (skill|does))\b/i
+const OVERVIEW_TITLE =
+  /^(introduction|intro|about|purpose|background|context|description|core principle|goal|goals|what this (skill|does))\b|\b(overview|architecture|layout|(?:project|directory|folder|repository|repo|code) (?:structure|layout|map)|tech(?:nology)? stack|glossary|terminology)\b/i
 
 export const sectionRole = (title: string): SectionRole => {
   const t = plainText(title).replace(/\p{Extended_Pictographic}\uFE0F?/gu, "").trim().replace(STEP_HEADING, "")
@@ -862,6 +863,12 @@ const isRuleSentence = (text: string): boolean => {
   return RULE_WORD.test(masked) || CLAUSE_NEGATION.test(masked) || NEVER_LEAD.test(masked) || /^(?:\*\*)?\s*(important|critical|required)\b[^:]{0,30}:/i.test(masked) || /\bSTOP\b/.test(masked)
 }
 
+/** "Edit them by hand." says little alone: name the section it is written in. */
+const withContext = (text: string, sectionTitle: string | null): string =>
+  sectionTitle !== null && /\b(it|them|this|these|those)\b/i.test(text) && text.split(/\s+/).length <= 8
+    ? `${stripEnd(text)} (${sectionTitle.replace(STEP_HEADING, "")}).`
+    : text
+
 /** One rule sentence → polarity and guardrail text (the leading negation or "Always" removed). */
 const ruleOf = (sentenceText: string, sectionTitle: string | null): { polarity: "must" | "never"; text: string } | null => {
   let t = cleanInline(sentenceText).trim()
@@ -879,7 +886,7 @@ const ruleOf = (sentenceText: string, sectionTitle: string | null): { polarity: 
     if (rest === "") return null
     // "Never skip." needs its object: the section it is written in
     if (/^(skip|omit|ignore|forget|bypass|change|modify|edit|delete|remove|touch|do|use|run|rush|reorder)$/i.test(stripEnd(rest))) rest = `${stripEnd(rest)} ${context}`
-    return { polarity: "never", text: sentence(cap(unshout(rest))) }
+    return { polarity: "never", text: withContext(sentence(cap(unshout(rest))), sectionTitle) }
   }
   const mm = t.match(MUST_LEAD)
   if (mm) {
@@ -1834,10 +1841,18 @@ const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: str
       }
     }
   }
+  if (!whenToUse && !opening && source.artifactType === "agent") {
+    whenToUse = { text: "Use when working in the codebase these instructions belong to.", lineStart: s.bodyStart, lineEnd: s.bodyStart, origin: "opening" }
+  }
   if (!whenToUse && opening) {
     const first = splitSentences(opening.text)[0] ?? opening.text
     const role = first.match(/^you are\s+(?:an?\s+|the\s+)?(.+)$/i)
-    const text = role
+    const repo = first.match(/^this (repository|repo|project|codebase|monorepo|package|service)\s+(?:contains|is|holds|provides|hosts|implements)\s+(.+)$/i)
+    const text = repo
+      ? `Use when working in this ${repo[1]!.toLowerCase()}: ${stripEnd(repo[2]!)}.`
+      : source.artifactType === "agent"
+      ? `Use when working in the codebase these instructions belong to.`
+      : role
       ? `Use when the task calls for ${/^[aeiou]/i.test(role[1]!) ? "an" : "a"} ${stripEnd(role[1]!)}.`
       : isImperative(first) === true
       ? `Use when you need to ${lowerFirst(stripEnd(first))}.`
@@ -2071,7 +2086,9 @@ export const planBlocks = (analysis: SourceAnalysis): BlockPlan => {
   const lead = files.find((f) => f.frontmatter.description !== null) ?? files.find((f) => f.title !== null) ?? files[0]
   // identity
   if (lead) {
-    const name = lead.frontmatter.name ?? (files.length === 1 && lead.title ? idFrom(lead.title.text, 8) : "") ?? ""
+    const fileName = idFrom(lead.path.split("/").pop() ?? "", 8)
+    const fromTitle = files.length === 1 && lead.title ? idFrom(lead.title.text, 8) : ""
+    const name = lead.frontmatter.name ?? (fromTitle !== fileName ? fromTitle : "")
     const fallbackName = idFrom(analysis.bundleName, 8) || idFrom(lead.path.replace(/\.[^.]+$/, ""), 8) || "procedure"
     const openingSentence = lead.opening ? (splitSentences(lead.opening.text).slice(0, 2).join(" ")) : ""
     const description = files.length > 1 && lead.frontmatter.description === null

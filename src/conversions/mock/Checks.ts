@@ -7,7 +7,7 @@
  */
 import { isImperative } from "../../review/mock/Checks.js"
 import { IMPERATIVE_VERBS } from "../../review/mock/Vocabulary.js"
-import { plainText } from "../../review/text/Markdown.js"
+import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
 import { cleanInline, splitSentences } from "../Analysis.js"
 import { cap, lowerFirst, stripEnd } from "./Text.js"
 
@@ -106,7 +106,11 @@ const objectPhrase = (rest: string): string | null => {
   t = t.replace(/^[a-z]+ly\b[\s,]*/i, "")
   if (t === "" || PREPOSITION_START.test(t)) return null
   t = t.replace(/\s*\((?:[^()]|\([^()]*\))*\)/g, "")
-  t = cutAtVerb(t).replace(OBJECT_END, "").trim()
+  t = cutAtVerb(t)
+  // cut where the object ends, never inside inline code
+  const end = maskInlineCode(t).masked.search(OBJECT_END)
+  if (end >= 0) t = t.slice(0, end)
+  t = t.trim().replace(/(?:\s+[a-z]+ly)+$/i, "")
   t = t.replace(/[,\s]+$/, "")
   if (t === "" || /^(it|them|this|that|everything|anything|something|here|there|now|again|everything else)$/i.test(t)) return null
   if (t.split(/\s+/).length > 12) return null
@@ -136,7 +140,9 @@ const verbObject = (text: string): VerbObject | null => {
   if (!m) return null
   const v1 = m[1]!.toLowerCase()
   const v2 = m[2]?.toLowerCase()
-  let rest = m[3] ?? ""
+  const rest = m[3] ?? ""
+  // "Pull Request Hygiene", "Test Plan", "Build Commands": a noun phrase, not an instruction
+  if (v2 === undefined && /^(request|requests|process|coverage|notes|review|reviews|message|messages|plan|strategy|commands?|guidelines|conventions|checklist|hygiene|style|requirements|workflow|pipeline|setup|steps|log|logs|policy|rules|standards|tips|instructions|overview|structure|layout|format|files|results|cases|data|environment|suite|system)\b/i.test(m[3] ?? "") && /^[A-Z]/.test(text.trim())) return null
   const verbs = [v1]
   if (!GROUP_OF.has(v1)) return null
   // "Link and surface": a second verb we do not know leaves no object to speak of
@@ -310,6 +316,11 @@ export const deriveCheck = (step: CheckSource): string | null => {
   const firstText = clauses[0]
   if (verbOnly && firstText) return `${cap(participle(verbOnly))} as described: ${lowerFirst(stripEnd(firstText))}.`
   if (step.commands.length > 0) return withDetail(`The step's command${step.commands.length > 1 ? "s" : ""} ran`, evidenceOf("run", step.commands))
+  // a specification line ("Title format: `[area] summary`"): the result follows it
+  for (const c of clauses) {
+    const spec = c.match(/^([A-Za-z][A-Za-z -]{1,30}):\s+(.+)$/)
+    if (spec && spec[1]!.split(/\s+/).length <= 4) return `The ${lowerFirst(spec[1]!.trim())} is ${stripEnd(spec[2]!)}.`
+  }
   return null
 }
 
