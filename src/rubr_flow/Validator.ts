@@ -678,8 +678,10 @@ const NOISE_WORDS = new Set(
   ).split(" ")
 )
 
-/** Words that turn a `must` into a prohibition ("must: Never force-push" means never). */
+/** Words that, leading a `must`, make it a prohibition ("must: Never force-push" means never). */
 const NEGATIONS = new Set("not never no dont doesnt cannot cant mustnt shouldnt wont avoid".split(" "))
+/** Words that may come before that negation ("you must not", "the agent should never", "do not"). */
+const LEAD_WORDS = new Set("you the agent we i must should shall will can always please do does".split(" "))
 
 const stem = (word: string): string => {
   let w = word
@@ -711,9 +713,12 @@ export const guardrailGist = (text: string): GuardrailGist => {
     .replace(/[^\p{L}\p{N}]+/gu, " ")
   const words: Array<string> = []
   let negated = false
+  let leading = true
   for (const w of plain.split(" ")) {
     if (w === "") continue
-    if (NEGATIONS.has(w)) negated = true
+    // only a negation at the start counts ("use no more than 3 retries" is not a prohibition)
+    if (leading && NEGATIONS.has(w)) negated = true
+    if (!LEAD_WORDS.has(w)) leading = false
     if (NOISE_WORDS.has(w) || w === "avoid") continue
     const stemmed = stem(w)
     if (!words.includes(stemmed)) words.push(stemmed)

@@ -561,6 +561,8 @@ describe("the meaning", () => {
   it("guardrail gist and similarity", () => {
     expect(guardrailGist("Always **run** the tests!").words).toEqual(["run", "test"])
     expect(guardrailGist("Don't push").negated).toBe(true)
+    expect(guardrailGist("You must not push").negated).toBe(true)
+    expect(guardrailGist("Use no more than three retries").negated).toBe(false)
     const a = guardrailGist("Run the tests before pushing")
     const b = guardrailGist("Push before running the tests")
     expect(guardrailSimilarity(a, b)).toBeLessThan(0.8)
