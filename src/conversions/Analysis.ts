@@ -261,8 +261,10 @@ export const cleanInline = (s: string): string => {
   return out.replace(/\s+/g, " ").trim()
 }
 
-/** Splits text into sentences (not inside inline code or parentheses, not after e.g./i.e./etc.). */
-export const splitSentences = (s: string): Array<string> => {
+/** Splits text into sentences (line breaks end one; not inside inline code or parentheses, not after e.g./i.e./etc.). */
+export const splitSentences = (text: string): Array<string> => text.split(/\n+/).flatMap(splitLineSentences)
+
+const splitLineSentences = (s: string): Array<string> => {
   const masked = maskInlineCode(s).masked
   const out: Array<string> = []
   let start = 0
@@ -557,8 +559,22 @@ const itemLead = (s: Scan, idx: number): { text: string; end: number } => {
     parts.push(s.lines[n - 1]!.trim())
     end = n
   }
-  return { text: cleanInline(parts.join(" ")), end }
+  return { text: joinLines(parts), end }
 }
+
+/**
+ * Source lines of one item or paragraph as text: wrapped prose flows into one line; a line break that
+ * separates instructions (after ":", or before a capitalised line with no sentence end before it) stays.
+ */
+const joinLines = (parts: ReadonlyArray<string>): string =>
+  parts
+    .map(cleanInline)
+    .filter((p) => p !== "")
+    .reduce((acc, p) => {
+      if (acc === "") return p
+      const breaks = /:$/.test(acc) || (!/[.!?,;]$/.test(acc) && /^([A-Z<\[!|`]|\d+[.)]\s)/.test(p))
+      return `${acc}${breaks ? "\n" : " "}${p}`
+    }, "")
 
 const childrenOf = (s: Scan, idx: number): Array<number> =>
   s.items.map((_, i) => i).filter((i) => s.items[i]!.parent === idx)
@@ -573,7 +589,7 @@ const paragraphAt = (s: Scan, n: number): { text: string; end: number } => {
     parts.push(l.trim())
     end = k
   }
-  return { text: cleanInline(parts.join(" ")), end }
+  return { text: joinLines(parts), end }
 }
 
 // ---------------------------------------------------------------- failures
@@ -929,8 +945,9 @@ const findRules = (s: Scan, consumed: ReadonlySet<number>): Array<AnalyzedRule> 
       // every instruction of a rules section is a guardrail
       if (/:\s*$/.test(text)) continue
       const sents = splitSentences(text)
-      const r = ruleOf(sents.length > 0 && sents.every((x) => isRuleSentence(x) || sents.length === 1) ? text : text, secTitle)
+      const r = ruleOf(text.replace(/\n/g, " "), secTitle)
       if (r) out.push({ ...r, source: text, lineStart: n, lineEnd: block.end, section: secTitle })
+      n = Math.max(n, block.end)
       continue
     }
     const sents = splitSentences(text)
@@ -954,7 +971,8 @@ const findRules = (s: Scan, consumed: ReadonlySet<number>): Array<AnalyzedRule> 
       const at = li === undefined ? findSentenceLine(s, n, block.end, sn) : { start: n, end: block.end }
       out.push({ ...r, source: cleanInline(sn), lineStart: at.start, lineEnd: at.end, section: secTitle })
     }
-    if (li === undefined) n = block.end
+    // the item's or paragraph's continuation lines were read with it
+    n = Math.max(n, li === undefined ? block.end : itemLead(s, li).end)
   }
   return out
 }
@@ -1025,8 +1043,11 @@ interface StepDraft {
 }
 
 const titleFrom = (text: string): string => {
-  const t = cleanInline(text).replace(STEP_HEADING, "")
-  const first = splitSentences(t)[0] ?? t
+  const t = cleanInline(text.split("\n")[0]!).replace(STEP_HEADING, "").replace(/^(?:important|note|required|critical|warning)\s*:\s*/i, "")
+  const sentences = splitSentences(t)
+  let first = sentences[0] ?? t
+  // "After you complete this task. Stop ..." — a time clause alone is not the instruction
+  if (/^(after|before|when|once|until|while)\b[^,]*\.$/i.test(first) && sentences[1]) first = `${first.replace(/\.$/, "")}, ${lowerFirst(sentences[1])}`
   let title = stripEnd(first.replace(/\s*\((?:[^()]|\([^()]*\))*\)/g, "").replace(/:\s.*$/, ""))
   if (title.length > 90) title = `${title.slice(0, 87).replace(/\s+\S*$/, "")}…`
   return title === "" ? stripEnd(t).slice(0, 90) : title
@@ -1293,7 +1314,7 @@ const renderBody = (s: Scan, from: number, to: number, exclude: ReadonlySet<numb
       const it = s.items[li]!
       const lead = itemLead(s, li)
       const d = Math.max(0, depthOf(s, li) - baseDepth + (baseDepth > 0 ? 0 : 0))
-      out.push(`${"  ".repeat(d)}${it.ordered ? `${it.number}.` : "-"} ${lead.text}`)
+      out.push(`${"  ".repeat(d)}${it.ordered ? `${it.number}.` : "-"} ${lead.text.replace(/\n/g, `\n${"  ".repeat(d + 1)}`)}`)
       subItems++
       depthHere = d + 1
       n = lead.end
@@ -1305,7 +1326,8 @@ const renderBody = (s: Scan, from: number, to: number, exclude: ReadonlySet<numb
     }
     if (s.goodBadLines.has(n)) continue
     const para = paragraphAt(s, n)
-    out.push(`${"  ".repeat(s.items.some((it) => n > it.line && n <= it.end) ? depthHere : 0)}${para.text}`)
+    const pad = "  ".repeat(s.items.some((it) => n > it.line && n <= it.end) ? depthHere : 0)
+    out.push(`${pad}${para.text.replace(/\n/g, `\n${pad}`)}`)
     n = para.end
   }
   while (out.length > 0 && out[out.length - 1] === "") out.pop()
@@ -1766,7 +1788,11 @@ const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: str
     }
     if (doc.md.inCode[n] || s.itemAt.has(n) || s.tableLines.has(n)) break
     const p = paragraphAt(s, n)
-    opening = { text: p.text, lineStart: n, lineEnd: p.end }
+    if (/^\s*(<|!`|\{\{|\$ARGUMENTS)/.test(l) || !/[a-z]{3,}\s+[a-z]{2,}/i.test(p.text.replace(/`[^`]*`/g, ""))) {
+      n = p.end
+      continue
+    }
+    opening = { text: p.text.replace(/\n/g, " "), lineStart: n, lineEnd: p.end }
     break
   }
   const failuresFound = findFailures(s)

@@ -42,7 +42,7 @@ const GROUPS: Record<Group, ReadonlyArray<string>> = {
     "bump", "replace", "resolve-conflicts", "convert", "translate", "rewrite", "revise", "improve", "optimize", "simplify",
     "split", "combine", "sort", "filter", "group", "order", "rank", "prioritize", "prioritise", "close", "approve", "restart", "reset", "stage", "sync", "save", "store", "attach"
   ],
-  run: ["run", "execute", "perform", "complete", "finish", "repeat", "iterate", "rerun", "re-run", "invoke", "launch", "start", "trigger", "call"],
+  run: ["run", "execute", "perform", "complete", "finish", "stop", "halt", "repeat", "iterate", "rerun", "re-run", "invoke", "launch", "start", "trigger", "call"],
   follow: ["follow", "apply-rules", "use", "keep"],
   ask: ["ask", "request", "get"]
 }
@@ -76,7 +76,7 @@ const OBJECT_END = /\s+(?:for|to|with|in|on|at|from|using|via|into|as|by|after|b
 const DETERMINER = /^(a|an|the|your|its|their|this|that|these|those|each|every|all|any|one|our|my|both|either|some|no)\b/i
 
 const isPlural = (obj: string): boolean => {
-  const words = plainText(obj).replace(/\([^)]*\)/g, "").replace(/\s+(?:of|per|for|from|in|on|with)\s.*$/i, "").trim().split(/\s+/)
+  const words = plainText(obj).replace(/\([^)]*\)/g, "").replace(/\s+(?:of|per|for|from|in|on|with|following|according|based)\s.*$/i, "").trim().split(/\s+/)
   const last = (words[words.length - 1] ?? "").toLowerCase().replace(/[^a-z]/g, "")
   if (/\band\b|,/.test(obj)) return true
   if (/^(each|every|one)$/i.test(words[0] ?? "")) return false
@@ -101,7 +101,8 @@ const cutAtVerb = (text: string): string => {
 
 /** The noun phrase after the verb, with "the" added when it has no determiner. */
 const objectPhrase = (rest: string): string | null => {
-  let t = rest.replace(PARTICLES, "").trim()
+  // "Present the user the commit message": the thing, not the person
+  let t = rest.replace(PARTICLES, "").trim().replace(/^(?:the user|the human|them|me|us)\s+(?=(?:a|an|the|your|this|these)\s)/i, "")
   // an adverb is not the object ("Review critically - identify ...")
   t = t.replace(/^[a-z]+ly\b[\s,]*/i, "")
   if (t === "" || PREPOSITION_START.test(t)) return null
@@ -138,6 +139,7 @@ const verbObject = (text: string): VerbObject | null => {
   )
   const m = t.match(/^([A-Za-z-]+)(?:\s*(?:\/|\s+and\s+|\s*&\s*)\s*([A-Za-z-]+)(?=\s|$))?(?:\s+(.*))?$/)
   if (!m) return null
+  if (/^(stop|halt)$/i.test(m[1]!)) return { verbs: ["stop"], object: null, pronoun: { word: "stop", rest: "" } }
   const v1 = m[1]!.toLowerCase()
   const v2 = m[2]?.toLowerCase()
   const rest = m[3] ?? ""
@@ -159,6 +161,7 @@ const resultOf = (vo: VerbObject): string | null => {
   const group = GROUP_OF.get(verb.split(" ")[0]!) ?? "create"
   const obj = vo.object
   if (group === "summarize") return obj ? `The user has a summary of ${obj.replace(/^the\s+/i, "the ")}` : null
+  if (verb === "stop") return "The work has stopped here; nothing further is done"
   if (obj === null && vo.pronoun && ["change", "create", "identify", "confirm"].includes(group)) {
     const done = vo.verbs.map((v) => participle(v)).join(" and ")
     return `${vo.pronoun.word === "them" ? "They are" : "It is"} ${done}${vo.pronoun.rest !== "" ? ` ${vo.pronoun.rest}` : ""}`
