@@ -177,8 +177,11 @@ const resolvePlain = (s: string): unknown => {
 const NON_STRING_KEYS: ReadonlySet<string> = new Set(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE"])
 
 const KEY = /([A-Za-z_][A-Za-z0-9_-]{0,1000}):(?: |$)/y
-/** What the whole text must not contain for the fast path: tabs, CR, BOM, control and special line characters, `---`/`...`/`%` at a line start. */
-const OUTSIDE_SUBSET = /[\t\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\u2028\u2029]|^(?:---|\.\.\.|%)/m
+/**
+ * What the whole text must not contain for the fast path: tabs, a CR not before LF, BOM, control and
+ * special line characters, `---`/`...`/`%` at a line start.
+ */
+const OUTSIDE_SUBSET = /[\t\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\u2028\u2029]|\r(?!\n)|^(?:---|\.\.\.|%)/m
 /** A plain scalar may not start with these (the quoted, literal and flow forms are read separately). */
 const INDICATOR_START = /^(?:[-?:](?: |$)|[,[\]{}#&*!|>'"%@`])/
 const DOUBLE_ESCAPES: Record<string, string> = {
@@ -239,7 +242,10 @@ class FastReader {
     let offset = 0
     for (let k = 0; k < this.lines.length; k++) {
       this.starts[k] = offset
-      offset += this.lines[k].length + 1
+      const line = this.lines[k]
+      offset += line.length + 1
+      // CRLF is one line break, as in YAML (a CR elsewhere sends the text to the library)
+      if (line.charCodeAt(line.length - 1) === 13) this.lines[k] = line.slice(0, -1)
     }
   }
 

@@ -170,6 +170,16 @@ describe("reading the text", () => {
     expect(find(validateText("[1, 2]"), "not_a_mapping").message).toContain('rubr_flow: "1.0"')
   })
 
+  it("reads Windows line endings like Unix ones, with the same lines", () => {
+    const doc = base()
+    doc.steps[1].uses = ["nope"]
+    const text = renderFlow(doc)
+    const lf = validateText(text)
+    const crlf = validateText(text.replace(/\n/g, "\r\n"))
+    expect(crlf).toEqual(lf)
+    expect(find(crlf, "undefined_reference").line).toBe(lineOf(text, "uses: [nope]"))
+  })
+
   it("yaml_syntax: reports the line of the error and stops", () => {
     const text = 'rubr_flow: "1.0"\nname: x\nsteps: [a, b\ndescription: d\n'
     const r = validateText(text)
