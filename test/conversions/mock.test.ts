@@ -372,6 +372,43 @@ describe("repair", () => {
     expect(repaired.changes.length).toBeGreaterThanOrEqual(4)
   })
 
+  it("mends a model-style draft: unknown keys, bad ids, missing identity, stale sources, a list given as one id", () => {
+    const content = "---\nname: tidy\ndescription: Tidy the repo. Use when the tree is messy.\n---\n# Tidy\n\n1. List stray files.\n2. Remove them with `git clean -n` first.\n"
+    const input = inputOf([source("SKILL.md", content)])
+    const analysis = analyzeSources(input)
+    const draft = generateMock(input, analysis, planBlocks(analysis))
+    const doc: Record<string, unknown> = {
+      rubr_flow: "1.0",
+      description: "",
+      when_to_use: "Use when the tree is messy.",
+      sources: [{ path: "SKILL.md", lines: 3 }],
+      inputs: [{ id: "Repo Root", description: "The repository root.", from: "SKILL.md:7" }],
+      steps: [
+        { id: "list", title: "List stray files", action: "List stray files.", verify: "Stray files are listed.", uses: "Repo Root", from: "SKILL.md:7" },
+        { id: "remove", title: "Remove them", action: "Remove them with `git clean -n` first.", check: "They are removed.", from: "SKILL.md:8" }
+      ],
+      failure_handling: [{ id: "step-fails", when: "A step fails.", then: "Stop and ask." }]
+    }
+    const v = validate(input, doc).validation
+    expect(codes(v)).toEqual(expect.arrayContaining(["missing_field", "unknown_field", "invalid_value", "source_lines_mismatch", "empty_text"]))
+    const repaired = repairMock(input, analysis, { ...draft, document: doc }, v.issues)
+    const after = validate(input, repaired.document).validation
+    expect(errors(after)).toEqual([])
+    const fixed = repaired.document
+    expect(fixed.name).toBe("tidy")
+    expect(fixed.description).toBe("Tidy the repo. Use when the tree is messy.")
+    expect(arr(fixed.sources)[0]!.lines).toBe(8)
+    expect(arr(fixed.inputs)[0]!.id).toBe("repo-root")
+    const steps = arr(fixed.steps)
+    expect(steps[0]).toMatchObject({ check: "Stray files are listed.", uses: ["repo-root"] })
+    expect(steps[0]!.verify).toBeUndefined()
+    expect(repaired.changes).toEqual(expect.arrayContaining([
+      "Renamed the key `verify` of steps.0 to `check`.",
+      "Filled the empty `name` from the source.",
+      "Set the line count of the source SKILL.md to 8 (was 3)."
+    ]))
+  })
+
   it("refuses contradictory guardrails: the issue is still there after repair", () => {
     const text = ["# Release", "", "1. Run the tests with `npm test`.", "2. Tag the release with `git tag`.", "", "Always push to main.", "Never push to main.", ""].join("\n")
     const { first, repaired, after } = convertAndRepair(inputOf([source("RELEASE.md", text, "artifact", "workflow")]))
