@@ -1889,7 +1889,8 @@ const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: str
   const refs: Array<SourceReferenceInfo> = []
   const seenRefs = new Set<string>()
   for (const r of doc.refs) {
-    if (r.glob || r.directory) continue
+    // a bare file name (`package.json`, `config.toml`) usually means a file of the user's project
+    if (r.glob || r.directory || r.kind === "name") continue
     const res = bundle.resolve(r, dirname(source.path), rootDir)
     if (res.status === "outside") continue
     const path = res.status === "ok" ? res.resolved : r.path.replace(/^\.\//, "")
