@@ -73,7 +73,7 @@ export const makeLineOf = (text: string): ((offset: number) => number) => {
 
 /**
  * An upper bound, cheap to compute, on how deeply the YAML composer will recurse: twice the number of
- * open indentation levels (a mapping and a list may share one), plus `- ` / `? ` chains at the start of
+ * open indentation levels (a mapping and a list may share one), plus `- ` / `? ` / `: ` chains at the start of
  * a line, plus unclosed flow brackets. Brackets inside quoted or block text only make it larger.
  */
 export const estimateNesting = (text: string): number => {
@@ -89,7 +89,7 @@ export const estimateNesting = (text: string): number => {
       i++
     }
     let chain = 0
-    while (i + 1 < n && (text[i] === "-" || text[i] === "?") && (text[i + 1] === " " || text[i + 1] === "\t")) {
+    while (i + 1 < n && (text[i] === "-" || text[i] === "?" || text[i] === ":") && (text[i + 1] === " " || text[i + 1] === "\t")) {
       chain++
       i += 2
       while (i < n && (text[i] === " " || text[i] === "\t")) i++
@@ -178,10 +178,11 @@ const NON_STRING_KEYS: ReadonlySet<string> = new Set(["null", "Null", "NULL", "t
 
 const KEY = /([A-Za-z_][A-Za-z0-9_-]{0,1000}):(?: |$)/y
 /**
- * What the whole text must not contain for the fast path: tabs, a CR not before LF, BOM, control and
- * special line characters, `---`/`...`/`%` at a line start.
+ * What the whole text must not contain for the fast path: a CR not before LF, BOM, control and special
+ * line characters, `---`/`...`/`%` at a line start. (Tabs are read only inside literal blocks, after
+ * the indentation; anywhere else the reader gives up.)
  */
-const OUTSIDE_SUBSET = /[\t\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\u2028\u2029]|\r(?!\n)|^(?:---|\.\.\.|%)/m
+const OUTSIDE_SUBSET = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufeff\u2028\u2029]|\r(?!\n)|^(?:---|\.\.\.|%)/m
 /** A plain scalar may not start with these (the quoted, literal and flow forms are read separately). */
 const INDICATOR_START = /^(?:[-?:](?: |$)|[,[\]{}#&*!|>'"%@`])/
 const DOUBLE_ESCAPES: Record<string, string> = {
@@ -226,6 +227,8 @@ class FastReader {
   readonly lines: Array<string>
   readonly starts: Array<number>
   readonly endsWithNewline: boolean
+  /** the lines with a tab, which only a literal block may hold */
+  readonly tabbed: Set<number> = new Set()
   readonly positions = new WeakMap<object, Map<PathSegment, number>>()
   readonly problems: Array<ParseProblem> = []
   readonly path: Array<PathSegment> = []
@@ -246,6 +249,7 @@ class FastReader {
       offset += line.length + 1
       // CRLF is one line break, as in YAML (a CR elsewhere sends the text to the library)
       if (line.charCodeAt(line.length - 1) === 13) this.lines[k] = line.slice(0, -1)
+      if (line.includes("\t")) this.tabbed.add(k)
     }
   }
 
@@ -287,6 +291,7 @@ class FastReader {
     const seen = new Set<string>()
     let k = first
     for (;;) {
+      if (this.tabbed.has(k)) throw GIVE_UP
       const line = this.lines[k]
       KEY.lastIndex = ind
       const m = KEY.exec(line)
@@ -325,6 +330,7 @@ class FastReader {
     const out: Array<unknown> = []
     let k = first
     for (;;) {
+      if (this.tabbed.has(k)) throw GIVE_UP
       const line = this.lines[k]
       let q = ind + 1
       while (line.charCodeAt(q) === 32) q++
@@ -432,6 +438,7 @@ class FastReader {
         }
         const li = indentOf(line)
         if (li <= ind || line.charCodeAt(li) === 35) break
+        if (this.tabbed.has(j)) throw GIVE_UP
         let part = line.slice(li)
         if (INDICATOR_START.test(part.slice(0, 2))) throw GIVE_UP
         const h = part.indexOf(" #")
@@ -466,7 +473,7 @@ class FastReader {
         let empties = 0
         let j = k + 1
         for (; j < this.lines.length && blank(this.lines[j]); j++) empties++
-        if (j >= this.lines.length) throw GIVE_UP
+        if (j >= this.lines.length || this.tabbed.has(j)) throw GIVE_UP
         const next = this.lines[j]
         const li = indentOf(next)
         if (li <= ind) throw GIVE_UP
@@ -500,7 +507,7 @@ class FastReader {
           out += pending
           pending = ""
           const j = k + 1
-          if (j >= this.lines.length || blank(this.lines[j])) throw GIVE_UP
+          if (j >= this.lines.length || blank(this.lines[j]) || this.tabbed.has(j)) throw GIVE_UP
           const li = indentOf(this.lines[j])
           if (li <= ind) throw GIVE_UP
           k = j
@@ -544,6 +551,7 @@ class FastReader {
     let leadingMax = 0
     for (; j < this.lines.length; j++) {
       const line = this.lines[j]
+      if (this.tabbed.has(j) && /^[ \t]*$/.test(line)) throw GIVE_UP
       if (blank(line)) {
         if (contentIndent === -1) {
           leadingMax = Math.max(leadingMax, line.length)
@@ -559,6 +567,7 @@ class FastReader {
         if (li <= ind || leadingMax > li) throw GIVE_UP
         contentIndent = li
       }
+      // a line less indented ends the block (one with a tab there is left to the library: see readMap)
       if (li < contentIndent) break
       body.push(line.slice(contentIndent))
     }

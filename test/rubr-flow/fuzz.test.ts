@@ -94,7 +94,7 @@ const makeGenerator = (r: Rand, clean: boolean) => {
           lines.push(
             chance(r, 0.15)
               ? indentSpaces(int(r, clean ? base + 1 : base + 3))
-              : `${indentSpaces(base + extra - (bad(0.05) ? 1 : 0))}${words(1 + int(r, 3))}${chance(r, 0.1) ? " # kept" : ""}`
+              : `${indentSpaces(base + extra - (bad(0.05) ? 1 : 0))}${chance(r, 0.15) ? "\t" : ""}${words(1 + int(r, 3))}${chance(r, 0.1) ? "\tkept\t" : ""}`
           )
         }
         if (chance(r, 0.3)) lines.push("")
