@@ -98,7 +98,9 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
         expect(b.lineStart).toBeGreaterThanOrEqual(1)
         expect(b.lineEnd).toBeLessThanOrEqual(sourceLines)
       }
-      expect(conversion.blockMapping.map((b: any) => b.kind)).toEqual(expect.arrayContaining(["step", "guardrail"]))
+      expect(conversion.blockMapping.map((b: any) => b.kind)).toEqual(expect.arrayContaining(["identity", "input", "step", "guardrail"]))
+      // the identity comes from the frontmatter and the opening
+      expect(conversion.blockMapping.find((b: any) => b.kind === "identity")).toMatchObject({ block: "identity", lineStart: 1 })
       expect(conversion.sourceMapping.coverage).toBeGreaterThan(0.5)
       expect(conversion.sourceSummary.mode).toBe("file")
       expect(Array.isArray(conversion.missingRequirements)).toBe(true)

@@ -2294,6 +2294,9 @@ const KIND_OF: Record<string, BlockKind> = {
 /** The `from` fields of a document (any shape), as the report's block mapping, in document order. */
 export const blockMappingOf = (document: Record<string, unknown>): ReadonlyArray<BlockMappingEntry> => {
   const out: Array<BlockMappingEntry> = []
+  // the identity's `from` sits at the root
+  const identity = typeof document.from === "string" ? parseSourceRef(document.from) : undefined
+  if (identity) out.push({ block: "identity", kind: "identity", id: null, path: identity.path, lineStart: identity.start, lineEnd: identity.end })
   for (const key of ["inputs", "steps", "outputs", "guardrails", "failure_handling", "evals"]) {
     const arr = document[key]
     if (!Array.isArray(arr)) continue

@@ -6,7 +6,7 @@
  * A `.rubr_flow` file is YAML (block style, comments allowed) holding one procedure package:
  *
  *   rubr_flow: "1.0"            the format version
- *   name, description, when_to_use      identity
+ *   name, description, when_to_use, from   identity (and where it came from)
  *   sources[]                   what it was converted from: {path, content_hash, lines}
  *   inputs[]                    {id, description, required?, from?}
  *   steps[]                     ordered {id, title, action, check, uses?, produces?, on_failure?, from?}
@@ -135,6 +135,9 @@ export const RubrFlow = Schema.Struct({
   }),
   description: Text.annotations({ description: "What the procedure does, in one or two sentences." }),
   when_to_use: Text.annotations({ description: "When an agent should follow this procedure." }),
+  from: Schema.optional(SourceRef).annotations({
+    description: "Where the identity (name, description, when_to_use) came from: PATH:START-END."
+  }),
   sources: Schema.optionalWith(
     Schema.Array(FlowSource).annotations({ description: "The files this flow was converted from; `from` references name them." }),
     { default: () => [] }

@@ -430,6 +430,7 @@ const blockLabel = (root: unknown, section: Section, index: number): string => {
 const label = (root: unknown, path: ReadonlyArray<PathSegment>): string => {
   const [top, index, key, sub] = path
   if (path.length === 0) return "The document"
+  if (path.length === 1 && top === "from") return "The identity's `from`"
   if (path.length === 1) return `\`${String(top)}\``
   if (isSection(top) && typeof index === "number") {
     const block = blockLabel(root, top, index)
@@ -1104,49 +1105,52 @@ const meaningIssues = (root: Rec, options: ValidateOptions | undefined): Array<D
     }
   }
   const mapped: ReadonlyArray<Section> = ["inputs", "steps", "outputs", "guardrails", "failure_handling", "evals"]
-  for (const section of mapped) {
-    for (const b of blocks(root, section)) {
-      const ref = strField(b.value, "from")
-      if (ref === undefined) continue
-      const range = parseSourceRef(ref)
-      if (range === undefined) continue // the shape pass reported it
-      const path: Array<PathSegment> = [section, b.index, "from"]
-      if (range.start > range.end) {
-        out.push(error("source_range_outside", path, `${label(root, path)} is ${code(ref)}: the range starts after it ends; write PATH:START-END with START ≤ END.`))
-        continue
-      }
-      const src = declared.get(range.path)
-      if (src === undefined) {
-        if (declared.size === 0) {
-          out.push(
-            warning(
-              "undeclared_source",
-              path,
-              `${label(root, path)} names ${code(range.path)}, but the flow lists no \`sources\`: add \`sources: [{path: ${clip(range.path, 40)}, lines: N}]\` so the range can be checked.`
-            )
+  // the identity's `from` (at the root), then every block's
+  const refs: Array<{ readonly ref: string | undefined; readonly path: Array<PathSegment> }> = [
+    { ref: strField(root, "from"), path: ["from"] },
+    ...mapped.flatMap((section) =>
+      blocks(root, section).map((b) => ({ ref: strField(b.value, "from"), path: [section, b.index, "from"] as Array<PathSegment> }))
+    )
+  ]
+  for (const { ref, path } of refs) {
+    if (ref === undefined) continue
+    const range = parseSourceRef(ref)
+    if (range === undefined) continue // the shape pass reported it
+    if (range.start > range.end) {
+      out.push(error("source_range_outside", path, `${label(root, path)} is ${code(ref)}: the range starts after it ends; write PATH:START-END with START ≤ END.`))
+      continue
+    }
+    const src = declared.get(range.path)
+    if (src === undefined) {
+      if (declared.size === 0) {
+        out.push(
+          warning(
+            "undeclared_source",
+            path,
+            `${label(root, path)} names ${code(range.path)}, but the flow lists no \`sources\`: add \`sources: [{path: ${clip(range.path, 40)}, lines: N}]\` so the range can be checked.`
           )
-        } else {
-          const guess = closest(range.path, declared.keys())
-          out.push(
-            error(
-              "unknown_source",
-              path,
-              `${label(root, path)} names ${code(range.path)}, which is not listed in \`sources\`${guess !== undefined ? `: did you mean \`${guess}\`?` : `; the sources are ${[...declared.keys()].map((p) => code(p)).join(", ")}.`}`
-            )
-          )
-        }
-        continue
-      }
-      const lines = field(src.value, "lines")
-      if (typeof lines === "number" && Number.isInteger(lines) && range.end > lines) {
+        )
+      } else {
+        const guess = closest(range.path, declared.keys())
         out.push(
           error(
-            "source_range_outside",
+            "unknown_source",
             path,
-            `${label(root, path)} is ${code(ref)}, but ${code(range.path)} has ${lines} line${lines === 1 ? "" : "s"}: the range must lie inside the source.`
+            `${label(root, path)} names ${code(range.path)}, which is not listed in \`sources\`${guess !== undefined ? `: did you mean \`${guess}\`?` : `; the sources are ${[...declared.keys()].map((p) => code(p)).join(", ")}.`}`
           )
         )
       }
+      continue
+    }
+    const lines = field(src.value, "lines")
+    if (typeof lines === "number" && Number.isInteger(lines) && range.end > lines) {
+      out.push(
+        error(
+          "source_range_outside",
+          path,
+          `${label(root, path)} is ${code(ref)}, but ${code(range.path)} has ${lines} line${lines === 1 ? "" : "s"}: the range must lie inside the source.`
+        )
+      )
     }
   }
   return out

@@ -639,6 +639,15 @@ describe("source mapping", () => {
     ])
   })
 
+  it("the identity's `from` (at the root) is checked like every block's", () => {
+    expect(validate({ ...base(), from: "RELEASE.md:1-5" }).valid).toBe(true)
+    const outside = find(validate({ ...base(), from: "RELEASE.md:1-99" }), "source_range_outside")
+    expect(outside).toMatchObject({ path: "from", severity: "error" })
+    expect(outside!.message).toContain("identity")
+    expect(find(validate({ ...base(), from: "OTHER.md:1-3" }), "unknown_source")).toMatchObject({ path: "from" })
+    expect(find(validate({ ...base(), from: "not a ref" }), "invalid_value")).toMatchObject({ path: "from" })
+  })
+
   it("duplicate_source: a path listed twice", () => {
     const doc = base()
     doc.sources.push({ path: "RELEASE.md", lines: 40 })

@@ -204,6 +204,7 @@ export const generateMock = (input: ConversionInput, analysis: SourceAnalysis, p
     name: name.slice(0, 100),
     description,
     when_to_use: whenToUse,
+    ...(identity ? { from: fromOf(identity) } : {}),
     sources: sourcesBlock(input),
     ...(inputs.length > 0
       ? { inputs: inputs.map((i) => ({ id: i.id, description: i.description, ...(i.required ? {} : { required: false }), from: fromOf(i) })) }

@@ -295,41 +295,44 @@ export const repairMock = (
   // ---- source ranges: known paths, inside the source, start <= end
   if (has("unknown_source", "undeclared_source", "source_range_outside")) {
     const lengths = new Map(list(doc, "sources").map((s) => [str(s.path), typeof s.lines === "number" ? s.lines : -1] as const))
-    for (const section of SECTIONS) {
-      list(doc, section).forEach((b, i) => {
-        const r = rangeOf(b)
-        if (!r) return
-        let path = r.path
-        if (!lengths.has(path)) {
-          const base = path.split("/").pop()
-          const same = [...lengths.keys()].filter((p) => p.split("/").pop() === base)
-          if (same.length === 1) {
-            path = same[0]!
-          } else {
-            delete b.from
-            changes.push(`Removed the source mapping of ${section}.${i}: ${r.path} is not a source of this flow.`)
-            return
-          }
-        }
-        const max = lengths.get(path)!
-        let start = r.start
-        let end = r.end
-        if (start > end) [start, end] = [end, start]
-        if (max === 0) {
+    // the identity's `from` (at the root), then every block's
+    const mapped: Array<readonly [string, Rec]> = [
+      ["the identity", doc],
+      ...SECTIONS.flatMap((section) => list(doc, section).map((b, i) => [`${section}.${i}`, b] as const))
+    ]
+    for (const [where, b] of mapped) {
+      const r = rangeOf(b)
+      if (!r) continue
+      let path = r.path
+      if (!lengths.has(path)) {
+        const base = path.split("/").pop()
+        const same = [...lengths.keys()].filter((p) => p.split("/").pop() === base)
+        if (same.length === 1) {
+          path = same[0]!
+        } else {
           delete b.from
-          changes.push(`Removed the source mapping of ${section}.${i}: ${path} is empty.`)
-          return
+          changes.push(`Removed the source mapping of ${where}: ${r.path} is not a source of this flow.`)
+          continue
         }
-        if (max > 0) {
-          end = Math.min(end, max)
-          start = Math.min(start, end)
-        }
-        const ref = formatSourceRef({ path, start, end })
-        if (ref !== b.from) {
-          changes.push(`Clamped the source mapping of ${section}.${i} from ${str(b.from)} to ${ref}.`)
-          b.from = ref
-        }
-      })
+      }
+      const max = lengths.get(path)!
+      let start = r.start
+      let end = r.end
+      if (start > end) [start, end] = [end, start]
+      if (max === 0) {
+        delete b.from
+        changes.push(`Removed the source mapping of ${where}: ${path} is empty.`)
+        continue
+      }
+      if (max > 0) {
+        end = Math.min(end, max)
+        start = Math.min(start, end)
+      }
+      const ref = formatSourceRef({ path, start, end })
+      if (ref !== b.from) {
+        changes.push(`Clamped the source mapping of ${where} from ${str(b.from)} to ${ref}.`)
+        b.from = ref
+      }
     }
   }
   // ---- outputs no step produces: attach to the best-matching step, else drop
