@@ -2333,6 +2333,43 @@ const rangesText = (r: ReadonlyArray<UnmappedRange>, max = 6): string =>
   r.slice(0, max).map((x) => (x.lineStart === x.lineEnd ? `${x.lineStart}` : `${x.lineStart}-${x.lineEnd}`)).join(", ") + (r.length > max ? `, and ${r.length - max} more` : "")
 
 /**
+ * How much of one converted file the flow's blocks account for: its content lines (not blank, not
+ * headings or rules), the runs of them no block maps, and their count. The identity covers the
+ * frontmatter, the title, the opening and a "when to use" section even when the flow has no root `from`.
+ */
+const fileCoverage = (f: FileAnalysis, mapping: ReadonlyArray<BlockMappingEntry>) => {
+  const content = contentLineNumbers(f)
+  const ranges: Array<readonly [number, number]> = mapping.filter((m) => m.path === f.path).map((m) => [m.lineStart, m.lineEnd] as const)
+  if (f.frontmatter.lineEnd > 0) ranges.push([f.frontmatter.lineStart, f.frontmatter.lineEnd])
+  if (f.title) ranges.push([f.title.line, f.title.line])
+  if (f.opening) ranges.push([f.opening.lineStart, f.opening.lineEnd])
+  if (f.whenToUse && f.whenToUse.origin === "section") ranges.push([f.whenToUse.lineStart, f.whenToUse.lineEnd])
+  const gaps = uncovered(f, ranges)
+  const unmapped = gaps.reduce((n, g) => n + content.filter((c) => c >= g.lineStart && c <= g.lineEnd).length, 0)
+  return { content: content.length, gaps, unmapped }
+}
+
+/** The report's coverage over every converted file: content lines, those some block maps, the gaps. */
+export const coverageOf = (document: Record<string, unknown>, analysis: SourceAnalysis) => {
+  const mapping = blockMappingOf(document)
+  let totalLines = 0
+  let mappedLines = 0
+  const unmappedRanges: Array<UnmappedRange> = []
+  for (const f of analysis.files) {
+    const { content, gaps, unmapped } = fileCoverage(f, mapping)
+    totalLines += content
+    mappedLines += content - unmapped
+    unmappedRanges.push(...gaps)
+  }
+  return {
+    totalLines,
+    mappedLines,
+    coverage: totalLines === 0 ? null : Math.round((mappedLines / totalLines) * 1000) / 1000,
+    unmappedRanges
+  }
+}
+
+/**
  * Deterministic notes for the conversion report, whichever converter drafted `document`: what the
  * source did not say (missing requirements) and what a reader should still check (remaining risks).
  */
@@ -2444,20 +2481,11 @@ export const assessFlow = (
   // coverage: source content no block maps
   const mapping = blockMappingOf(document)
   for (const f of files) {
-    const content = contentLineNumbers(f)
-    const ranges = mapping.filter((m) => m.path === f.path).map((m) => [m.lineStart, m.lineEnd] as const)
-    // identity covers the frontmatter, the title and the opening
-    const identity: Array<readonly [number, number]> = []
-    if (f.frontmatter.lineEnd > 0) identity.push([f.frontmatter.lineStart, f.frontmatter.lineEnd])
-    if (f.title) identity.push([f.title.line, f.title.line])
-    if (f.opening) identity.push([f.opening.lineStart, f.opening.lineEnd])
-    if (f.whenToUse && f.whenToUse.origin === "section") identity.push([f.whenToUse.lineStart, f.whenToUse.lineEnd])
-    const gaps = uncovered(f, [...ranges, ...identity])
-    const count = gaps.reduce((n, g) => n + content.filter((c) => c >= g.lineStart && c <= g.lineEnd).length, 0)
-    if (count > 0) {
+    const { content, gaps, unmapped } = fileCoverage(f, mapping)
+    if (unmapped > 0) {
       risks.push({
         code: "unmapped_source_lines",
-        message: `${count} of ${content.length} content lines of ${f.path} map to no block (lines ${rangesText(gaps)}); check nothing there is an instruction the flow needs.`,
+        message: `${unmapped} of ${content} content lines of ${f.path} map to no block (lines ${rangesText(gaps)}); check nothing there is an instruction the flow needs.`,
         block: null
       })
     }

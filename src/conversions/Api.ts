@@ -63,9 +63,40 @@ export const SourceFile = Schema.Struct({
   role: Schema.Literal("artifact", "context")
 })
 
+const Count = Schema.Int.pipe(Schema.nonNegative())
+
+export const SourceSummary = Schema.Struct({
+  mode: Schema.Literal("file", "bundle"),
+  files: Schema.Array(Schema.Struct({
+    path: Schema.String,
+    fileVersionId: Schema.UUID,
+    contentHash: Schema.String,
+    role: Schema.Literal("artifact", "context").annotations({ description: "artifact: converted; context: read only" }),
+    bytes: Count,
+    lines: Count,
+    words: Schema.optional(Count),
+    title: Schema.optional(Schema.NullOr(Schema.String)),
+    headings: Schema.optional(Count),
+    steps: Schema.optional(Count).annotations({ description: "procedure steps the analysis found" }),
+    rules: Schema.optional(Count).annotations({ description: "must / never / always lines the analysis found" }),
+    examples: Schema.optional(Count)
+  })).annotations({ description: "every input file; the analysis fields appear on converted files once the analysis ran" }),
+  totals: Schema.optional(Schema.Struct({
+    files: Count,
+    lines: Count,
+    words: Count,
+    headings: Count,
+    steps: Count,
+    rules: Count,
+    examples: Count
+  }))
+}).annotations({ identifier: "ConversionSourceSummary" })
+
 export const SourceMapping = Schema.Struct({
   sources: Schema.Array(SourceFile),
-  totalLines: Schema.Int.annotations({ description: "non-blank lines of the converted (artifact) sources" }),
+  totalLines: Schema.NullOr(Schema.Int).annotations({
+    description: "content lines of the converted sources (not blank, not headings); null until the analysis ran"
+  }),
   mappedLines: Schema.NullOr(Schema.Int).annotations({ description: "of those, lines some block came from" }),
   coverage: Schema.NullOr(Schema.Number).annotations({ description: "mappedLines / totalLines, 0..1" }),
   unmappedRanges: Schema.Array(Schema.Struct({ path: Schema.String, lineStart: Schema.Int, lineEnd: Schema.Int }))
@@ -101,9 +132,7 @@ export const Conversion = Schema.Struct({
   outputFileVersionId: Schema.NullOr(Schema.UUID),
   validatorVersion: Schema.String,
   formatVersion: Schema.String,
-  sourceSummary: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description: "what was converted: mode, files (path, lines, words, title, sections, steps, rules, examples) and totals"
-  }),
+  sourceSummary: SourceSummary,
   sourceMapping: SourceMapping,
   summary: ConversionSummary,
   estimatedCredits: Schema.Number,

@@ -3,7 +3,10 @@ import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
 import type { Reconciliation } from "../credits/Reconcile.js"
 import type { EvalCase, ProviderInfo, Usage } from "../review/Types.js"
 import type { TargetDescription } from "../targets/Targets.js"
+import type { SourceSummary } from "./Api.js"
 import type { BlockMappingEntry, MissingRequirement, RemainingRisk } from "./Types.js"
+
+export type SourceSummaryJson = typeof SourceSummary.Type
 
 export interface ConversionTargetJson extends TargetDescription {
   readonly outputPath: string
@@ -25,7 +28,7 @@ export interface SourceFileJson {
 
 export interface SourceMappingJson {
   readonly sources: ReadonlyArray<SourceFileJson>
-  readonly totalLines: number
+  readonly totalLines: number | null
   readonly mappedLines: number | null
   readonly coverage: number | null
   readonly unmappedRanges: ReadonlyArray<{ readonly path: string; readonly lineStart: number; readonly lineEnd: number }>
@@ -57,7 +60,7 @@ export interface RepairJson {
 
 /** What the worker writes as it goes (also for a failed conversion: the evidence). */
 export interface ConversionReportJson {
-  readonly sourceSummary: Record<string, unknown>
+  readonly sourceSummary: SourceSummaryJson
   readonly sourceMapping: SourceMappingJson
   readonly blockMapping: ReadonlyArray<BlockMappingEntry>
   readonly missingRequirements: ReadonlyArray<MissingRequirement>
@@ -87,7 +90,7 @@ export interface ConversionRow {
   readonly validatorVersion: string
   readonly summary: ConversionSummaryJson & {
     /** what the start knew of the sources; the analysis adds to it */
-    readonly sourceSummary: Record<string, unknown>
+    readonly sourceSummary: SourceSummaryJson
     readonly sourceMapping: SourceMappingJson
   }
   readonly estimatedCredits: number

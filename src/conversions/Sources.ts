@@ -47,9 +47,6 @@ export const roleOf = (resolved: { readonly mode: "file" | "bundle"; readonly fi
       : (!anyInstruction || isInstructionFile(file.path) ? "artifact" : "context")
 }
 
-/** Non-blank lines, as ranges of 1-based line numbers, of a text. */
-const nonBlankLines = (content: string) => content.split(/\r?\n/).reduce((n, line) => n + (line.trim() === "" ? 0 : 1), 0)
-
 /** What the start knows of the sources before any analysis. */
 export const admittedSources = (resolved: ResolvedTarget) => {
   const role = roleOf(resolved)
@@ -65,7 +62,7 @@ export const admittedSources = (resolved: ResolvedTarget) => {
   const artifacts = files.filter((f) => f.role === "artifact")
   const sourceMapping: SourceMappingJson = {
     sources: artifacts.map(({ file: _file, ...rest }) => rest),
-    totalLines: artifacts.reduce((n, f) => n + nonBlankLines(f.file.content), 0),
+    totalLines: null,
     mappedLines: null,
     coverage: null,
     unmappedRanges: []

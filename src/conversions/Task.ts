@@ -24,11 +24,11 @@ import type { Usage } from "../review/Types.js"
 import { renderFlow } from "../rubr_flow/Render.js"
 import { validateText, type ValidationResult } from "../rubr_flow/Validator.js"
 import { Targets } from "../targets/Targets.js"
-import { analyzeSources, assessFlow, blockMappingOf, planBlocks } from "./Analysis.js"
+import { analyzeSources, assessFlow, blockMappingOf, coverageOf, planBlocks, type SourceAnalysis } from "./Analysis.js"
 import { RubrFlowConverter } from "./Converter.js"
 import { roleOf } from "./Sources.js"
-import { conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson } from "./Records.js"
-import { coverageOf, describeErrors, issueJson, validationJson } from "./Report.js"
+import { conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
+import { describeErrors, issueJson, validationJson } from "./Report.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
 
 const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
@@ -37,6 +37,15 @@ const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
     outputTokens: a.outputTokens + b.outputTokens,
     totalTokens: a.totalTokens + b.totalTokens
   }
+
+/** What the start knew of each input file, with what the analysis found in the converted ones. */
+const sourceSummaryOf = (admitted: SourceSummaryJson, analysis: SourceAnalysis): SourceSummaryJson => {
+  const analysed = new Map(analysis.sourceSummary.files.map((f) => [f.path, f]))
+  return {
+    ...analysis.sourceSummary,
+    files: admitted.files.map((f) => ({ ...f, ...analysed.get(f.path) }))
+  }
+}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
@@ -110,8 +119,8 @@ export const conversionWork = (ctx: JobContext) =>
       const byCode = <T extends { readonly code: string; readonly message: string }>(items: ReadonlyArray<T>) =>
         [...new Map(items.map((i) => [`${i.code}|${i.message}`, i])).values()]
       return {
-        sourceSummary: { ...run.summary.sourceSummary, ...(analysis.sourceSummary as unknown as Record<string, unknown>) },
-        sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(sources, blockMapping) },
+        sourceSummary: sourceSummaryOf(run.summary.sourceSummary, analysis),
+        sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(draft.document, analysis) },
         blockMapping,
         missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
         validation: validation ? validationJson(validation) : null,
