@@ -6,21 +6,11 @@
  *     job completed), and each audit's queue-to-done time;
  *   - GET /credits (the balance read) with 10 and with 1,000,000 ledger events.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as Path from "node:path"
 import autocannon from "autocannon"
 import { allScopes } from "../src/auth/Scopes.js"
 import { generateRawKey, hashKey } from "../src/identity/ApiKeys.js"
-import { type BenchContext, root } from "./harness.js"
-
-const percentile = (values: ReadonlyArray<number>, p: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
-}
-const ms = (n: number) => n.toFixed(1)
-const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n))
+import type { BenchContext } from "./harness.js"
+import { api, grant, ms, percentile, sleep, startWorker, stopWorker, waitForJobs } from "./jobs.js"
 
 /** A realistic skill padded to ~10 KiB: frontmatter, steps, examples, references. */
 export const tenKibSkill = () => {
@@ -65,21 +55,6 @@ The review should explain why detection took as long as it did, and which dashbo
   return body + "## References\n\n- [Template](reference/template.md)\n"
 }
 
-const startWorker = (databaseUrl: string, dataDir: string) =>
-  spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      SERVICE_ROLE: "worker",
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_LOG_LEVEL: "WARN",
-      SERVICE_WORKER_CONCURRENCY: "8",
-      SERVICE_DB_POOL_SIZE: "12"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-
 const pickupLatency = async (ctx: BenchContext, probes: number) => {
   const latencies: Array<number> = []
   for (let i = 0; i < probes; i++) {
@@ -102,32 +77,6 @@ const pickupLatency = async (ctx: BenchContext, probes: number) => {
   return latencies
 }
 
-const grant = async (ctx: BenchContext, events: number, amount: number, userId = ctx.userId) => {
-  await ctx.pool.query(`INSERT INTO credit_balances (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING`, [userId])
-  const { rows: [{ balance }] } = await ctx.pool.query(`SELECT balance FROM credit_balances WHERE user_id = $1`, [userId])
-  await ctx.pool.query(
-    `INSERT INTO credit_ledger (user_id, type, amount, reason, balance_after, idempotency_key)
-     SELECT $1, 'grant', $3::int, 'bench_grant', $4::bigint + g * $3::int, 'bench:' || gen_random_uuid()
-     FROM generate_series(1, $2::int) g`,
-    [userId, events, amount, balance]
-  )
-  await ctx.pool.query(
-    `UPDATE credit_balances SET balance = balance + $2::bigint * $3::int, granted = granted + $2::bigint * $3::int WHERE user_id = $1`,
-    [userId, events, amount]
-  )
-}
-
-const api = async (ctx: BenchContext, method: string, path: string, body?: unknown) => {
-  const response = await fetch(ctx.urls.service + path, {
-    method,
-    headers: { authorization: `Bearer ${ctx.apiKey}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body)
-  })
-  const json = (await response.json()) as any
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
-
 const auditsPerSecond = async (ctx: BenchContext, audits: number, concurrency: number) => {
   const bundle = (await api(ctx, "POST", "/artifact-bundles", { name: "bench-audits" })).artifactBundle
   await api(ctx, "POST", `/artifact-bundles/${bundle.id}/files`, {
@@ -143,22 +92,9 @@ const auditsPerSecond = async (ctx: BenchContext, audits: number, concurrency: n
       jobIds.push(data.jobId)
     }
   }))
-  for (;;) {
-    const { rows: [{ done, failed }] } = await ctx.pool.query(
-      `SELECT count(*) FILTER (WHERE state = 'completed')::int AS done, count(*) FILTER (WHERE state = 'failed')::int AS failed
-       FROM jobs WHERE id = ANY($1::uuid[])`,
-      [jobIds]
-    )
-    if (failed > 0) throw new Error(`${failed} bench audits failed`)
-    if (done === jobIds.length) break
-    await sleep(20)
-  }
+  const latencies = await waitForJobs(ctx, jobIds, "audits")
   const seconds = (performance.now() - started) / 1000
-  const { rows } = await ctx.pool.query(
-    `SELECT extract(epoch FROM (finished_at - created_at)) * 1000 AS ms FROM jobs WHERE id = ANY($1::uuid[])`,
-    [jobIds]
-  )
-  return { perSecond: audits / seconds, seconds, latencies: rows.map((r) => Number(r.ms)) }
+  return { perSecond: audits / seconds, seconds, latencies }
 }
 
 /** A second user with its own all-scopes key, so two ledger sizes can be measured side by side. */
@@ -242,8 +178,7 @@ const balanceSql = async (ctx: BenchContext, userIds: Record<"small" | "large", 
 }
 
 export const auditsSection = async (ctx: BenchContext): Promise<string> => {
-  const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
-  const worker: ChildProcess = startWorker(ctx.databaseUrl, dataDir)
+  const { worker, dataDir } = startWorker(ctx.databaseUrl)
   try {
     // the worker is ready once it has picked up a probe
     await pickupLatency(ctx, 3)
@@ -275,14 +210,6 @@ export const auditsSection = async (ctx: BenchContext): Promise<string> => {
       `| Balance read SQL alone, ${many.toLocaleString("en-US")} events | p50 ${(percentile(sqlTimes.large, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.large, 99) * 1000).toFixed(0)} µs | not slower than with ${few} |`
     ].join("\n")
   } finally {
-    worker.kill("SIGTERM")
-    await new Promise((resolve) => {
-      worker.once("exit", resolve)
-      setTimeout(() => {
-        worker.kill("SIGKILL")
-        resolve(undefined)
-      }, 10_000).unref()
-    })
-    Fs.rmSync(dataDir, { recursive: true, force: true })
+    await stopWorker(worker, dataDir)
   }
 }

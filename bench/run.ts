@@ -9,13 +9,15 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { auditsSection } from "./audits.js"
+import { conversionsSection } from "./conversions.js"
 import { filesSection } from "./files.js"
 import { type BenchContext, root, type Row, table, withBench } from "./harness.js"
 
 /** A section answers rows (service vs baseline) or a markdown table of its own. */
 const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | string>> = {
   files: filesSection,
-  audits: auditsSection
+  audits: auditsSection,
+  conversions: conversionsSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
