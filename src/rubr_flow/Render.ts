@@ -49,7 +49,7 @@ const SECTION_COMMENT: Record<string, string> = {
   evals: "Suggested evaluation cases."
 }
 
-const IDENTITY: ReadonlySet<string> = new Set(["name", "description", "when_to_use"])
+const IDENTITY: ReadonlySet<string> = new Set(["name", "description", "when_to_use", "from"])
 
 /** Sections whose items are separated by a blank line (their items are long). */
 const SPACED_SECTIONS: ReadonlySet<string> = new Set(["steps", "failure_handling", "evals"])
