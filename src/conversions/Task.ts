@@ -50,7 +50,7 @@ const sourceSummaryOf = (admitted: SourceSummaryJson, analysis: SourceAnalysis):
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 /** The comment lines at the top of a generated file (deterministic: no clock, no run id). */
-const headerOf = (sources: ReadonlyArray<ConversionSource>) => {
+export const headerOf = (sources: ReadonlyArray<ConversionSource>) => {
   const artifacts = sources.filter((s) => s.role === "artifact")
   const from = artifacts.length === 1
     ? `${artifacts[0]!.path} (${artifacts[0]!.contentHash.slice(0, 19)}…)`

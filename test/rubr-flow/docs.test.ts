@@ -2,12 +2,19 @@
  * docs/rubr-flow.md stays true: its example validates cleanly, and its table lists exactly the issue
  * codes the validator can report.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { digest } from "../../src/bundles/Detect.js"
+import { analyzeSources, planBlocks } from "../../src/conversions/Analysis.js"
+import { generateMock } from "../../src/conversions/mock/MockConverter.js"
+import { headerOf } from "../../src/conversions/Task.js"
+import type { ConversionInput, ConversionSource } from "../../src/conversions/Types.js"
 import { renderFlow } from "../../src/rubr_flow/Render.js"
 import { validateText } from "../../src/rubr_flow/Validator.js"
 
 const doc = readFileSync(new URL("../../docs/rubr-flow.md", import.meta.url), "utf8")
+/** The corpus skill of the worked example, a sibling of the repository. */
+const GH_FIX_CI = new URL("../../../shared/corpus/skills/gh-fix-ci/SKILL.md", import.meta.url)
 const source = ["Validator.ts", "Parse.ts"]
   .map((f) => readFileSync(new URL(`../../src/rubr_flow/${f}`, import.meta.url), "utf8"))
   .join("\n")
@@ -31,7 +38,24 @@ describe("docs/rubr-flow.md", () => {
     expect([...documented].sort()).toEqual([...emitted].sort())
   })
 
-  it("keeps the worked example section for the conversion work", () => {
-    expect(doc).toContain("## Worked example: gh-fix-ci")
+  it.skipIf(!existsSync(GH_FIX_CI))("shows the worked example exactly as the mock converts the corpus gh-fix-ci skill, and it validates", () => {
+    const start = doc.indexOf("## Worked example: gh-fix-ci")
+    expect(start).toBeGreaterThan(0)
+    const shown = /```yaml\n([\s\S]*?)```/.exec(doc.slice(start))![1]!
+    const content = readFileSync(GH_FIX_CI, "utf8")
+    const sources: Array<ConversionSource> = [{
+      path: "SKILL.md",
+      content,
+      fileVersionId: "00000000-0000-4000-8000-000000000001",
+      contentHash: digest(content).contentHash,
+      artifactType: "skill",
+      role: "artifact"
+    }]
+    const input: ConversionInput = { mode: "file", sources, bundleName: "gh-fix-ci", modelTier: "cheap", reasoningEffort: "low" }
+    const analysis = analyzeSources(input)
+    const converted = renderFlow(generateMock(input, analysis, planBlocks(analysis)).document, { header: headerOf(sources) })
+    expect(shown).toBe(converted)
+    const result = validateText(shown, { sources: [{ path: "SKILL.md", content }] })
+    expect(result.issues).toEqual([])
   })
 })
