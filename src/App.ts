@@ -22,6 +22,7 @@ import { Jobs } from "./jobs/Jobs.js"
 import { Admission } from "./jobs/Admission.js"
 import { RunKinds } from "./jobs/RunKind.js"
 import { RunStarter } from "./jobs/Start.js"
+import { RunRecords } from "./jobs/RunRecords.js"
 import { Spend } from "./credits/Spend.js"
 import { Audits } from "./audits/Audits.js"
 import { AuditKind } from "./audits/Kind.js"
@@ -89,6 +90,7 @@ const RunKindsLive = RunKinds.layer(AuditKind, ConversionKind)
 
 /** The run pipeline every kind shares: admission, the one-transaction start, jobs. */
 const RunPipelineLive = RunStarter.Default.pipe(
+  Layer.provideMerge(RunRecords.Default),
   Layer.provideMerge(Admission.Default),
   Layer.provideMerge(Jobs.Default),
   Layer.provideMerge(RunKindsLive)

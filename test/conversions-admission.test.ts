@@ -114,6 +114,14 @@ layer(makeTestApp({ role: "api", env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "4
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("hammer"))
       const { bundleId } = yield* skillBundle(token) // the upload counted once
+      // another user's requests are 404 and count nothing against this bundle's limit
+      const intruder = yield* call((app) => app.token("intruder"))
+      for (const path of ["rubr-flow/conversions/estimate", "audits/estimate", "rubr-flow/conversions", "audits"]) {
+        for (let i = 0; i < 3; i++) {
+          const reply = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/${path}`, { token: intruder, body: {} }))
+          expect([path, reply.status]).toEqual([path, 404])
+        }
+      }
       const statuses: Array<number> = []
       for (let i = 0; i < 3; i++) {
         statuses.push((yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/rubr-flow/conversions`, { token }))).status)

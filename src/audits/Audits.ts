@@ -7,10 +7,9 @@ import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
-import { Conflict, NotFound } from "../domain/Errors.js"
-import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { Admission } from "../jobs/Admission.js"
+import { Conflict } from "../domain/Errors.js"
 import { toJobJson } from "../jobs/Jobs.js"
+import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
 import { RunStarter } from "../jobs/Start.js"
 import { Bundles } from "../bundles/Bundles.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
@@ -77,8 +76,8 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     const sql = yield* PgClient.PgClient
     const config = yield* AppConfig
     const targets = yield* Targets
-    const admission = yield* Admission
     const starter = yield* RunStarter
+    const records = yield* RunRecords
     const bundles = yield* Bundles
 
     /** Target, rubric and estimate: the one computation behind both the estimate and the start route. */
@@ -104,7 +103,8 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     })
 
     const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
-      yield* admission.bundleRateLimit(bundleId)
+      // ownership first: another user's bundle is a 404 and counts nothing against its rate limit
+      yield* records.guardBundle(actor.userId, bundleId)
       const prepared = yield* prepare(actor, bundleId, request)
       return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
     })
@@ -166,52 +166,22 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     })
 
     const findRun = (userId: string, bundleId: string, runId: string) =>
-      sql<AuditRunRow>`
-        SELECT ${sql.literal(runColumns)} FROM audit_runs
-        WHERE id = ${runId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of("Audit run"))))
-      )
+      records.find<AuditRunRow>(AuditKind, runColumns, userId, bundleId, runId, "Audit run")
 
-    const list = Effect.fn("Audits.list")(function*(
-      actor: Actor,
-      bundleId: string,
-      params: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
-    ) {
-      const head = yield* targets.bundleHead(actor.userId, bundleId)
-      if (!head) return yield* NotFound.of("Artifact bundle")
-      yield* admission.bundleRateLimit(bundleId)
-      const { limit } = yield* resolvePage({ limit: params.limit })
-      const after = yield* createdAtCursor.decode(params.cursor)
-      const rows = yield* sql<AuditRunRow>`
-        SELECT ${sql.literal(runColumns)} FROM audit_runs
-        WHERE artifact_bundle_id = ${bundleId}
-          ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
-        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const items = rows.slice(0, limit)
-      const more = rows.length > limit
-      return {
-        auditRuns: items.map(toAuditRunJson),
-        pagination: {
-          limit,
-          offset: 0,
-          nextOffset: null,
-          nextCursor: more ? createdAtCursor.encode(items[items.length - 1]!) : null
-        }
-      }
+    const list = Effect.fn("Audits.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
+      yield* records.guardBundle(actor.userId, bundleId)
+      const { items, pagination } = yield* records.page<AuditRunRow>(AuditKind, runColumns, bundleId, params)
+      return { auditRuns: items.map(toAuditRunJson), pagination }
     })
 
     const get = Effect.fn("Audits.get")(function*(actor: Actor, bundleId: string, runId: string) {
-      const head = yield* targets.bundleHead(actor.userId, bundleId)
-      if (!head) return yield* NotFound.of("Artifact bundle")
-      yield* admission.bundleRateLimit(bundleId)
+      yield* records.guardBundle(actor.userId, bundleId)
       return toAuditRunDetail(yield* findRun(actor.userId, bundleId, runId))
     })
 
     /** One new version per rewritten file, all or nothing; a run applies once. */
     const apply = Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: string, runId: string) {
-      const head = yield* targets.bundleHead(actor.userId, bundleId)
-      if (!head) return yield* NotFound.of("Artifact bundle")
+      yield* records.requireOwnedBundle(actor.userId, bundleId)
       return yield* Effect.gen(function*() {
         const run = yield* findRun(actor.userId, bundleId, runId)
         if (run.status !== "completed" || !run.result) {

@@ -9,10 +9,9 @@ import type { Actor } from "../auth/CurrentActor.js"
 import { isRubrFlow, pathProblem } from "../bundles/Detect.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf } from "../credits/Estimate.js"
-import { NotFound, ValidationFailed } from "../domain/Errors.js"
-import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { Admission } from "../jobs/Admission.js"
+import { ValidationFailed } from "../domain/Errors.js"
 import { toJobJson } from "../jobs/Jobs.js"
+import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
 import { RunStarter } from "../jobs/Start.js"
 import { VALIDATOR_VERSION } from "../rubr_flow/Validator.js"
 import { targetDescription, Targets } from "../targets/Targets.js"
@@ -33,8 +32,8 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
     const sql = yield* PgClient.PgClient
     const config = yield* AppConfig
     const targets = yield* Targets
-    const admission = yield* Admission
     const starter = yield* RunStarter
+    const records = yield* RunRecords
 
     /** The output path rules: a valid bundle path naming a rubr_flow file. */
     const checkOutputPath = (outputPath: string | undefined) =>
@@ -64,8 +63,7 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
     })
 
     const estimate = Effect.fn("Conversions.estimate")(function*(actor: Actor, bundleId: string, request: ConversionRequest) {
-      yield* starter.requireOwnedBundle(actor.userId, bundleId)
-      yield* admission.bundleRateLimit(bundleId)
+      yield* records.guardBundle(actor.userId, bundleId)
       const prepared = yield* prepare(actor, bundleId, request)
       return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
     })
@@ -115,44 +113,17 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
       })
     })
 
-    const findRun = (userId: string, bundleId: string, conversionId: string) =>
-      sql<ConversionRow>`
-        SELECT ${sql.literal(conversionColumns)} FROM rubr_flow_conversions
-        WHERE id = ${conversionId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of("Conversion"))))
-      )
-
-    const list = Effect.fn("Conversions.list")(function*(
-      actor: Actor,
-      bundleId: string,
-      params: { readonly limit?: number | undefined; readonly cursor?: string | undefined }
-    ) {
-      yield* starter.requireOwnedBundle(actor.userId, bundleId)
-      yield* admission.bundleRateLimit(bundleId)
-      const { limit } = yield* resolvePage({ limit: params.limit })
-      const after = yield* createdAtCursor.decode(params.cursor)
-      const rows = yield* sql<ConversionRow>`
-        SELECT ${sql.literal(conversionColumns)} FROM rubr_flow_conversions
-        WHERE artifact_bundle_id = ${bundleId}
-          ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
-        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const items = rows.slice(0, limit)
-      return {
-        conversions: items.map(toConversionJson),
-        pagination: {
-          limit,
-          offset: 0,
-          nextOffset: null,
-          nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null
-        }
-      }
+    const list = Effect.fn("Conversions.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
+      yield* records.guardBundle(actor.userId, bundleId)
+      const { items, pagination } = yield* records.page<ConversionRow>(ConversionKind, conversionColumns, bundleId, params)
+      return { conversions: items.map(toConversionJson), pagination }
     })
 
     const get = Effect.fn("Conversions.get")(function*(actor: Actor, bundleId: string, conversionId: string) {
-      yield* starter.requireOwnedBundle(actor.userId, bundleId)
-      yield* admission.bundleRateLimit(bundleId)
-      return toConversionReport(yield* findRun(actor.userId, bundleId, conversionId))
+      yield* records.guardBundle(actor.userId, bundleId)
+      return toConversionReport(
+        yield* records.find<ConversionRow>(ConversionKind, conversionColumns, actor.userId, bundleId, conversionId, "Conversion")
+      )
     })
 
     return { prepare, estimate, start, list, get } as const

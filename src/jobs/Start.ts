@@ -7,11 +7,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
-import { NotFound } from "../domain/Errors.js"
 import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
 import { Admission } from "./Admission.js"
 import { type JobRow, Jobs } from "./Jobs.js"
 import type { RunKind } from "./RunKind.js"
+import { RunRecords } from "./RunRecords.js"
 
 export interface RunIds {
   readonly runId: string
@@ -43,19 +43,12 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
     const sql = yield* PgClient.PgClient
     const admission = yield* Admission
     const jobs = yield* Jobs
-
-    /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
-    const requireOwnedBundle = (userId: string, bundleId: string) =>
-      sql<{ id: string }>`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
-      )
+    const records = yield* RunRecords
 
     const start = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
       Effect.gen(function*() {
         const { actor, bundleId, kind } = options
-        yield* requireOwnedBundle(actor.userId, bundleId)
-        yield* admission.bundleRateLimit(bundleId)
+        yield* records.guardBundle(actor.userId, bundleId)
         const work = Effect.gen(function*() {
           const prepared = yield* options.prepare
           const ids: RunIds = {
@@ -93,6 +86,6 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
         ).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
       }).pipe(Effect.withSpan("RunStarter.start", { attributes: { kind: options.kind.kind } }))
 
-    return { start, requireOwnedBundle } as const
+    return { start } as const
   })
 }) {}

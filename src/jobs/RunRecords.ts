@@ -1,0 +1,71 @@
+/**
+ * Reading run records, the same for every kind: the caller's bundle (404 otherwise), the per-bundle
+ * rate limit, one run by id, and the runs of a bundle newest first with keyset pagination.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import { NotFound } from "../domain/Errors.js"
+import { createdAtCursor, resolvePage } from "../http/Pagination.js"
+import { Admission } from "./Admission.js"
+import type { RunKind } from "./RunKind.js"
+
+export interface ListParams {
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", {
+  effect: Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const admission = yield* Admission
+
+    /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
+    const requireOwnedBundle = (userId: string, bundleId: string) =>
+      sql<{ id: string }>`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
+      )
+
+    /** Ownership, then the bundle's rate limit: what every read of a bundle's runs starts with. */
+    const guardBundle = (userId: string, bundleId: string) =>
+      Effect.zipRight(requireOwnedBundle(userId, bundleId), admission.bundleRateLimit(bundleId))
+
+    /** One run of the caller's bundle, or 404 naming `what`. */
+    const find = <Row extends object>(kind: Pick<RunKind<any>, "table">, columns: string, userId: string, bundleId: string, runId: string, what: string) =>
+      sql<Row>`
+        SELECT ${sql.literal(columns)} FROM ${sql(kind.table)}
+        WHERE id = ${runId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of(what))))
+      )
+
+    /** A page of a bundle's runs, newest first (the caller guarded the bundle). */
+    const page = <Row extends { readonly createdAt: Date; readonly id: string }>(
+      kind: Pick<RunKind<any>, "table">,
+      columns: string,
+      bundleId: string,
+      params: ListParams
+    ) =>
+      Effect.gen(function*() {
+        const { limit } = yield* resolvePage({ limit: params.limit })
+        const after = yield* createdAtCursor.decode(params.cursor)
+        const rows = yield* sql<Row>`
+          SELECT ${sql.literal(columns)} FROM ${sql(kind.table)}
+          WHERE artifact_bundle_id = ${bundleId}
+            ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
+          ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+        const items = rows.slice(0, limit)
+        return {
+          items,
+          pagination: {
+            limit,
+            offset: 0,
+            nextOffset: null,
+            nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null
+          }
+        }
+      })
+
+    return { requireOwnedBundle, guardBundle, find, page } as const
+  })
+}) {}
