@@ -2,7 +2,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
-import { bundleWith, call, count, DEPLOY_SKILL, waitForJob } from "./support/fixtures.js"
+import { balanceMatchesLedger, bundleWith, call, count, DEPLOY_SKILL, waitForJob } from "./support/fixtures.js"
 
 const convert = (token: string, bundleId: string, body: unknown = {}, headers: Record<string, string> = {}) =>
   call((app) => app.request("POST", `/artifact-bundles/${bundleId}/rubr-flow/conversions`, { token, body, headers }))
@@ -17,14 +17,6 @@ const nothingWritten = Effect.gen(function*() {
   expect(yield* count("credit_ledger", "type = 'debit'")).toBe(0)
 })
 
-const balanceMatchesLedger = Effect.gen(function*() {
-  const app = yield* TestApp
-  const rows = yield* app.sql<{ balance: number; sum: number }>`
-    SELECT b.balance,
-      (SELECT COALESCE(SUM(CASE type WHEN 'debit' THEN -amount ELSE amount END), 0)::int FROM credit_ledger l WHERE l.user_id = b.user_id) AS sum
-    FROM credit_balances b`
-  for (const row of rows) expect(row.balance).toBe(row.sum)
-})
 
 layer(makeTestApp({ role: "api", env: { SERVICE_AUDIT_CREDIT_MODE: "flat", SERVICE_CONVERSION_RUN_CREDITS: "7", SERVICE_SIGNUP_CREDITS: "20" } }))(
   "flat mode: SERVICE_CONVERSION_RUN_CREDITS, 402, and the idempotency key",

@@ -58,6 +58,19 @@ export const waitForJob = (token: string, jobId: string, until: ReadonlyArray<st
     throw new Error(`job ${jobId} never reached ${until.join("/")}`)
   })
 
+/** Every user's balance row equals the sum of their ledger events (grants + refunds - debits). */
+export const balanceMatchesLedger = Effect.gen(function*() {
+  const app = yield* TestApp
+  const rows = yield* app.sql<{ balance: number; sum: number }>`
+    SELECT b.balance,
+      (SELECT COALESCE(SUM(CASE type WHEN 'debit' THEN -amount ELSE amount END), 0)::int FROM credit_ledger l WHERE l.user_id = b.user_id) AS sum
+    FROM credit_balances b`.pipe(Effect.orDie)
+  for (const row of rows) {
+    if (row.balance !== row.sum) throw new Error(`balance ${row.balance} differs from the ledger's sum ${row.sum}`)
+  }
+  return rows.length
+})
+
 export const count = (table: string, where = "true") =>
   Effect.flatMap(TestApp, (app) =>
     Effect.map(app.sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`), (rows) => rows[0].n)
