@@ -141,6 +141,25 @@ export const appConfig = Effect.gen(function*() {
       pollIntervalMs: yield* positiveInt("SERVICE_WORKER_POLL_INTERVAL_MS", 2000),
       staleJobAfterMs: yield* positiveInt("SERVICE_JOB_STALE_AFTER_MS", 30000)
     },
+    signing: {
+      /** a private JWK (Ed25519 or P-256); unset: one generated under SERVICE_DATA_DIR on first start and kept */
+      keyFile: yield* Config.option(Config.string("SERVICE_SIGNING_KEY_FILE"))
+    },
+    exports: {
+      storage: (yield* Config.literal("filesystem", "s3", "none")("SERVICE_EXPORT_STORAGE").pipe(
+        Config.withDefault("filesystem")
+      )) as "filesystem" | "s3" | "none",
+      /** the filesystem store's folder */
+      dir: Path.join(dataDir, "exports"),
+      s3: {
+        endpoint: yield* Config.option(url("SERVICE_S3_ENDPOINT")),
+        region: yield* Config.string("SERVICE_S3_REGION").pipe(Config.withDefault("us-east-1")),
+        bucket: yield* Config.string("SERVICE_S3_BUCKET").pipe(Config.withDefault("rubr-exports")),
+        accessKeyId: yield* Config.option(Config.string("SERVICE_S3_ACCESS_KEY_ID")),
+        secretAccessKey: yield* Config.option(Config.redacted("SERVICE_S3_SECRET_ACCESS_KEY")),
+        forcePathStyle: yield* Config.boolean("SERVICE_S3_FORCE_PATH_STYLE").pipe(Config.withDefault(false))
+      }
+    },
     otlpEndpoint: yield* Config.option(url("OTEL_EXPORTER_OTLP_ENDPOINT"))
   }
 })
