@@ -48,10 +48,17 @@ export const fromPrivateJwk = async (value: unknown): Promise<SigningKey> => {
   let privateKey: jose.CryptoKey
   let publicKey: jose.CryptoKey
   try {
-    privateKey = (await jose.importJWK(privateJwk, alg)) as jose.CryptoKey
     publicKey = (await jose.importJWK(pub, alg)) as jose.CryptoKey
   } catch (error) {
-    throw new SigningKeyError({ message: `the key cannot be imported: ${error instanceof Error ? error.message : String(error)}` })
+    throw new SigningKeyError({ message: `the public part (x, y) is not a valid ${alg} key: ${error instanceof Error ? error.message : String(error)}` })
+  }
+  try {
+    privateKey = (await jose.importJWK(privateJwk, alg)) as jose.CryptoKey
+  } catch (error) {
+    // the runtime checks that d derives x (and y): a mismatch fails here
+    throw new SigningKeyError({
+      message: `the private part (d) does not match the public part (x, y), or is malformed: ${error instanceof Error ? error.message : String(error)}`
+    })
   }
   // the private and public halves must belong together, or every signature would fail to verify
   const probe = new TextEncoder().encode("rubr signing key probe")
