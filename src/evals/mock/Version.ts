@@ -1,0 +1,275 @@
+/**
+ * One side of an eval read once for the mock evaluator: every line with its place in the
+ * instructions (a step, a list item, a rule, a heading, plain prose, code, the description), its
+ * stemmed words, its vague wording and the bundle files it names that the bundle lacks; step
+ * positions; and where the version says when it applies. Built on the mock reviewer's analysis
+ * (`analyzeDoc`, `resolveRefs`, `orderedLists`), so both read a file the same way. Pure; a small
+ * cache keyed by the exact input keeps a run's repeated sides from being read twice.
+ */
+import { type CheckContext, orderedLists, resolveRefs } from "../../review/mock/Checks.js"
+import { PACKAGE_TYPES } from "../../review/mock/checks/Common.js"
+import { analyzeDoc, BundleIndex, type Doc } from "../../review/mock/Document.js"
+import { ANY_VAGUE, IMPERATIVE_VERBS, VAGUE_TERMS } from "../../review/mock/Vocabulary.js"
+import { getField } from "../../review/text/Frontmatter.js"
+import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
+import type { ArtifactType } from "../../review/Types.js"
+import { lineStems } from "./Terms.js"
+
+/**
+ * Where a line sits. `step`: a numbered item or a step heading ("Step 2", "Phase 1", "3."); `item`:
+ * a bullet or the indented text under an item; `rule`: prose that instructs (imperative, must/never,
+ * a condition); `description`: the frontmatter description; `meta`: other frontmatter.
+ */
+export type Place = "description" | "meta" | "step" | "item" | "heading" | "rule" | "prose" | "code" | "blank"
+
+export interface VagueHit {
+  readonly label: string
+  readonly strength: "strong" | "weak"
+}
+
+export interface VLine {
+  /** 1-based */
+  readonly n: number
+  readonly raw: string
+  readonly place: Place
+  /** the line as plain text (markup, list marker and emphasis removed; inline code kept) */
+  readonly plain: string
+  readonly stems: ReadonlySet<string>
+  /** says "if", "when", "unless", "otherwise" ... */
+  readonly conditional: boolean
+  readonly vague: ReadonlyArray<VagueHit>
+  /** bundle paths this line names that the bundle lacks (links, and paths in package artifacts) */
+  readonly dangling: ReadonlyArray<string>
+  /** 0-based position in its sequence of steps (numbered list or step headings); null off steps */
+  readonly stepIndex: number | null
+  /** the last line of the block this line opens (a heading's first lines, an item's sub-lines, a paragraph) */
+  readonly windowEnd: number
+}
+
+export interface Version {
+  readonly doc: Doc
+  readonly artifactType: ArtifactType
+  readonly lines: ReadonlyArray<VLine>
+  /** lines saying when to use the version (a "use when" description, a "When to use" section, "Use this skill when" lines) */
+  readonly triggerLines: ReadonlyArray<number>
+  /** the frontmatter description's lines, when it has one */
+  readonly descriptionLines: ReadonlyArray<number>
+  /** the words of the block starting at a line (cached) */
+  readonly windowStems: (n: number) => ReadonlySet<string>
+  /** the plain text of the block starting at a line */
+  readonly windowText: (n: number) => string
+  readonly line: (n: number) => VLine
+}
+
+const ARTIFACT_TYPES: ReadonlySet<string> = new Set(["skill", "agent", "prompt", "command", "workflow", "rubr_flow"])
+const STEP_HEADING = /^(?:(step|phase|stage|part)\s*\d+|(\d+(?:\.\d+)*)[.):]?\s)/i
+const CONDITIONAL = /\b(if|when|whenever|unless|otherwise|in case|once|until)\b/i
+const RULE = /\b(must|never|always|do not|don'?t|avoid|only|required?|ensure|make sure|should)\b/i
+const TRIGGER_EXPLICIT =
+  /\b(use (this skill |this |it |the skill )?(when|whenever|if|for|before|after|during)\b|use this skill\b|(when|whenever|if) (the |a )?(user|you|someone|asked|requested)\b|applies (when|to)\b|for (tasks|requests|questions) (about|involving|that)\b|trigger(s|ed)? (when|on|by)\b|invoke (this|it) (when|for|if)\b)/i
+const TRIGGER_HEADING = /\b(when to (use|apply|invoke)|use cases?|triggers?|when should|when this applies|applies to)\b/i
+
+const VAGUE = VAGUE_TERMS.map((v) => ({ ...v, once: new RegExp(v.pattern.source, "i") }))
+
+const vagueOf = (prose: string): Array<VagueHit> => {
+  if (!ANY_VAGUE.test(prose)) return []
+  const masked = prose.replace(/\[([^\[\]]*)\]\([^()]*\)/g, "$1").replace(/https?:\/\/\S+/g, "")
+  const hits: Array<VagueHit> = []
+  for (const v of VAGUE) {
+    if (!v.once.test(masked)) continue
+    if (v.label === "appropriate" && hits.some((h) => h.label === "as appropriate")) continue
+    if (v.label === "properly" && /\bproper (noun|name)/i.test(masked)) continue
+    hits.push({ label: v.label, strength: v.strength })
+  }
+  return hits
+}
+
+const stripMarker = (s: string) => s.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")
+
+const build = (path: string, content: string, artifactType: string, bundlePaths: ReadonlyArray<string>): Version => {
+  const type: ArtifactType = ARTIFACT_TYPES.has(artifactType) ? (artifactType as ArtifactType) : "skill"
+  const doc = analyzeDoc({ path, content, fileVersionId: "", isPrimary: true })
+  const raw = doc.split.lines
+  const count = raw.length
+  const bodyStart = doc.md.bodyStartLine
+  const headingAt = new Map(doc.md.headings.map((h) => [h.line, h] as const))
+  const itemAt = new Map(doc.md.listItems.filter((i) => !doc.md.inCode[i.line]).map((i) => [i.line, i] as const))
+  const description = doc.fm.closed ? getField(doc.fm, "description") : undefined
+  const descriptionLines: Array<number> = []
+  if (description) for (let n = description.line; n <= description.endLine; n++) descriptionLines.push(n)
+  const descSet = new Set(descriptionLines)
+
+  // step positions: numbered lists, then step headings by style ("Step", "Phase", "1.", "1.1")
+  const stepIndex = new Map<number, number>()
+  for (const l of orderedLists(doc)) l.items.forEach((it, i) => stepIndex.set(it.line, i))
+  const styleCount = new Map<string, number>()
+  for (const h of doc.md.headings) {
+    const m = plainText(h.text).match(STEP_HEADING)
+    if (!m) continue
+    const key = m[1] ? m[1].toLowerCase() : `num${m[2]!.split(".").length}`
+    const i = styleCount.get(key) ?? 0
+    styleCount.set(key, i + 1)
+    stepIndex.set(h.line, i)
+  }
+
+  // references to files the bundle lacks
+  const ctx: CheckContext = {
+    doc,
+    bundle: new BundleIndex([...bundlePaths, path]),
+    artifactType: type,
+    mode: "file",
+    rootDir: doc.dir,
+    docAt: () => undefined
+  }
+  const dangling = new Map<number, Array<string>>()
+  for (const r of resolveRefs(ctx)) {
+    if (r.status !== "missing" || r.ref.kind === "name") continue
+    if (r.ref.kind === "path" && !PACKAGE_TYPES.has(type)) continue
+    const list = dangling.get(r.ref.line) ?? []
+    if (!list.includes(r.ref.path)) list.push(r.ref.path)
+    dangling.set(r.ref.line, list)
+  }
+
+  const indentOf = (s: string) => s.replace(/\t/g, "    ").search(/\S/)
+  const lines: Array<VLine> = []
+  let lastItemIndent = -1
+  for (let n = 1; n <= count; n++) {
+    const text = raw[n - 1]!
+    const blank = text.trim() === ""
+    let place: Place
+    const h = headingAt.get(n)
+    const it = itemAt.get(n)
+    if (n < bodyStart) place = descSet.has(n) ? "description" : "meta"
+    else if (doc.md.inCode[n]) place = "code"
+    else if (blank) place = "blank"
+    else if (h) place = stepIndex.has(n) ? "step" : "heading"
+    else if (it) place = it.ordered ? "step" : "item"
+    else if (/^ {0,3}=+\s*$|^ {0,3}-+\s*$/.test(text) && headingAt.has(n - 1)) place = "heading"
+    else if (lastItemIndent >= 0 && indentOf(text) > lastItemIndent) place = "item"
+    else place = "prose"
+    if (it) lastItemIndent = it.indent
+    else if (h || (place === "prose" && indentOf(text) === 0)) lastItemIndent = -1
+    const plain = place === "code" || place === "blank" ? text.trim() : plainText(stripMarker(h ? h.text : text))
+    const prose = place === "code" || place === "meta" ? "" : maskInlineCode(text).masked
+    const conditional = place !== "code" && CONDITIONAL.test(plain)
+    if (place === "prose" && (conditional || RULE.test(plain) || isImperativeStart(plain))) {
+      place = "rule"
+    }
+    lines.push({
+      n,
+      raw: text,
+      place,
+      plain,
+      stems: place === "blank" ? new Set() : lineStems(place === "code" ? text : `${plain} ${linkTargets(text)}`),
+      conditional,
+      vague: prose === "" ? [] : vagueOf(prose),
+      dangling: dangling.get(n) ?? [],
+      stepIndex: stepIndex.get(n) ?? null,
+      windowEnd: n
+    })
+  }
+  // blocks: a heading with its first lines, an item with its sub-lines, a paragraph
+  for (const l of lines) {
+    let end = l.n
+    let nonBlank = 0
+    if (l.place === "description") {
+      end = description ? description.endLine : l.n
+    } else if (headingAt.has(l.n)) {
+      for (let k = l.n + 1; k <= count && nonBlank < 6; k++) {
+        if (headingAt.has(k)) break
+        if (lines[k - 1]!.place !== "blank") nonBlank++
+        end = k
+      }
+    } else if (itemAt.has(l.n)) {
+      const ind = itemAt.get(l.n)!.indent
+      for (let k = l.n + 1; k <= count && nonBlank < 6; k++) {
+        const t = raw[k - 1]!
+        if (t.trim() === "") continue
+        if (headingAt.has(k) || (!doc.md.inCode[k] && indentOf(t) <= ind)) break
+        nonBlank++
+        end = k
+      }
+    } else if (l.place === "rule" || l.place === "prose" || l.place === "item") {
+      for (let k = l.n + 1; k <= count && nonBlank < 3; k++) {
+        const p = lines[k - 1]!.place
+        if (p === "blank" || p === "heading" || p === "code" || itemAt.has(k) || headingAt.has(k)) break
+        nonBlank++
+        end = k
+      }
+    }
+    ;(l as { windowEnd: number }).windowEnd = end
+  }
+
+  const triggers = new Set<number>()
+  if (description && TRIGGER_EXPLICIT.test(description.value)) descriptionLines.forEach((n) => triggers.add(n))
+  for (const h of doc.md.headings) {
+    if (!TRIGGER_HEADING.test(h.text)) continue
+    triggers.add(h.line)
+    for (let k = h.line + 1; k <= count; k++) {
+      const next = headingAt.get(k)
+      if (next && next.level <= h.level) break
+      if (lines[k - 1]!.place !== "blank" && lines[k - 1]!.place !== "code") triggers.add(k)
+    }
+  }
+  for (const l of lines) {
+    if ((l.place === "rule" || l.place === "prose" || l.place === "item") && /^(use|invoke|apply)\b/i.test(l.plain) && TRIGGER_EXPLICIT.test(l.plain)) {
+      triggers.add(l.n)
+    }
+  }
+
+  const windowCache = new Map<number, ReadonlySet<string>>()
+  const windowStems = (n: number): ReadonlySet<string> => {
+    const hit = windowCache.get(n)
+    if (hit) return hit
+    const l = lines[n - 1]!
+    let s: ReadonlySet<string> = l.stems
+    if (l.windowEnd > n) {
+      const u = new Set(l.stems)
+      for (let k = n + 1; k <= l.windowEnd; k++) for (const w of lines[k - 1]!.stems) u.add(w)
+      s = u
+    }
+    windowCache.set(n, s)
+    return s
+  }
+  const windowText = (n: number): string => {
+    const l = lines[n - 1]!
+    return lines.slice(n - 1, l.windowEnd).filter((x) => x.place !== "blank").map((x) => x.plain).join(" ")
+  }
+  return {
+    doc,
+    artifactType: type,
+    lines,
+    triggerLines: [...triggers].sort((a, b) => a - b),
+    descriptionLines,
+    windowStems,
+    windowText,
+    line: (n) => lines[n - 1]!
+  }
+}
+
+const linkTargets = (text: string): string =>
+  [...text.matchAll(/\]\(([^()\s]*)\)/g)].map((m) => m[1]!.replace(/[/._#-]+/g, " ")).join(" ")
+
+const isImperativeStart = (plain: string): boolean => {
+  const w = (plain.match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
+  return IMPERATIVE_VERBS.has(w)
+}
+
+const CACHE_SIZE = 32
+const cache = new Map<string, Version>()
+
+/** The analysis of one version; the same input returns the same (cached) analysis. */
+export const readVersion = (
+  path: string,
+  content: string,
+  artifactType: string,
+  bundlePaths: ReadonlyArray<string>
+): Version => {
+  const key = `${artifactType}\u0001${path}\u0001${bundlePaths.join("\u0002")}\u0001${content}`
+  const hit = cache.get(key)
+  if (hit) return hit
+  const v = build(path, content, artifactType, bundlePaths)
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
+  cache.set(key, v)
+  return v
+}
