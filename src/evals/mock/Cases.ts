@@ -18,7 +18,13 @@ export type CaseKind =
   | { readonly kind: "missing_reference"; readonly file: string }
   /** a condition arises during the task: handle it as written */
   | { readonly kind: "conditional"; readonly condition: string; readonly action: string }
-  | { readonly kind: "generic"; readonly expected: string; readonly input: string; readonly quotes: ReadonlyArray<string> }
+  | {
+    readonly kind: "generic"
+    readonly expected: string
+    readonly criteria: string
+    readonly input: string
+    readonly quotes: ReadonlyArray<string>
+  }
 
 const NEGATIVE_NAME = /\b(stays? out|unrelated|out of scope|off-topic|not trigger|non-trigger|irrelevant request)\b/i
 const NEGATIVE =
@@ -97,5 +103,5 @@ export const classifyCase = (c: EvalCase): CaseKind => {
   if (step) return { kind: "step", step }
   if (c.type === "scenario" || /\bcondition arises\b/i.test(c.input)) return conditionalCase(c)
   const quotes = [...c.passCriteria.matchAll(/"([^"]{3,})"/g)].map((m) => unclip(m[1]!)).filter((q) => q.split(/\s+/).length >= 2)
-  return { kind: "generic", expected: about, input: c.input, quotes }
+  return { kind: "generic", expected: c.expectedBehavior, criteria: c.passCriteria, input: c.input, quotes }
 }

@@ -6,37 +6,42 @@
  *
  * Scoring, by kind of case (./Cases.ts). `cov` is the share of the case's key words found in a line
  * (or in the block the line opens: a heading's first lines, an item's sub-lines, a paragraph; a
- * block counts 0.9). Each kind takes its best line, so adding text never lowers a score.
+ * block counts 0.9). Each kind takes its best line, so text added elsewhere does not lower a score
+ * (two honest exceptions: a new reference to the file a case says is unreadable, and a trigger that
+ * itself matches the unrelated request).
  *
- * - step ("Performs step N: S") and the trigger case's first step: `cov(S) × (50 + place + order + clarity)`
- *   − 15 × cov when the line names a bundle file the bundle lacks.
+ * - step ("Performs step N: S") and the trigger case's first step: cov(S) × (50 + place + order +
+ *   clarity) − 15 × cov when the line names a bundle file the bundle lacks.
  *   place: a numbered step or step heading 20, a bullet 12, a rule or other heading 8, prose 4.
  *   order (20): a later step wants a step with earlier siblings (20; first of its list 10, bullet 8,
- *   rule 4); the first step wants the first of its sequence (20; a later step or bullet 6).
+ *   rule 4); the first step wants the first of its sequence (20; a later step or a bullet 6).
  *   clarity: 10 without vague wording on the line, 5 with only weak terms ("some"), 0 with strong ones.
- * - trigger ("Applies X to a matching request"): 35 for saying when to use it, × the share of the
- *   request's words found (in a "use when" description / When-to-use section 1, another description
- *   0.8, the title and opening lines 0.6, elsewhere 0.4); 65 × the first step's score above (or, when
- *   the case names no step, the share of three instructing lines).
+ * - trigger ("Applies X to a matching request"): 35 × the share of the request's words found, weighted
+ *   by where (a "use when" description or When-to-use section 1, another description 0.8, the title
+ *   and opening lines 0.6, elsewhere 0.4); + 0.65 × the first step's score above (or, when the case
+ *   names no step, 65 × the share of three instructing lines).
  * - negative ("Stays out of unrelated requests"): 60 for a "use when" trigger (35 for only a
  *   description or scope statement, 15 for only a title), 20 for its specificity (six distinct
  *   words), 20 for an explicit exclusion ("do not use for", "only when"); − 40 × the share of the
  *   request's words the trigger itself covers when that share is at least half.
  * - missing information: the best line that says to ask, clarify, confirm or state an assumption:
- *   55 when it is a clarification or tied to missing or unclear information (35 for another ask or a stated default),
- *   + 15 in a step, item or rule (8 elsewhere), + 15 when it comes before acting ("before
- *   proceeding", the first step; 5 otherwise); + 15 when the version declares its inputs.
+ *   55 for a clarification or an ask tied to missing or unclear information (35 for another ask or
+ *   a stated default), + 15 in a step, item or rule (8 elsewhere), + 15 when it comes before acting
+ *   ("before proceeding", the first step; 5 otherwise); + 15 when the version declares its inputs.
  * - missing reference (file F cannot be opened): 100 when the version does not refer to F (nothing
- *   depends on it); otherwise 50 for saying what to do when a file is missing or unreadable (30 for
- *   a general "don't guess", 15 for handling something else that is missing), 25 for naming F's path in the text (15 through a link only), 15 for
- *   saying what F is for (two words beyond its name), 10 when F exists in the bundle.
+ *   depends on it); otherwise 50 for saying what to do when a file is missing or unreadable (30 for a
+ *   general "don't guess", 15 for handling something else that is missing), 25 for naming F's path
+ *   in the text (15 through a link only), 15 for saying what F is for (two words beyond its name),
+ *   10 when F exists in the bundle.
  * - conditional scenario ("Handles the case: C" → action A): on the best line, 35 × cov(C) on the
  *   line + 40 × cov(A) in its block + 15 for a conditional line (8 for a step, item or rule, 4
  *   otherwise) × the mean of both + 10 × cov(A) for clarity − 15 × cov(A) for a missing bundle file.
- * - generic: 60 × cov(expected behaviour and pass criteria) + 15 × cov(input) + (15 for a place that
- *   instructs, 10 a heading or description, 6 prose or code) × cov + 10 clarity × cov − 15 × cov for a
- *   missing bundle file; quoted text in the pass criteria is judged as steps, half the weight.
+ * - generic: on the best block, 55 × cov(expected behaviour) + 15 × cov(the pass criteria's other
+ *   words) + 10 × cov(the input's other words) + (10 for a step, item or rule, 6 a heading or the
+ *   description, 4 prose or code) × cov(expected) + 10 clarity × cov(expected) − 15 × cov(expected)
+ *   for a missing bundle file; quoted text in the pass criteria is judged as steps, half the weight.
  */
+import { isImperative } from "../../review/mock/Checks.js"
 import { plainText } from "../../review/text/Markdown.js"
 import { basename } from "../../review/text/Paths.js"
 import type { EvalCase } from "../../review/Types.js"
@@ -212,7 +217,7 @@ const judgeTrigger = (v: Version, situation: string, firstStep: string | null): 
     triggerText = `The request matches ${Math.round(t.cov * 100)}% of its key words on line ${t.line.n}, which ${where}.`
   }
   if (firstStep === null) {
-    const instructing = textLines(v).filter((l) => l.place === "step" || ((l.place === "item" || l.place === "rule") && l.conditional === false && /^[A-Z]/.test(l.plain)))
+    const instructing = textLines(v).filter((l) => l.place === "step" || ((l.place === "item" || l.place === "rule") && isImperative(l.plain) === true))
     const share = Math.min(1, instructing.length / 3)
     if (instructing[0]) evidence.push(quoteLine(instructing[0]))
     return {
@@ -287,7 +292,7 @@ const judgeNegative = (v: Version, request: string): Judgement => {
 const ASK =
   /\b(ask (the user|the requester|them|for|your|one|a|which|what|whether|if|before|about)|asks? clarifying|clarif(y|ication|ying)|confirm (with|the|which|whether|what)|check with (the user|them|your)|state (the |your |any |an |each |that |this |its |their )?assumptions?|request (the|more|missing|additional) (details?|info|information|context)|stop and ask|(do not|don'?t|never) guess|rather than guessing|without guessing)\b/i
 const ABOUT_MISSING =
-  /\b(missing|unclear|unknown|ambiguous|not (provided|given|specified|clear|sure)|unspecified|incomplete|leaves? out|don'?t (understand|know)|do not (understand|know)|not sure|uncertain|unsure|in doubt|questions?|concerns?|gaps?|unsure|if .{0,40}\b(no|none)\b)/i
+  /\b(missing|unclear|unknown|ambiguous|not (provided|given|specified|clear|sure)|unspecified|incomplete|leaves? out|don'?t (understand|know)|do not (understand|know)|not sure|uncertain|unsure|in doubt|questions?|concerns?|gaps?|unsure|(if|when) .{0,40}\b(no|none|without)\b)/i
 const DEFAULTS = /\b(defaults? (to|is)\b|\(default\b|(when|if) (uncertain|unsure|in doubt|not sure)\b|if (not|none) (given|provided|specified)|otherwise,? (use|assume)|when (omitted|unspecified)|assume\b)/i
 const BEFORE_ACTING =
   /\b(before (proceeding|acting|starting|continuing|making|changing|writing|implementing|running|editing|doing|any|you (start|begin|proceed|act|continue))|first\b|up ?front|at (the )?start)\b/i
@@ -450,19 +455,21 @@ const judgeConditional = (v: Version, condition: string, action: string): Judgem
 
 // ----------------------------------------------------------------------------------- generic
 
-const GENERIC_PLACE: Partial<Record<VLine["place"], number>> = { step: 15, item: 15, rule: 15, heading: 10, description: 10, prose: 6, code: 6 }
+const GENERIC_PLACE: Partial<Record<VLine["place"], number>> = { step: 10, item: 10, rule: 10, heading: 6, description: 6, prose: 4, code: 4 }
 
-const judgeGeneric = (v: Version, expected: string, input: string, quotes: ReadonlyArray<string>): Judgement => {
+const judgeGeneric = (v: Version, expected: string, criteria: string, input: string, quotes: ReadonlyArray<string>): Judgement => {
   const eTerms = keyTerms(expected)
-  const iTerms = keyTerms(input, new Set(eTerms.map((t) => t.stem)))
+  const pTerms = keyTerms(criteria, new Set(eTerms.map((t) => t.stem)))
+  const iTerms = keyTerms(input, new Set([...eTerms, ...pTerms].map((t) => t.stem)))
   let best: { score: number; line: VLine; e: number; missing: ReadonlyArray<Term> } | null = null
   for (const l of v.lines) {
     if (l.place === "blank" || l.place === "meta") continue
     const stems = v.windowStems(l.n)
     const e = coverage(eTerms, stems)
-    const i = coverage(iTerms, stems).share
-    if (e.share === 0 && i === 0) continue
-    const score = 60 * e.share + 15 * i + ((GENERIC_PLACE[l.place] ?? 0) + clarityPoints(l) - (l.dangling.length > 0 ? 15 : 0)) * e.share
+    const p = pTerms.length === 0 ? e.share : coverage(pTerms, stems).share
+    const i = iTerms.length === 0 ? e.share : coverage(iTerms, stems).share
+    if (e.share === 0 && p === 0 && i === 0) continue
+    const score = 55 * e.share + 15 * p + 10 * i + ((GENERIC_PLACE[l.place] ?? 0) + clarityPoints(l) - (l.dangling.length > 0 ? 15 : 0)) * e.share
     if (!best || score > best.score + 1e-9) best = { score, line: l, e: e.share, missing: e.missing }
   }
   let result: Judgement
@@ -513,7 +520,7 @@ const judgeKind = (v: Version, k: CaseKind): Judgement => {
     case "conditional":
       return judgeConditional(v, k.condition, k.action)
     case "generic":
-      return judgeGeneric(v, k.expected, k.input, k.quotes)
+      return judgeGeneric(v, k.expected, k.criteria, k.input, k.quotes)
   }
 }
 
