@@ -299,6 +299,8 @@ describe("signed export documents", () => {
     const result = await verifyExport(doc, jwksOf(await otherEdKey()))
     expect(result).toEqual({ valid: false, kid: key.kid, reason: `unknown key id ${key.kid}: it is not in the JWKS` })
     expect((await verifyExport(doc, { keys: [] })).valid).toBe(false)
+    expect((await verifyExport(doc, {} as any)).reason).toMatch(/no "keys" array/)
+    expect((await verifyExport(doc, { keys: [null, key.publicJwk] } as any)).valid).toBe(true)
   })
 
   it("a wrong algorithm is invalid", async () => {

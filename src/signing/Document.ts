@@ -305,7 +305,8 @@ export const verifyExport = async (
     if (header.kid !== kid) return invalid("signature.kid does not match the key id in the signed header")
     if (!isPlainObject(payload)) return invalid("payload: expected a JSON object")
 
-    const candidates = jwks.keys.filter((key) => key.kid === kid)
+    if (typeof jwks !== "object" || jwks === null || !Array.isArray(jwks.keys)) return invalid("the JWKS has no \"keys\" array")
+    const candidates = jwks.keys.filter((key) => typeof key === "object" && key !== null && key.kid === kid)
     if (candidates.length === 0) return invalid(`unknown key id ${kid}: it is not in the JWKS`)
     const shape = keyShape[alg]
     const jwk = candidates.find((key) => key.kty === shape.kty && key.crv === shape.crv)
