@@ -251,6 +251,7 @@ const withoutTrigger = (content: string): string => {
 }
 
 const verdictCounts = { compared: 0, improved: 0, unchanged: 0, regressed: 0 }
+const seededCounts = { compared: 0, improved: 0, unchanged: 0, regressed: 0 }
 /** the targeted cases of the regressions (3a-3d): how many were lowered, and how many went from pass to fail */
 const regressionCounts = { targeted: 0, lowered: 0, flipped: 0 }
 const countRegression = (r: CaseResult) => {
@@ -292,6 +293,52 @@ describe("mock evaluator properties", () => {
           if (r.source.passed) expect({ case: c.name, passed: r.candidate.passed }).toEqual({ case: c.name, passed: true })
           expect(r.verdict).not.toBe("regressed")
           expectQuotesExist(r.candidate, improved)
+        }
+      })
+
+      it("2b. so does it on seeded defects the reviewer fixes (vague words, broken or miscased links, a lost trigger, frontmatter or title, skipped numbers, stray whitespace, an unclosed fence)", () => {
+        let seed = 7
+        const rnd = () => {
+          seed = (seed * 1103515245 + 12345) % 2147483648
+          return seed / 2147483648
+        }
+        const pick = <T>(xs: ReadonlyArray<T>): T => xs[Math.floor(rnd() * xs.length)]!
+        const atItem = (s: string, re: RegExp, edit: (l: string) => string) => {
+          const ls = s.split("\n")
+          const idx = ls.map((l, i) => (re.test(l) ? i : -1)).filter((i) => i >= 0)
+          if (idx.length === 0) return s
+          const i = pick(idx)
+          ls[i] = edit(ls[i]!)
+          return ls.join("\n")
+        }
+        const defects: ReadonlyArray<(s: string) => string> = [
+          (s) => atItem(s, /^\s*(\d+[.)]|[-*])\s/, (l) => l.replace(/\.?$/, `${pick([" properly", " as needed", ", etc.", " and so on", " various"])}.`)),
+          (s) => atItem(s, /^\s*(\d+[.)]|[-*])\s+[A-Z]/, (l) => l.replace(/^(\s*(?:\d+[.)]|[-*])\s+)([A-Z])/, (_m, p: string, c: string) => `${p}Try to ${c.toLowerCase()}`)),
+          (s) => s.replace(/\(([\w./-]+\.md)\)/, "(missing/$1)"),
+          (s) => s.replace(/\(\.?\/?([\w-]+)\/([\w.-]+\.md)\)/, (_m, d: string, f: string) => `(${d}/${f[0]!.toUpperCase()}${f.slice(1)})`),
+          (s) => atItem(s, /^\s*[-*] /, (l) => `${l} See [the guide](reference/nowhere.md) first.`),
+          (s) => s.replace(/^description: (.*)$/m, (_m, d: string) => `description: ${d.replace(/\b[Uu]se (this skill )?when[^.]*\.?/, "").trim() || "Helps."}`),
+          (s) => s.replace(/^---\n[\s\S]*?\n---\n/, ""),
+          (s) => s.replace(/^# .*\n/m, ""),
+          (s) => s.replace(/^2\. /m, "3. "),
+          (s) => s.split("\n").map((l) => (rnd() < 0.1 ? `${l}  ` : l)).join("\n"),
+          (s) => `${s}\n\`\`\`\nunclosed code\n`,
+          (s) => s.replace(/\n## /, "\n# "),
+          (s) => s.replace(/\n\n/, "\n\n\n\n")
+        ]
+        for (let k = 0; k < 15; k++) {
+          let content = original
+          for (let j = 1 + Math.floor(rnd() * 3); j > 0; j--) content = pick(defects)(content)
+          const files = a.files.map((x) => (x.path === a.target ? { ...x, content } : x))
+          const review = reviewWithMock(fileInput(files.find((x) => x.path === a.target)!, files, a.type))
+          const improved = review.improvedVersion?.content ?? content
+          const variant: Artifact = { ...a, files }
+          for (const c of review.evalKit.cases) {
+            const r = compare(variant, content, improved, c)
+            seededCounts.compared++
+            seededCounts[r.verdict]++
+            expect({ case: c.name, verdict: r.verdict, delta: r.scoreDelta >= 0 }).toEqual({ case: c.name, verdict: r.verdict === "improved" ? "improved" : "unchanged", delta: true })
+          }
         }
       })
 
@@ -402,7 +449,8 @@ describe("mock evaluator properties", () => {
     // the per-artifact tests ran first (vitest keeps declaration order within a file)
     expect(verdictCounts.compared).toBeGreaterThan(0)
     expect(verdictCounts.regressed).toBe(0)
-    console.info(`[mock evaluator] after apply: ${JSON.stringify(verdictCounts)}`)
+    expect(seededCounts.regressed).toBe(0)
+    console.info(`[mock evaluator] after apply: ${JSON.stringify(verdictCounts)}; on seeded defects: ${JSON.stringify(seededCounts)}`)
   })
 
   it("over everything above, the regressions lowered nearly every targeted case and usually failed it", () => {

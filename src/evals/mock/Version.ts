@@ -1,10 +1,10 @@
 /**
  * One side of an eval read once for the mock evaluator: every line with its place in the
  * instructions (a step, a list item, a rule, a heading, plain prose, code, the description), its
- * stemmed words, its vague wording and the bundle files it names that the bundle lacks; step
- * positions; and where the version says when it applies. Built on the mock reviewer's analysis
- * (`analyzeDoc`, `resolveRefs`, `orderedLists`), so both read a file the same way. Pure; a small
- * cache keyed by the exact input keeps a run's repeated sides from being read twice.
+ * stemmed words (vague filler left out), its vague wording and the bundle files it names that the
+ * bundle lacks; step positions; and where the version says when it applies. Built on the mock
+ * reviewer's analysis (`analyzeDoc`, `resolveRefs`, `orderedLists`), so both read a file the same
+ * way. Pure; a small cache keyed by the exact input keeps a run's repeated sides from being read twice.
  */
 import { type CheckContext, orderedLists, resolveRefs } from "../../review/mock/Checks.js"
 import { PACKAGE_TYPES } from "../../review/mock/checks/Common.js"
@@ -13,7 +13,7 @@ import { ANY_VAGUE, IMPERATIVE_VERBS, VAGUE_TERMS } from "../../review/mock/Voca
 import { getField } from "../../review/text/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
 import type { ArtifactType } from "../../review/Types.js"
-import { lineStems } from "./Terms.js"
+import { lineStems, stripVague } from "./Terms.js"
 
 /**
  * Where a line sits. `step`: a numbered item or a step heading ("Step 2", "Phase 1", "3."); `item`:
@@ -160,7 +160,8 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
       raw: text,
       place,
       plain,
-      stems: place === "blank" ? new Set() : lineStems(place === "code" ? text : `${plain} ${linkTargets(text)}`),
+      // vague filler is no content: removing "try to" or "properly" never takes a word away
+      stems: place === "blank" ? new Set() : lineStems(place === "code" ? text : stripVague(`${plain} ${linkTargets(text)}`)),
       conditional,
       vague: prose === "" ? [] : vagueOf(prose),
       dangling: dangling.get(n) ?? [],
