@@ -18,7 +18,7 @@
  *   clarity: 10 without vague wording on the line, 5 with only weak terms ("some"), 0 with strong ones.
  * - trigger ("Applies X to a matching request"): 35 × the share of the request's words found, weighted
  *   by where (a "use when" description or When-to-use section 1, another description 0.8, the title
- *   and opening lines 0.6, elsewhere 0.4); + 0.65 × the first step's score above (or, when the case
+ *   and the text before the first section 0.6, elsewhere 0.4); + 0.65 × the first step's score above (or, when the case
  *   names no step, 65 × the share of three instructing lines).
  * - negative ("Stays out of unrelated requests"): 60 for a "use when" trigger (35 for only a
  *   description or scope statement, 15 for only a title), 20 for its specificity (six distinct
@@ -178,12 +178,15 @@ const TRIGGER_WEIGHT = { trigger: 1, description: 0.8, opening: 0.6, other: 0.4 
 const triggerMatch = (v: Version, terms: ReadonlyArray<Term>) => {
   const triggers = new Set(v.triggerLines)
   const desc = new Set(v.descriptionLines)
+  // the opening: the title and the text before the first section (a title added later, or a
+  // section inserted after the opening, leaves it as it was)
   const opening = new Set<number>()
   const h1 = v.doc.md.headings.find((h) => h.level === 1)
   if (h1) opening.add(h1.line)
+  const firstSection = v.doc.md.headings.find((h) => h !== h1)?.line ?? v.lines.length + 1
   for (const l of v.lines) {
-    if (opening.size >= 4) break
-    if (l.n >= v.doc.md.bodyStartLine && (l.place === "prose" || l.place === "rule")) opening.add(l.n)
+    if (l.n >= firstSection) break
+    if (l.n >= v.doc.md.bodyStartLine && (l.place === "prose" || l.place === "rule" || l.place === "item")) opening.add(l.n)
   }
   let best = { value: 0, line: null as VLine | null, kind: "other" as keyof typeof TRIGGER_WEIGHT, cov: 0 }
   for (const l of v.lines) {

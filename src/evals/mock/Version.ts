@@ -256,7 +256,9 @@ const isImperativeStart = (plain: string): boolean => {
   return IMPERATIVE_VERBS.has(w)
 }
 
-const CACHE_SIZE = 32
+const CACHE_SIZE = 16
+/** larger versions are read again each time rather than held */
+const CACHE_MAX_CHARS = 256 * 1024
 const cache = new Map<string, Version>()
 
 /** The analysis of one version; the same input returns the same (cached) analysis. */
@@ -266,6 +268,7 @@ export const readVersion = (
   artifactType: string,
   bundlePaths: ReadonlyArray<string>
 ): Version => {
+  if (content.length > CACHE_MAX_CHARS) return build(path, content, artifactType, bundlePaths)
   const key = `${artifactType}\u0001${path}\u0001${bundlePaths.join("\u0002")}\u0001${content}`
   const hit = cache.get(key)
   if (hit) return hit
