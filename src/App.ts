@@ -33,6 +33,15 @@ import { RubrFlowConverter } from "./conversions/Converter.js"
 import { ConversionKind } from "./conversions/Kind.js"
 import { MockConverterLive } from "./conversions/mock/MockConverter.js"
 import { OpenAiConverterLive } from "./conversions/openai/OpenAiConverter.js"
+import { Evals } from "./evals/Evals.js"
+import { Evaluator } from "./evals/Evaluator.js"
+import { EvalKind } from "./evals/Kind.js"
+import { MockEvaluatorLive } from "./evals/mock/MockEvaluator.js"
+import { OpenAiEvaluatorLive } from "./evals/openai/OpenAiEvaluator.js"
+import { ProofReportKind } from "./proofs/Kind.js"
+import { ProofReports } from "./proofs/ProofReports.js"
+import { SigningKeys } from "./signing/SigningKeys.js"
+import { ObjectStoreLive } from "./storage/ObjectStore.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { AiReviewer } from "./review/AiReviewer.js"
 import { OpenAiReviewerLive } from "./review/openai/index.js"
@@ -68,6 +77,17 @@ export const ConverterLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiConverterLive : mockConverter(config.ai.mockDelayMs)))
 )
 
+const mockEvaluator = (delayMs: number) =>
+  delayMs === 0 ? MockEvaluatorLive : Layer.effect(
+    Evaluator,
+    Effect.map(Evaluator, (mock) => Evaluator.of({ ...mock, evaluateCase: (input) => delayed(delayMs, mock.evaluateCase(input)) }))
+  ).pipe(Layer.provide(MockEvaluatorLive))
+
+/** The AI provider behind evals: the deterministic mock unless SERVICE_AI_ENABLED=true. */
+export const EvaluatorLive = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiEvaluatorLive : mockEvaluator(config.ai.mockDelayMs)))
+)
+
 /** Domain services over the SqlClient, lower ones first. */
 const FoundationServicesLive = Layer.mergeAll(
   Users.Default,
@@ -79,14 +99,17 @@ const FoundationServicesLive = Layer.mergeAll(
   Spend.Default,
   Targets.Default,
   AiReviewerLive,
-  ConverterLive
+  ConverterLive,
+  EvaluatorLive,
+  SigningKeys.Default,
+  ObjectStoreLive
 ).pipe(Layer.provideMerge(Ledger.Default))
 
 /**
  * The kinds of run this service knows. The shared pipeline (start, jobs, runner, worker, stale
  * recovery) reads them from this registry; registering a kind here is all it takes to plug one in.
  */
-const RunKindsLive = RunKinds.layer(AuditKind, ConversionKind)
+const RunKindsLive = RunKinds.layer(AuditKind, ConversionKind, EvalKind, ProofReportKind)
 
 /** The run pipeline every kind shares: admission, the one-transaction start, jobs. */
 const RunPipelineLive = RunStarter.Default.pipe(
@@ -96,7 +119,8 @@ const RunPipelineLive = RunStarter.Default.pipe(
   Layer.provideMerge(RunKindsLive)
 )
 
-export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default).pipe(
+  Layer.provideMerge(Evals.Default),
   Layer.provideMerge(RunPipelineLive),
   Layer.provideMerge(FoundationServicesLive)
 )

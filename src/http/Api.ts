@@ -11,6 +11,9 @@ import { JobsApi } from "../jobs/Api.js"
 import { AuditsApi } from "../audits/Api.js"
 import { ConversionsApi } from "../conversions/Api.js"
 import { RubrFlowApi } from "../rubr_flow/Api.js"
+import { EvalsApi } from "../evals/Api.js"
+import { ProofReportsApi } from "../proofs/Api.js"
+import { SigningKeysApi } from "../signing/Api.js"
 import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
 
@@ -29,6 +32,7 @@ export const RubrApi = withoutPlatformDecodeError
   .add(JobsApi).add(CreditsApi)
   .add(AuditsApi)
   .add(ConversionsApi).add(RubrFlowApi)
+  .add(EvalsApi).add(ProofReportsApi).add(SigningKeysApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

@@ -13,6 +13,9 @@ import { JobsHttp } from "../jobs/Http.js"
 import { AuditsHttp } from "../audits/Http.js"
 import { ConversionsHttp } from "../conversions/Http.js"
 import { RubrFlowHttp } from "../rubr_flow/Http.js"
+import { EvalsHttp } from "../evals/Http.js"
+import { ProofReportsHttp } from "../proofs/Http.js"
+import { SigningKeysHttp } from "../signing/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
@@ -60,7 +63,7 @@ const requestIdHeader: HttpApp.PreResponseHandler = (_request, response) =>
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
   Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp,
-    ConversionsHttp, RubrFlowHttp]),
+    ConversionsHttp, RubrFlowHttp, EvalsHttp, ProofReportsHttp, SigningKeysHttp]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -145,7 +145,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         readonly errorCode?: string
         readonly errorMessage?: string
         readonly workerId?: string
-        readonly countAttempt?: boolean
+        /** +1 when a worker claims the job; -1 when a deferral hands the attempt back */
+        readonly attemptDelta?: number
       }
     ) {
       const terminal = terminalStates.includes(change.state)
@@ -158,7 +159,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
           result = COALESCE(${change.result === undefined ? null : JSON.stringify(change.result)}::jsonb, result),
           error_code = ${change.errorCode ?? null},
           error_message = ${change.errorMessage ?? null},
-          attempts = attempts + ${change.countAttempt ? 1 : 0},
+          attempts = GREATEST(0, attempts + ${change.attemptDelta ?? 0}),
           worker_id = COALESCE(${change.workerId ?? null}, worker_id),
           heartbeat_at = CASE WHEN ${change.state} = 'running' THEN now() ELSE heartbeat_at END,
           started_at = CASE WHEN ${change.state} = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
@@ -177,6 +178,20 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       if (table && row.state !== "paused") {
         yield* sql`UPDATE ${sql(table)} SET status = ${row.state}, updated_at = now() WHERE id = ${row.resourceId}`
       }
+      return row
+    }, (effect) => sql.withTransaction(effect), Effect.orDie)
+
+    /**
+     * Hands a running job back to the queue to run again in `seconds` (its kind waits for something):
+     * the job row goes back to queued without spending an attempt, and a new graphile-worker job with the
+     * same key is scheduled (graphile-worker clears the key of the running one, which then ends).
+     */
+    const requeueLater = Effect.fn("Jobs.requeueLater")(function*(jobId: string, task: string, seconds: number, message: string) {
+      const row = yield* transition(jobId, { from: ["running"], state: "queued", message, kind: "deferred", attemptDelta: -1 })
+      if (!row) return undefined
+      yield* sql`SELECT graphile_worker.add_job(${task}, json_build_object('jobId', ${jobId}::text),
+                   job_key := ${jobId}::text, max_attempts := ${row.maxAttempts},
+                   run_at := now() + make_interval(secs => ${seconds}))`
       return row
     }, (effect) => sql.withTransaction(effect), Effect.orDie)
 
@@ -241,7 +256,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return cancelled
     }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 
-    return { create, find, get, events, transition, progress, refundRemaining, cancel } as const
+    return { create, find, get, events, transition, progress, requeueLater, refundRemaining, cancel } as const
   })
 }) {}
 

@@ -7,7 +7,7 @@
  */
 import type { SqlClient, SqlError } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
-import type { JobContext, JobFailure } from "./Runner.js"
+import type { JobContext, JobDeferred, JobFailure } from "./Runner.js"
 import type { JobKind } from "./Jobs.js"
 
 /** A phase of a kind's work, with the percent the job shows when it enters it. */
@@ -28,8 +28,11 @@ export interface RunKind<R = never> {
   readonly phases: ReadonlyArray<Phase>
   /** the ledger reason of the start's debit */
   readonly debitReason: string
-  /** what the job does once claimed; an expected failure is a `JobFailure` (safe to show) */
-  readonly work: (ctx: JobContext) => Effect.Effect<unknown, JobFailure, R>
+  /**
+   * what the job does once claimed; an expected failure is a `JobFailure` (safe to show), and
+   * `JobDeferred` asks to run again later (the kind waits for another run)
+   */
+  readonly work: (ctx: JobContext) => Effect.Effect<unknown, JobFailure | JobDeferred, R>
   /**
    * Writes a failure on the run record (the job row has it already). Defaults to setting the run
    * table's `error_code` and `error_message`.

@@ -19,6 +19,15 @@ export class JobFailure extends Schema.TaggedError<JobFailure>()("JobFailure", {
   keepCredits: Schema.optionalWith(Schema.Number, { default: () => 0 })
 }) {}
 
+/**
+ * Not a failure: the work cannot go on yet (it waits for another run) and asks to run again in
+ * `seconds`. The job goes back to queued, keeps its attempts, and a worker picks it up then.
+ */
+export class JobDeferred extends Schema.TaggedError<JobDeferred>()("JobDeferred", {
+  seconds: Schema.Number,
+  message: Schema.String
+}) {}
+
 export interface JobContext {
   readonly job: JobRow
   /** Enters one of the kind's phases (its declared percent) with a message. */
@@ -49,7 +58,7 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       percent: first?.percent ?? 5,
       message: "Started.",
       kind: "started",
-      countAttempt: true,
+      attemptDelta: 1,
       workerId
     })
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
@@ -122,6 +131,10 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
     }
     if (Either.isLeft(value.result)) {
       const failure = value.result.left
+      if (failure._tag === "JobDeferred") {
+        yield* jobs.requeueLater(jobId, kind.task, failure.seconds, failure.message)
+        return
+      }
       yield* failAndRefund(jobId, failure.code, failure.message, failure.keepCredits)
       return
     }

@@ -45,47 +45,56 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
     const jobs = yield* Jobs
     const records = yield* RunRecords
 
-    const start = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
+    /**
+     * Inside an open transaction: the kind's preparation, the job, the run, admission and the answer.
+     * `start` wraps it; a kind that starts another run as part of its own (a proof report that runs its
+     * eval first) calls it within its `prepare`, so both commit or neither does.
+     */
+    const startWithin = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
       Effect.gen(function*() {
         const { actor, bundleId, kind } = options
-        yield* records.guardBundle(actor.userId, bundleId)
-        const work = Effect.gen(function*() {
-          const prepared = yield* options.prepare
-          const ids: RunIds = {
-            runId: crypto.randomUUID(),
-            jobId: crypto.randomUUID(),
-            apiKeyId: actor.kind === "apiKey" ? actor.apiKeyId : null
-          }
-          const job = yield* jobs.create({
-            id: ids.jobId,
-            userId: actor.userId,
-            artifactBundleId: bundleId,
-            kind: kind.kind,
-            task: kind.task,
-            phase: kind.phases[0]?.name ?? "queued",
-            message: "Queued; waiting for a worker.",
-            resourceType: kind.resourceType,
-            resourceId: ids.runId,
-            requestedByApiKeyId: ids.apiKeyId
-          })
-          const run = yield* options.insertRun(prepared, ids)
-          yield* admission.admit({
-            userId: actor.userId,
-            bundleId,
-            credits: options.credits(prepared),
-            resourceType: kind.resourceType,
-            resourceId: ids.runId,
-            reason: kind.debitReason
-          })
-          const data = yield* options.respond(prepared, run, job)
-          return { status: 202, body: { data } } satisfies IdempotentOutcome
+        const prepared = yield* options.prepare
+        const ids: RunIds = {
+          runId: crypto.randomUUID(),
+          jobId: crypto.randomUUID(),
+          apiKeyId: actor.kind === "apiKey" ? actor.apiKeyId : null
+        }
+        const job = yield* jobs.create({
+          id: ids.jobId,
+          userId: actor.userId,
+          artifactBundleId: bundleId,
+          kind: kind.kind,
+          task: kind.task,
+          phase: kind.phases[0]?.name ?? "queued",
+          message: "Queued; waiting for a worker.",
+          resourceType: kind.resourceType,
+          resourceId: ids.runId,
+          requestedByApiKeyId: ids.apiKeyId
         })
+        const run = yield* options.insertRun(prepared, ids)
+        yield* admission.admit({
+          userId: actor.userId,
+          bundleId,
+          credits: options.credits(prepared),
+          resourceType: kind.resourceType,
+          resourceId: ids.runId,
+          reason: kind.debitReason
+        })
+        const data = yield* options.respond(prepared, run, job)
+        return { prepared, run, job, data }
+      })
+
+    const start = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
+      Effect.gen(function*() {
+        const { actor, bundleId } = options
+        yield* records.guardBundle(actor.userId, bundleId)
+        const work = Effect.map(startWithin(options), ({ data }) => ({ status: 202, body: { data } }) satisfies IdempotentOutcome)
         return yield* idempotent(
           { userId: actor.userId, route: options.route, key: options.idempotencyKey, request: options.request },
           work
         ).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
       }).pipe(Effect.withSpan("RunStarter.start", { attributes: { kind: options.kind.kind } }))
 
-    return { start } as const
+    return { start, startWithin } as const
   })
 }) {}

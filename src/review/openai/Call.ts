@@ -19,8 +19,11 @@ export interface CallOptions {
   readonly modelTier: ModelTier
   readonly reasoningEffort: ReasoningEffort
   readonly messages: ReadonlyArray<ChatMessage>
-  /** a JSON Schema for `response_format: json_schema` (SERVICE_AI_RESPONSE_FORMAT decides what is sent) */
-  readonly jsonSchema: { readonly name: string; readonly schema: unknown }
+  /**
+   * a JSON Schema for `response_format: json_schema` (SERVICE_AI_RESPONSE_FORMAT decides what is sent);
+   * none: a free-text answer
+   */
+  readonly jsonSchema?: { readonly name: string; readonly schema: unknown } | undefined
   /** true when an earlier call of the same run already spent tokens */
   readonly workDone: boolean
 }
@@ -46,6 +49,7 @@ const responseFormatFor = (
   format: OpenAiReviewerSettings["responseFormat"],
   jsonSchema: CallOptions["jsonSchema"]
 ): ChatCompletionsConfigShape["response_format"] => {
+  if (jsonSchema === undefined) return undefined
   switch (format) {
     case "json_schema":
       return { type: "json_schema", json_schema: { name: jsonSchema.name, strict: true, schema: jsonSchema.schema } }

@@ -1,0 +1,236 @@
+/** Evals: estimate, start (async job), list, read. Two immutable file versions compared on test cases. */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { IdempotencyHeaders } from "../http/Idempotency.js"
+import { IntFromString } from "../http/Pagination.js"
+import { Job } from "../jobs/Api.js"
+import { EvalCase, Usage } from "../review/Types.js"
+
+export const MAX_CASES = 50
+export const DEFAULT_MAX_CASES = 10
+
+const PositiveInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
+const Text = (max: number) => Schema.String.pipe(Schema.minLength(1), Schema.maxLength(max))
+
+/** A test case as a request gives it: ids are assigned and `type` defaults to standard when missing. */
+export const TestCaseInput = Schema.Struct({
+  id: Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/))),
+  name: Schema.optional(Text(200)),
+  type: Schema.optional(Schema.Literal("standard", "scenario")),
+  input: Text(20_000),
+  expectedBehavior: Text(5_000),
+  passCriteria: Text(5_000)
+}).annotations({ identifier: "TestCaseInput" })
+
+/** The selectors of the two versions (each side: a version id, or a file id with a version number). */
+export const EvalSelectors = {
+  sourceFileVersionId: Schema.optional(Schema.UUID),
+  candidateFileVersionId: Schema.optional(Schema.UUID),
+  sourceFileId: Schema.optional(Schema.UUID),
+  sourceVersionNumber: Schema.optional(PositiveInt),
+  candidateFileId: Schema.optional(Schema.UUID),
+  candidateVersionNumber: Schema.optional(PositiveInt)
+}
+
+export const EvalRequestFields = {
+  ...EvalSelectors,
+  rubricVersion: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+  maxCases: Schema.optional(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_CASES))).annotations({
+    description: `cases run at most (default ${DEFAULT_MAX_CASES}, at most ${MAX_CASES}; with testCases, default their number)`
+  }),
+  mode: Schema.optional(Schema.Literal("standard")),
+  testCases: Schema.optional(Schema.Array(TestCaseInput).pipe(Schema.minItems(1), Schema.maxItems(MAX_CASES)))
+}
+
+export const EvalRequest = Schema.Struct(EvalRequestFields).annotations({
+  identifier: "EvalRequest",
+  parseOptions: { errors: "all" }
+})
+export type EvalRequest = typeof EvalRequest.Type
+
+/** An empty body selects the defaults: version 1 against the latest version of the main artifact. */
+export const EvalRequestBody = Schema.NullOr(EvalRequest)
+
+export const EvalTarget = Schema.Struct({
+  artifactBundleId: Schema.UUID,
+  sourceFileId: Schema.UUID,
+  sourceFilePath: Schema.String,
+  sourceFileVersionId: Schema.UUID,
+  sourceFileVersionNumber: Schema.Int,
+  sourceHash: Schema.String,
+  candidateFileId: Schema.UUID,
+  candidateFilePath: Schema.String,
+  candidateFileVersionId: Schema.UUID,
+  candidateFileVersionNumber: Schema.Int,
+  candidateHash: Schema.String,
+  caseCount: Schema.Int,
+  casesSource: Schema.Literal("request", "audit_eval_kit", "generated"),
+  auditRunId: Schema.NullOr(Schema.UUID).annotations({ description: "the audit whose eval kit supplied the cases" })
+}).annotations({ identifier: "EvalTarget" })
+
+export const EvalEstimate = Schema.Struct({
+  ...WorkEstimate.fields,
+  caseCount: Schema.Int
+}).annotations({ identifier: "EvalEstimate" })
+
+const Side = Schema.Struct({
+  observedBehavior: Schema.String,
+  passed: Schema.Boolean,
+  score: Schema.Number.annotations({ description: "0..100" }),
+  evidence: Schema.Array(Schema.String)
+})
+
+export const CallRecord = Schema.Struct({
+  purpose: Schema.Literal("run_source", "run_candidate", "judge_source_first", "judge_candidate_first"),
+  provider: Schema.String,
+  model: Schema.String,
+  modelTier: Schema.String,
+  reasoningEffort: Schema.String,
+  usage: Schema.NullOr(Usage),
+  durationMs: Schema.Number
+}).annotations({ identifier: "EvalCallRecord" })
+
+export const EvalCaseResult = Schema.Struct({
+  caseId: Schema.String,
+  name: Schema.String,
+  type: Schema.Literal("standard", "scenario"),
+  input: Schema.String,
+  expectedBehavior: Schema.String,
+  passCriteria: Schema.String,
+  source: Side.annotations({ description: "how the source version behaved, judged against passCriteria" }),
+  candidate: Side.annotations({ description: "how the candidate version behaved, judged against passCriteria" }),
+  scoreDelta: Schema.Number.annotations({ description: "candidate.score - source.score" }),
+  verdict: Schema.Literal("improved", "regressed", "unchanged"),
+  calls: Schema.Array(CallRecord)
+}).annotations({ identifier: "EvalCaseResult" })
+
+export const EvalDiff = Schema.Struct({
+  identical: Schema.Boolean,
+  linesAdded: Schema.Int,
+  linesRemoved: Schema.Int,
+  unified: Schema.String.annotations({ description: "unified diff of source → candidate (3 lines of context)" }),
+  truncated: Schema.Boolean
+}).annotations({ identifier: "EvalDiff" })
+
+export const EvalRun = Schema.Struct({
+  id: Schema.UUID,
+  artifactBundleId: Schema.UUID,
+  auditRunId: Schema.NullOr(Schema.UUID),
+  jobId: Schema.UUID,
+  requestedByApiKeyId: Schema.NullOr(Schema.UUID),
+  status: Schema.Literal("queued", "running", "completed", "failed", "cancelled"),
+  mode: Schema.String,
+  evaluatorVersion: Schema.String,
+  rubricKey: Schema.String,
+  rubricVersion: Schema.String,
+  sourceFileVersionId: Schema.UUID,
+  candidateFileVersionId: Schema.UUID,
+  casesSource: Schema.Literal("request", "audit_eval_kit", "generated"),
+  scenarioCount: Schema.Int.annotations({ description: "cases run" }),
+  passCount: Schema.Int.annotations({ description: "cases the candidate passed" }),
+  failCount: Schema.Int.annotations({ description: "cases the candidate failed" }),
+  scoreDelta: Schema.NullOr(Schema.Number).annotations({ description: "mean candidate - source score over the cases" }),
+  cases: Schema.Array(EvalCase),
+  summary: Schema.Struct({ estimate: EvalEstimate, target: EvalTarget, creditCost: CreditCost }),
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: NullableTimestamp
+}).annotations({ identifier: "EvalRun" })
+
+export const EvalRunDetail = Schema.Struct({
+  ...EvalRun.fields,
+  results: Schema.Array(EvalCaseResult).annotations({ description: "per case, as judged; kept as evidence when the run fails" }),
+  comparison: Schema.NullOr(Schema.Struct({
+    sourcePassCount: Schema.Int,
+    sourceFailCount: Schema.Int,
+    candidatePassCount: Schema.Int,
+    candidateFailCount: Schema.Int,
+    improvedCount: Schema.Int,
+    regressedCount: Schema.Int,
+    unchangedCount: Schema.Int,
+    sourceMeanScore: Schema.Number,
+    candidateMeanScore: Schema.Number,
+    scoreDelta: Schema.Number
+  })),
+  diff: Schema.NullOr(EvalDiff),
+  metadata: Schema.NullOr(Schema.Struct({
+    evaluatorVersion: Schema.String,
+    provider: Schema.String,
+    model: Schema.String,
+    modelTier: Schema.String,
+    reasoningEffort: Schema.String,
+    calls: Schema.Int,
+    durationMs: Schema.Number
+  })),
+  knownLimitations: Schema.Array(Schema.String),
+  usage: Schema.NullOr(Usage),
+  reconciliation: Schema.NullOr(Reconciliation)
+}).annotations({ identifier: "EvalRunDetail" })
+
+export const StartEvalData = Schema.Struct({
+  evalRun: EvalRun,
+  job: Job,
+  jobId: Schema.UUID,
+  creditCost: CreditCost,
+  estimate: EvalEstimate,
+  target: EvalTarget
+})
+
+const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
+const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, evalRunId: Schema.UUID })
+
+export class EvalsApi extends HttpApiGroup.make("evals")
+  .add(
+    HttpApiEndpoint.get("listEvals", "/artifact-bundles/:artifactBundleId/evals")
+      .setPath(BundleParam)
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+      }))
+      .addSuccess(Envelope(Schema.Struct({ evalRuns: Schema.Array(EvalRun), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Description, "Eval runs of this bundle, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("startEval", "/artifact-bundles/:artifactBundleId/evals")
+      .setPath(BundleParam)
+      .setHeaders(IdempotencyHeaders)
+      .setPayload(EvalRequestBody)
+      .addSuccess(Envelope(StartEvalData), { status: 202 })
+      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
+      .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
+      .annotate(
+        OpenApi.Description,
+        "Compares two immutable versions of this bundle on test cases (from the body, else the latest completed audit's eval kit for the source, else generated). " +
+          "Admits (rate limits, usage caps, credits, circuit breaker), debits the dynamic estimate (it grows with caseCount), queues the job and answers 202. Poll GET /jobs/{jobId}."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("estimateEval", "/artifact-bundles/:artifactBundleId/evals/estimate")
+      .setPath(BundleParam)
+      .setPayload(EvalRequestBody)
+      .addSuccess(Envelope(Schema.Struct({ estimate: EvalEstimate, creditCost: CreditCost, target: EvalTarget })))
+      .pipe(statuses(400, 401, 403, 404, 409, 429))
+      .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
+      .annotate(OpenApi.Description, "The cost, versions and cases a start with the same body would have; starts nothing.")
+  )
+  .add(
+    HttpApiEndpoint.get("getEval", "/artifact-bundles/:artifactBundleId/evals/:evalRunId")
+      .setPath(RunParam)
+      .addSuccess(Envelope(Schema.Struct({ evalRun: EvalRunDetail })))
+      .pipe(statuses(400, 401, 403, 404))
+      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Description, "The eval run with its per-case results, comparison, diff and metadata.")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Evals")
+{}

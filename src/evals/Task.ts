@@ -1,0 +1,164 @@
+/**
+ * The eval work on a worker:
+ *
+ *   preparing   read exactly the admitted source and candidate versions (immutable)
+ *   evaluating  one case at a time: the evaluator judges both sides against the case's passCriteria;
+ *               each result is stored as soon as it is known, so a failure keeps the cases already
+ *               judged as evidence and a retry resumes after them
+ *   comparing   the run's counts, the score delta and the diff of the two versions
+ *   saving      the aggregate and the reconciliation, written with the job's completion
+ *
+ * A failed eval keeps its evidence and is refunded for the work not done: everything but what its
+ * provider calls cost (the mock's calls cost nothing).
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect } from "effect"
+import { creditsForUsage } from "../credits/Estimate.js"
+import { reconcileUsage } from "../credits/Reconcile.js"
+import { type JobContext, JobFailure } from "../jobs/Runner.js"
+import { addUsage } from "../review/openai/Call.js"
+import type { Usage } from "../review/Types.js"
+import { diffVersions } from "./Diff.js"
+import { Evaluator } from "./Evaluator.js"
+import { type CaseResultJson, comparisonOf, type EvalAggregateJson, evalColumns, type EvalRunRow } from "./Records.js"
+import type { EvalSide } from "./Types.js"
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
+
+const usageOf = (results: ReadonlyArray<CaseResultJson>): Usage | null =>
+  results.flatMap((r) => r.calls).reduce<Usage | null>((total, call) => addUsage(total, call.usage), null)
+
+export const evalWork = (ctx: JobContext) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const evaluator = yield* Evaluator
+    const [run] = yield* sql<EvalRunRow>`
+      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
+    if (!run) return yield* new JobFailure({ code: "run_missing", message: "The eval run no longer exists." })
+    const started = Date.now()
+    const estimate = run.summary.estimate
+
+    // ---- preparing --------------------------------------------------------------------------------
+    const versions = yield* sql<Omit<EvalSide, "artifactType"> & { readonly artifactType: string }>`
+      SELECT v.file_id, v.file_path AS path, v.id AS file_version_id, v.version_number, v.content_hash, c.content, f.artifact_type
+      FROM file_versions v
+      JOIN bundle_files f ON f.id = v.file_id
+      JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+      WHERE v.id IN (${run.sourceFileVersionId}, ${run.candidateFileVersionId})`.pipe(Effect.orDie)
+    const source = versions.find((v) => v.fileVersionId === run.sourceFileVersionId)
+    const candidate = versions.find((v) => v.fileVersionId === run.candidateFileVersionId)
+    if (!source || !candidate) {
+      return yield* new JobFailure({ code: "versions_missing", message: "A compared file version no longer exists." })
+    }
+    const bundlePaths = (yield* sql<{ path: string }>`
+      SELECT path FROM bundle_files WHERE artifact_bundle_id = ${run.artifactBundleId} AND status = 'active' ORDER BY path`.pipe(Effect.orDie))
+      .map((r) => r.path)
+    yield* ctx.phase(
+      "preparing",
+      `Comparing ${source.path} v${source.versionNumber} with ${candidate.path} v${candidate.versionNumber} on ${plural(run.caseCount, "case")}.`
+    )
+
+    // ---- evaluating -------------------------------------------------------------------------------
+    const results: Array<CaseResultJson> = [...run.results]
+    const done = new Set(results.map((r) => r.caseId))
+    const keepFor = () => {
+      const usage = usageOf(results)
+      return usage === null ? 0 : Math.min(run.estimatedCredits, creditsForUsage(usage, estimate.modelTier, estimate.reasoningEffort))
+    }
+    for (const [i, evalCase] of run.cases.entries()) {
+      if (done.has(evalCase.id)) continue
+      yield* ctx.progress("evaluating", 15 + Math.floor((70 * i) / run.caseCount), `Case ${i + 1}/${run.caseCount}: ${evalCase.name}.`)
+      const judged = yield* evaluator.evaluateCase({
+        source,
+        candidate,
+        case: evalCase,
+        bundlePaths,
+        modelTier: estimate.modelTier,
+        reasoningEffort: estimate.reasoningEffort
+      }).pipe(
+        Effect.mapError((error) =>
+          new JobFailure({
+            code: error.code,
+            message: `${error.message} The ${plural(results.length, "case")} judged before it are kept as evidence.`,
+            keepCredits: keepFor()
+          })
+        )
+      )
+      const result: CaseResultJson = {
+        caseId: evalCase.id,
+        name: evalCase.name,
+        type: evalCase.type,
+        input: evalCase.input,
+        expectedBehavior: evalCase.expectedBehavior,
+        passCriteria: evalCase.passCriteria,
+        source: judged.source,
+        candidate: judged.candidate,
+        scoreDelta: judged.scoreDelta,
+        verdict: judged.verdict,
+        calls: judged.calls
+      }
+      results.push(result)
+      const usage = usageOf(results)
+      yield* sql`
+        UPDATE eval_runs SET results = results || ${JSON.stringify([result])}::jsonb,
+          usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb, updated_at = now()
+        WHERE id = ${run.id}`.pipe(Effect.orDie)
+    }
+
+    // ---- comparing --------------------------------------------------------------------------------
+    const comparison = comparisonOf(results)
+    yield* ctx.phase(
+      "comparing",
+      `Candidate passed ${comparison.candidatePassCount}/${results.length} (source ${comparison.sourcePassCount}/${results.length}); ` +
+        `${comparison.improvedCount} improved, ${comparison.regressedCount} regressed, score delta ${comparison.scoreDelta >= 0 ? "+" : ""}${comparison.scoreDelta}.`
+    )
+    const diff = diffVersions(source, candidate)
+    const calls = results.flatMap((r) => r.calls)
+    const provider = calls[0] ?? null
+    const aggregate: EvalAggregateJson = {
+      comparison,
+      diff,
+      metadata: {
+        evaluatorVersion: run.evaluatorVersion,
+        provider: provider?.provider ?? "mock",
+        model: provider?.model ?? "rubr-mock-evaluator",
+        modelTier: estimate.modelTier,
+        reasoningEffort: estimate.reasoningEffort,
+        calls: calls.length,
+        durationMs: Date.now() - started
+      },
+      knownLimitations: evaluator.limitations
+    }
+
+    // ---- saving -----------------------------------------------------------------------------------
+    yield* ctx.phase("saving", `Saving ${plural(results.length, "case result")} and the diff (+${diff.linesAdded} −${diff.linesRemoved}).`)
+    const usage = usageOf(results)
+    return yield* ctx.complete(Effect.gen(function*() {
+      const { reconciliation, refunded } = yield* reconcileUsage({
+        userId: run.userId,
+        bundleId: run.artifactBundleId,
+        resourceType: ctx.job.resourceType,
+        resourceId: run.id,
+        reason: "eval_usage_reconciliation",
+        estimate,
+        chargedCredits: run.estimatedCredits,
+        usage
+      })
+      yield* sql`
+        UPDATE eval_runs SET aggregate = ${JSON.stringify(aggregate)}::jsonb,
+          usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb,
+          reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
+          final_charged_credits = ${run.estimatedCredits - refunded},
+          completed_at = now(), updated_at = now()
+        WHERE id = ${run.id}`.pipe(Effect.orDie)
+      return {
+        evalRunId: run.id,
+        scenarioCount: results.length,
+        passCount: comparison.candidatePassCount,
+        failCount: comparison.candidateFailCount,
+        scoreDelta: comparison.scoreDelta,
+        improvedCount: comparison.improvedCount,
+        regressedCount: comparison.regressedCount
+      }
+    }))
+  })

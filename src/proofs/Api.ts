@@ -1,0 +1,138 @@
+/**
+ * Proof reports: the signed evidence of a completed eval, bound to the exact bytes of both versions.
+ * Create (async job), list, read, and the export document itself.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../auth/Authentication.js"
+import { Access, access } from "../auth/Scopes.js"
+import { CreditCost } from "../credits/Schemas.js"
+import { EvalRequestFields, EvalRun } from "../evals/Api.js"
+import { statuses } from "../http/Endpoint.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { IdempotencyHeaders } from "../http/Idempotency.js"
+import { IntFromString } from "../http/Pagination.js"
+import { Job } from "../jobs/Api.js"
+
+export const ProofReportRequest = Schema.Struct({
+  evalRunId: Schema.optional(Schema.UUID).annotations({
+    description: "a completed eval run of this bundle; without it, the eval selectors below start a new eval first"
+  }),
+  auditRunId: Schema.optional(Schema.UUID).annotations({ description: "a completed audit of this bundle to include" }),
+  ...EvalRequestFields
+}).annotations({ identifier: "ProofReportRequest", parseOptions: { errors: "all" } })
+export type ProofReportRequest = typeof ProofReportRequest.Type
+
+export const ProofReportRequestBody = Schema.NullOr(ProofReportRequest)
+
+const BoundVersion = Schema.Struct({
+  fileVersionId: Schema.UUID,
+  contentHash: Schema.String.annotations({ description: "sha256 of the exact bytes the report is bound to" })
+})
+
+export const ExportMetadata = Schema.Struct({
+  provider: Schema.Literal("filesystem", "s3"),
+  key: Schema.String,
+  bucket: Schema.NullOr(Schema.String),
+  sizeBytes: Schema.Int,
+  sha256: Schema.String,
+  storedAt: Schema.String.annotations({ description: "ISO 8601 UTC timestamp" })
+}).annotations({ identifier: "ExportMetadata" })
+
+export const ExportFailure = Schema.Struct({
+  reason: Schema.String.annotations({ description: "unavailable, disabled, …" }),
+  message: Schema.String,
+  at: Schema.String.annotations({ description: "ISO 8601 UTC timestamp" })
+}).annotations({
+  identifier: "ExportFailure",
+  description: "the export could not be written to object storage; the document is served from the database"
+})
+
+export const ProofReport = Schema.Struct({
+  id: Schema.UUID,
+  artifactBundleId: Schema.UUID,
+  jobId: Schema.UUID,
+  requestedByApiKeyId: Schema.NullOr(Schema.UUID),
+  status: Schema.Literal("queued", "running", "completed", "failed", "cancelled"),
+  evalRunId: Schema.UUID,
+  auditRunId: Schema.NullOr(Schema.UUID),
+  source: BoundVersion,
+  candidate: BoundVersion,
+  creditCost: CreditCost,
+  signature: Schema.NullOr(Schema.Struct({ alg: Schema.String, kid: Schema.String })),
+  export: Schema.NullOr(ExportMetadata),
+  exportFailure: Schema.NullOr(ExportFailure),
+  exportPath: Schema.NullOr(Schema.String).annotations({ description: "the export route, once the report is completed" }),
+  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: NullableTimestamp
+}).annotations({ identifier: "ProofReport" })
+
+export const ProofReportDetail = Schema.Struct({
+  ...ProofReport.fields,
+  report: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+    description: "the signed payload (docs/evals.md lists its fields), once completed"
+  })
+}).annotations({ identifier: "ProofReportDetail" })
+
+export const CreateProofReportData = Schema.Struct({
+  proofReport: ProofReport,
+  job: Job,
+  jobId: Schema.UUID,
+  creditCost: CreditCost,
+  evalRun: Schema.NullOr(EvalRun).annotations({ description: "the eval started first, when the request gave eval selectors" }),
+  evalJobId: Schema.NullOr(Schema.UUID)
+})
+
+const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
+const ReportParam = Schema.Struct({ artifactBundleId: Schema.UUID, proofReportId: Schema.UUID })
+const readAccess = access.scopes({ anyOf: ["artifact_bundles:read", "exports:read"] })
+
+export class ProofReportsApi extends HttpApiGroup.make("proofReports")
+  .add(
+    HttpApiEndpoint.get("listProofReports", "/artifact-bundles/:artifactBundleId/proof-reports")
+      .setPath(BundleParam)
+      .setUrlParams(Schema.Struct({
+        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+      }))
+      .addSuccess(Envelope(Schema.Struct({ proofReports: Schema.Array(ProofReport), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, readAccess)
+      .annotate(OpenApi.Description, "Proof reports of this bundle, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("createProofReport", "/artifact-bundles/:artifactBundleId/proof-reports")
+      .setPath(BundleParam)
+      .setHeaders(IdempotencyHeaders)
+      .setPayload(ProofReportRequestBody)
+      .addSuccess(Envelope(CreateProofReportData), { status: 202 })
+      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
+      .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
+      .annotate(
+        OpenApi.Description,
+        "Creates a proof report of a completed eval run (409 while it is not completed), or starts an eval with the given selectors first. " +
+          "Costs 0 credits (an eval it starts is charged as an eval) and passes the same admission. The job assembles, signs and exports the report."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getProofReport", "/artifact-bundles/:artifactBundleId/proof-reports/:proofReportId")
+      .setPath(ReportParam)
+      .addSuccess(Envelope(Schema.Struct({ proofReport: ProofReportDetail })))
+      .pipe(statuses(400, 401, 403, 404))
+      .annotate(Access, readAccess)
+  )
+  .add(
+    HttpApiEndpoint.get("exportProofReport", "/artifact-bundles/:artifactBundleId/proof-reports/:proofReportId/export")
+      .setPath(ReportParam)
+      .addSuccess(Schema.Unknown.annotations({
+        description: "the signed export document itself (not in the envelope): {format, payload, signature}; verify it with GET /signing-keys"
+      }))
+      .pipe(statuses(400, 401, 403, 404, 409))
+      .annotate(Access, access.scopes({ anyOf: ["exports:read", "artifact_bundles:read"] }))
+      .annotate(OpenApi.Description, "The signed export document, once the report is completed (409 before).")
+  )
+  .middleware(Authentication)
+  .annotate(OpenApi.Title, "Proof reports")
+{}

@@ -1,0 +1,36 @@
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { RubrApi } from "../http/Api.js"
+import { ok } from "../http/Envelope.js"
+import { outcomeResponse } from "../http/Idempotency.js"
+import { ProofReports } from "./ProofReports.js"
+
+export const ProofReportsHttp = HttpApiBuilder.group(RubrApi, "proofReports", (handlers) =>
+  Effect.gen(function*() {
+    const reports = yield* ProofReports
+    return handlers
+      .handle("listProofReports", ({ path, urlParams }) =>
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(reports.list(actor, path.artifactBundleId, urlParams), ok)))
+      .handle("createProofReport", ({ path, payload, headers }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const { outcome, replayed } = yield* reports.create(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
+          return yield* outcomeResponse(outcome, replayed)
+        }))
+      .handle("getProofReport", ({ path }) =>
+        Effect.flatMap(CurrentActor, (actor) =>
+          Effect.flatMap(reports.get(actor, path.artifactBundleId, path.proofReportId), (proofReport) => ok({ proofReport }))))
+      .handle("exportProofReport", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const { body, source } = yield* reports.exportDocument(actor, path.artifactBundleId, path.proofReportId)
+          return HttpServerResponse.text(body, {
+            contentType: "application/json",
+            headers: {
+              "content-disposition": `attachment; filename="proof-report-${path.proofReportId}.json"`,
+              "x-rubr-export-source": source
+            }
+          })
+        }))
+  }))

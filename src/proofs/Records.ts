@@ -1,0 +1,75 @@
+/** The proof report record as stored in `proof_reports`, and its wire shapes. */
+import type { CreditCostJson } from "../credits/Estimate.js"
+
+export interface ExportMetadataJson {
+  readonly provider: "filesystem" | "s3"
+  readonly key: string
+  readonly bucket: string | null
+  readonly sizeBytes: number
+  readonly sha256: string
+  readonly storedAt: string
+}
+
+export interface ExportFailureJson {
+  readonly reason: string
+  readonly message: string
+  readonly at: string
+}
+
+export interface ProofReportRow {
+  readonly id: string
+  readonly artifactBundleId: string
+  readonly userId: string
+  readonly jobId: string
+  readonly requestedByApiKeyId: string | null
+  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
+  readonly evalRunId: string
+  readonly auditRunId: string | null
+  readonly sourceFileVersionId: string
+  readonly sourceContentHash: string
+  readonly candidateFileVersionId: string
+  readonly candidateContentHash: string
+  readonly summary: { readonly creditCost: CreditCostJson }
+  readonly document: string | null
+  readonly signingKid: string | null
+  readonly signingAlg: string | null
+  readonly export: ExportMetadataJson | null
+  readonly exportFailure: ExportFailureJson | null
+  readonly errorCode: string | null
+  readonly errorMessage: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly completedAt: Date | null
+}
+
+export const proofColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, eval_run_id, audit_run_id,
+  source_file_version_id, source_content_hash, candidate_file_version_id, candidate_content_hash, summary, document,
+  signing_kid, signing_alg, export, export_failure, error_code, error_message, created_at, updated_at, completed_at`
+
+export const toProofReportJson = (row: ProofReportRow) => ({
+  id: row.id,
+  artifactBundleId: row.artifactBundleId,
+  jobId: row.jobId,
+  requestedByApiKeyId: row.requestedByApiKeyId,
+  status: row.status,
+  evalRunId: row.evalRunId,
+  auditRunId: row.auditRunId,
+  source: { fileVersionId: row.sourceFileVersionId, contentHash: row.sourceContentHash },
+  candidate: { fileVersionId: row.candidateFileVersionId, contentHash: row.candidateContentHash },
+  creditCost: row.summary.creditCost,
+  signature: row.signingKid !== null && row.signingAlg !== null ? { alg: row.signingAlg, kid: row.signingKid } : null,
+  export: row.export,
+  exportFailure: row.exportFailure,
+  exportPath: row.status === "completed"
+    ? `/api/v1/artifact-bundles/${row.artifactBundleId}/proof-reports/${row.id}/export`
+    : null,
+  error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  completedAt: row.completedAt
+})
+
+export const toProofReportDetail = (row: ProofReportRow) => ({
+  ...toProofReportJson(row),
+  report: row.document === null ? null : (JSON.parse(row.document).payload as Record<string, unknown>)
+})
