@@ -74,6 +74,21 @@ export const jsonReply = (value: unknown, usage?: CompletionUsage | null): FakeR
   json: completion(JSON.stringify(value), { usage })
 })
 
+/** A 200 reply whose assistant message is free text. */
+export const textReply = (text: string, usage?: CompletionUsage | null): FakeReply => ({
+  json: completion(text, { usage })
+})
+
+/** The system and last user message of a chat request, and the JSON schema name it asked for. */
+export const messagesOf = (request: RecordedRequest) => {
+  const messages = (request.body?.messages ?? []) as Array<{ role: string; content: string }>
+  return {
+    system: messages.find((m) => m.role === "system")?.content ?? "",
+    user: [...messages].reverse().find((m) => m.role === "user")?.content ?? "",
+    schema: request.body?.response_format?.json_schema?.name as string | undefined
+  }
+}
+
 /** An OpenAI-style error reply. */
 export const errorReply = (status: number, message = "fake provider failure: secret-internal-detail"): FakeReply => ({
   status,

@@ -41,6 +41,8 @@ export interface RequestOptions {
 export interface TestAppShape {
   readonly baseUrl: string
   readonly databaseUrl: string
+  /** this app's SERVICE_DATA_DIR (signing key, export files) */
+  readonly dataDir: string
   readonly key: DevKey
   /** A login token for `sub` (a new sub is a new user on first use). */
   readonly token: (sub: string, options?: Partial<TokenOptions>) => Promise<string>
@@ -130,7 +132,7 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
             if (reply.status !== 201) throw new Error(`api key creation failed: ${reply.status} ${reply.text}`)
             return reply.body.data.rawApiKey as string
           }
-          return { baseUrl, databaseUrl, key, token, apiKey, request, sql }
+          return { baseUrl, databaseUrl, dataDir: dir, key, token, apiKey, request, sql }
         })
       )
       return testApp.pipe(
