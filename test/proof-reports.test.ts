@@ -6,7 +6,9 @@
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { verifyExport } from "../src/signing/Document.js"
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from "./support/S3rver.js"
@@ -125,6 +127,23 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       const unknown = yield* Effect.promise(() => verifyExport(unknownKid, keys))
       expect(unknown.valid).toBe(false)
       expect(unknown.reason).toMatch(/kid|key/i)
+
+      // the script a user runs (scripts/verify-export.ts) says the same, with its exit code
+      const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-verify-"))
+      Fs.writeFileSync(Path.join(dir, "export.json"), exported.text)
+      Fs.writeFileSync(Path.join(dir, "jwks.json"), JSON.stringify(keys))
+      const tampered = JSON.parse(exported.text)
+      tampered.payload.eval.scoreDelta = 42
+      Fs.writeFileSync(Path.join(dir, "tampered.json"), JSON.stringify(tampered))
+      const script = (file: string) =>
+        ChildProcess.spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-export.ts", Path.join(dir, file), "--keys", Path.join(dir, "jwks.json")], {
+          encoding: "utf8"
+        })
+      const good = script("export.json")
+      expect([good.status, good.stdout]).toEqual([0, expect.stringContaining("VALID: signature valid")])
+      const bad = script("tampered.json")
+      expect([bad.status, bad.stdout]).toEqual([1, expect.stringContaining("INVALID")])
+      Fs.rmSync(dir, { recursive: true, force: true })
 
       // the object store's copy gone: the database's copy is served, the same bytes, still verifying
       const app = yield* TestApp
