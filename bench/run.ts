@@ -10,6 +10,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { auditsSection } from "./audits.js"
 import { conversionsSection } from "./conversions.js"
+import { evalsSection } from "./evals.js"
 import { filesSection } from "./files.js"
 import { type BenchContext, root, type Row, table, withBench } from "./harness.js"
 
@@ -17,7 +18,8 @@ import { type BenchContext, root, type Row, table, withBench } from "./harness.j
 const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | string>> = {
   files: filesSection,
   audits: auditsSection,
-  conversions: conversionsSection
+  conversions: conversionsSection,
+  evals: evalsSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
