@@ -53,7 +53,8 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
       const resolved = yield* targets.resolve(actor.userId, bundleId, request, { verb: "converted", excludeTypes: ["rubr_flow"] })
       const sources = admittedSources(resolved)
       const estimate = estimateConversion({
-        files: sources.files.map((f) => ({ path: f.path, content: f.file.content, role: f.role })),
+        // the converter reads the converted files in full; of the context it sees the paths only
+        files: sources.files.map((f) => ({ path: f.path, content: f.role === "artifact" ? f.file.content : f.path, role: f.role })),
         modelTier: config.ai.conversionModelTier,
         mode: config.credits.auditMode,
         flatCredits: config.credits.conversionRunCredits
