@@ -7,7 +7,7 @@ import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { IdempotencyHeaders } from "../http/Idempotency.js"
-import { IntFromString } from "../http/Pagination.js"
+import { BundlePath, CursorPageParams } from "../http/Pagination.js"
 import { Job } from "../jobs/Api.js"
 import { EvalCase, Usage } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
@@ -171,17 +171,13 @@ export const StartConversionData = Schema.Struct({
   target: ConversionTarget
 })
 
-const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const ConversionParam = Schema.Struct({ artifactBundleId: Schema.UUID, conversionId: Schema.UUID })
 
 export class ConversionsApi extends HttpApiGroup.make("conversions")
   .add(
     HttpApiEndpoint.get("listConversions", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
-      .setPath(BundleParam)
-      .setUrlParams(Schema.Struct({
-        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
-        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
-      }))
+      .setPath(BundlePath)
+      .setUrlParams(CursorPageParams)
       .addSuccess(Envelope(Schema.Struct({ conversions: Schema.Array(Conversion), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
@@ -189,7 +185,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
   )
   .add(
     HttpApiEndpoint.post("startConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
-      .setPath(BundleParam)
+      .setPath(BundlePath)
       .setHeaders(IdempotencyHeaders)
       .setPayload(ConversionRequestBody)
       .addSuccess(Envelope(StartConversionData), { status: 202 })
@@ -203,7 +199,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
   )
   .add(
     HttpApiEndpoint.post("estimateConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/estimate")
-      .setPath(BundleParam)
+      .setPath(BundlePath)
       .setPayload(ConversionRequestBody)
       .addSuccess(Envelope(Schema.Struct({ estimate: WorkEstimate, creditCost: CreditCost, target: ConversionTarget })))
       .pipe(statuses(400, 401, 403, 404, 409, 429))

@@ -7,7 +7,7 @@ import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { IdempotencyHeaders } from "../http/Idempotency.js"
-import { IntFromString } from "../http/Pagination.js"
+import { BundlePath, CursorPageParams } from "../http/Pagination.js"
 import { Job } from "../jobs/Api.js"
 import { EvalCase, Usage } from "../review/Types.js"
 
@@ -184,17 +184,13 @@ export const StartEvalData = Schema.Struct({
   target: EvalTarget
 })
 
-const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, evalRunId: Schema.UUID })
 
 export class EvalsApi extends HttpApiGroup.make("evals")
   .add(
     HttpApiEndpoint.get("listEvals", "/artifact-bundles/:artifactBundleId/evals")
-      .setPath(BundleParam)
-      .setUrlParams(Schema.Struct({
-        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
-        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
-      }))
+      .setPath(BundlePath)
+      .setUrlParams(CursorPageParams)
       .addSuccess(Envelope(Schema.Struct({ evalRuns: Schema.Array(EvalRun), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
@@ -202,7 +198,7 @@ export class EvalsApi extends HttpApiGroup.make("evals")
   )
   .add(
     HttpApiEndpoint.post("startEval", "/artifact-bundles/:artifactBundleId/evals")
-      .setPath(BundleParam)
+      .setPath(BundlePath)
       .setHeaders(IdempotencyHeaders)
       .setPayload(EvalRequestBody)
       .addSuccess(Envelope(StartEvalData), { status: 202 })
@@ -216,7 +212,7 @@ export class EvalsApi extends HttpApiGroup.make("evals")
   )
   .add(
     HttpApiEndpoint.post("estimateEval", "/artifact-bundles/:artifactBundleId/evals/estimate")
-      .setPath(BundleParam)
+      .setPath(BundlePath)
       .setPayload(EvalRequestBody)
       .addSuccess(Envelope(Schema.Struct({ estimate: EvalEstimate, creditCost: CreditCost, target: EvalTarget })))
       .pipe(statuses(400, 401, 403, 404, 409, 429))

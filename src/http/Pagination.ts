@@ -18,6 +18,15 @@ export const LimitOffsetParams = Schema.Struct({
   offset: Schema.optional(IntFromString.annotations({ description: "rows to skip, >= 0 (default 0)" }))
 })
 
+/** `limit` and `cursor`: the list parameters of the run lists (audits, conversions, evals, proof reports). */
+export const CursorPageParams = Schema.Struct({
+  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+  cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+})
+
+/** The path of every bundle-scoped route. */
+export const BundlePath = Schema.Struct({ artifactBundleId: Schema.UUID })
+
 export interface Page {
   readonly limit: number
   readonly offset: number

@@ -11,7 +11,7 @@ import { EvalRequestFields, EvalRun } from "../evals/Api.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { IdempotencyHeaders } from "../http/Idempotency.js"
-import { IntFromString } from "../http/Pagination.js"
+import { BundlePath, CursorPageParams } from "../http/Pagination.js"
 import { Job } from "../jobs/Api.js"
 
 export const ProofReportRequest = Schema.Struct({
@@ -85,18 +85,14 @@ export const CreateProofReportData = Schema.Struct({
   evalJobId: Schema.NullOr(Schema.UUID)
 })
 
-const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const ReportParam = Schema.Struct({ artifactBundleId: Schema.UUID, proofReportId: Schema.UUID })
 const readAccess = access.scopes({ anyOf: ["artifact_bundles:read", "exports:read"] })
 
 export class ProofReportsApi extends HttpApiGroup.make("proofReports")
   .add(
     HttpApiEndpoint.get("listProofReports", "/artifact-bundles/:artifactBundleId/proof-reports")
-      .setPath(BundleParam)
-      .setUrlParams(Schema.Struct({
-        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
-        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
-      }))
+      .setPath(BundlePath)
+      .setUrlParams(CursorPageParams)
       .addSuccess(Envelope(Schema.Struct({ proofReports: Schema.Array(ProofReport), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, readAccess)
@@ -104,7 +100,7 @@ export class ProofReportsApi extends HttpApiGroup.make("proofReports")
   )
   .add(
     HttpApiEndpoint.post("createProofReport", "/artifact-bundles/:artifactBundleId/proof-reports")
-      .setPath(BundleParam)
+      .setPath(BundlePath)
       .setHeaders(IdempotencyHeaders)
       .setPayload(ProofReportRequestBody)
       .addSuccess(Envelope(CreateProofReportData), { status: 202 })
