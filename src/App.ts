@@ -9,6 +9,7 @@ import { recoverStaleJobs } from "./jobs/Runner.js"
 import { IdempotencyKeySweeper } from "./http/Idempotency.js"
 import { TracingLive } from "./telemetry/Tracing.js"
 import { LoginTokens } from "./auth/LoginTokens.js"
+import { Actors } from "./auth/Actors.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
 import { Bundles } from "./bundles/Bundles.js"
@@ -119,7 +120,7 @@ const RunPipelineLive = RunStarter.Default.pipe(
   Layer.provideMerge(RunKindsLive)
 )
 
-export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default, Actors.Default).pipe(
   Layer.provideMerge(Evals.Default),
   Layer.provideMerge(RunPipelineLive),
   Layer.provideMerge(FoundationServicesLive)
