@@ -10,6 +10,7 @@ import { IdempotencyKeySweeper } from "./http/Idempotency.js"
 import { TracingLive } from "./telemetry/Tracing.js"
 import { LoginTokens } from "./auth/LoginTokens.js"
 import { Actors } from "./auth/Actors.js"
+import { Mcp } from "./mcp/Mcp.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
 import { Bundles } from "./bundles/Bundles.js"
@@ -130,7 +131,7 @@ export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, 
 const WorkerTasksLive = Layer.effect(WorkerTasks, emailTasks)
 
 const apiLayers = Layer.mergeAll(
-  HttpAppLive,
+  HttpAppLive.pipe(Layer.provide(Mcp.Default)),
   LogBaseUrl,
   Layer.scopedDiscard(RateLimitSweeper),
   Layer.scopedDiscard(IdempotencyKeySweeper)

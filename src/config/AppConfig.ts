@@ -141,6 +141,10 @@ export const appConfig = Effect.gen(function*() {
       pollIntervalMs: yield* positiveInt("SERVICE_WORKER_POLL_INTERVAL_MS", 2000),
       staleJobAfterMs: yield* positiveInt("SERVICE_JOB_STALE_AFTER_MS", 30000)
     },
+    mcp: {
+      /** origins (scheme://host[:port]) allowed to call /mcp besides loopback ones; `*` allows any */
+      allowedOrigins: yield* csv("SERVICE_MCP_ALLOWED_ORIGINS", "")
+    },
     signing: {
       /** a private JWK (Ed25519 or P-256); unset: one generated under SERVICE_DATA_DIR on first start and kept */
       keyFile: yield* Config.option(Config.string("SERVICE_SIGNING_KEY_FILE"))

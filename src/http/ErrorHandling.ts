@@ -38,19 +38,22 @@ export const isApiError = (u: unknown): u is ApiError => {
     typeof (u as { message?: unknown }).message === "string"
 }
 
+/** The contract's error envelope of a typed error (every door answers with it: REST, MCP tool results). */
+export const envelopeOf = (error: ApiError, requestId: string) => {
+  const { code, status } = error.constructor as unknown as ErrorClassInfo
+  return { status, body: { error: { code, message: error.message, requestId, details: error.details ?? [] } } }
+}
+
 export const errorResponse = (error: ApiError) =>
   Effect.map(currentRequestId, (requestId) => {
-    const { code, status } = error.constructor as unknown as ErrorClassInfo
+    const { status, body } = envelopeOf(error, requestId)
     const headers: Record<string, string> = {}
     if (error instanceof RateLimitExceeded) headers["retry-after"] = String(error.retryAfterSeconds)
     if (error instanceof MethodNotAllowed) {
       const allow = error.details.flatMap((d) => (Array.isArray(d["allow"]) ? d["allow"] : []))
       if (allow.length > 0) headers["allow"] = allow.join(", ")
     }
-    return HttpServerResponse.unsafeJson(
-      { error: { code, message: error.message, requestId, details: error.details ?? [] } },
-      { status, headers }
-    )
+    return HttpServerResponse.unsafeJson(body, { status, headers })
   })
 
 const fromDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
@@ -80,7 +83,7 @@ const isDatabaseUnavailable = (error: unknown) => {
     (typeof cause?.message === "string" && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(cause.message))
 }
 
-const isBodyTooLarge = (error: HttpServerError.RequestError) =>
+export const isBodyTooLarge = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message.includes("maxBytes exceeded")
 
 /** Everything that is not a typed ApiError becomes one, or a logged 500. */

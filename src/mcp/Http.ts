@@ -1,0 +1,10 @@
+import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
+import { RubrApi } from "../http/Api.js"
+import { Mcp } from "./Mcp.js"
+
+export const McpHttp = HttpApiBuilder.group(RubrApi, "mcp", (handlers) =>
+  Effect.gen(function*() {
+    const mcp = yield* Mcp
+    return handlers.handle("mcp", () => Effect.flatMap(HttpServerRequest.HttpServerRequest, mcp.handleHttp))
+  }))

@@ -1,0 +1,468 @@
+/**
+ * The MCP tools: the contract's 19, each a thin door onto the same use cases as its REST route.
+ * Inputs are Effect Schemas composed from the REST payloads and path ids; outputs are the REST
+ * route's `data` schema (read off the HttpApi definition), so `outputSchema` and `structuredContent`
+ * match the REST answer field for field. A product tool's access rule is its REST route's; the three
+ * documentation tools are public.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect, type Redacted, Schema } from "effect"
+import { Audits } from "../audits/Audits.js"
+import { AuditRequest } from "../audits/Api.js"
+import { Actors } from "../auth/Actors.js"
+import type { Actor } from "../auth/CurrentActor.js"
+import { type AccessRule, access, keySatisfies, type Scope } from "../auth/Scopes.js"
+import { Bundles } from "../bundles/Bundles.js"
+import { CreateBundle, PutFile, RestoreBundle, UploadItem } from "../bundles/Api.js"
+import { ConversionRequest } from "../conversions/Api.js"
+import { Conversions } from "../conversions/Conversions.js"
+import { type ApiError, Forbidden, NotFound, type RateLimitExceeded, type Unauthorized, ValidationFailed } from "../domain/Errors.js"
+import { EvalRequestFields } from "../evals/Api.js"
+import { Evals } from "../evals/Evals.js"
+import { RubrApi } from "../http/Api.js"
+import { resolvePage } from "../http/Pagination.js"
+import { accessRuleFor } from "../http/Routes.js"
+import { Job, JobEvent } from "../jobs/Api.js"
+import { Jobs, toJobJson } from "../jobs/Jobs.js"
+import { ProofReport } from "../proofs/Api.js"
+import { ProofReports } from "../proofs/ProofReports.js"
+import { openApiDocument } from "../system/Http.js"
+import { findDoc, loadDocs, searchDocs } from "./Docs.js"
+import { render } from "./Render.js"
+
+export interface ToolAnnotations {
+  readonly title: string
+  readonly readOnlyHint: boolean
+  readonly destructiveHint: boolean
+  readonly idempotentHint: boolean
+  readonly openWorldHint: boolean
+}
+
+/** A tool with its services captured: what the MCP server lists and calls. */
+export interface Tool {
+  readonly name: string
+  readonly description: string
+  readonly input: Schema.Schema<any, any>
+  readonly output: Schema.Schema<any, any>
+  /** who may call it: `public`, or the rule of its REST route (login tokens pass; keys need the scopes) */
+  readonly access: AccessRule
+  readonly annotations: ToolAnnotations
+  readonly run: (input: any, actor: Actor | null) => Effect.Effect<unknown, ApiError>
+  /** a short reading for people, the second text item of the result */
+  readonly render?: ((output: any) => string | undefined) | undefined
+}
+
+const tool = <I, IE, O, OE>(def: {
+  readonly name: string
+  readonly description: string
+  readonly input: Schema.Schema<I, IE>
+  readonly output: Schema.Schema<O, OE>
+  readonly access: AccessRule
+  readonly annotations: ToolAnnotations
+  readonly run: (input: I, actor: Actor) => Effect.Effect<O, ApiError, SqlClient.SqlClient>
+  readonly render?: (output: O) => string | undefined
+}): Tool => def as unknown as Tool
+
+/** The access rule of a REST route: a renamed or removed route stops the start, not a user. */
+const restAccess = (method: string, path: string): AccessRule => {
+  const rule = accessRuleFor(method, `/api/v1${path}`)
+  if (rule === undefined) throw new Error(`MCP tool refers to an unknown route ${method} ${path}`)
+  return rule
+}
+
+/** The `data` schema of a REST route's success answer. */
+const restData = (group: string, endpoint: string): Schema.Schema<any, any> => {
+  const api = RubrApi as unknown as {
+    readonly groups: Record<string, { readonly endpoints: Record<string, { readonly successSchema: { readonly fields?: Record<string, Schema.Schema<any, any>> } }> }>
+  }
+  const data = api.groups[group]?.endpoints[endpoint]?.successSchema.fields?.["data"]
+  if (data === undefined) throw new Error(`MCP tool refers to an unknown REST answer ${group}.${endpoint}`)
+  return data
+}
+
+const read = (title: string): ToolAnnotations => ({ title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
+const write = (title: string, idempotent = false): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: idempotent,
+  openWorldHint: false
+})
+
+const BundleId = { artifactBundleId: Schema.UUID.annotations({ description: "the bundle's id (list_bundles)" }) }
+const FileId = { ...BundleId, fileId: Schema.UUID.annotations({ description: "the file's id (list_files)" }) }
+const Limit = Schema.optional(Schema.Int.pipe(Schema.between(1, 200)).annotations({ description: "page size, 1..200 (default 50)" }))
+const Offset = Schema.optional(Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "rows to skip (default 0)" }))
+const Cursor = Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+const IdempotencyKey = Schema.optional(Schema.String.pipe(Schema.pattern(/^[\x21-\x7e]{1,255}$/)).annotations({
+  description: "retry-safe: the same key and arguments answer the first start again instead of starting twice"
+}))
+
+const strict = { parseOptions: { errors: "all", onExcessProperty: "error" } } as const
+
+/** A start's answer is the REST body, already encoded; it is decoded to be encoded again as structured content. */
+const startData = (schema: Schema.Schema<any, any>) => {
+  const decode = Schema.decodeUnknown(schema)
+  return (outcome: { readonly body: Record<string, unknown> }) => decode(outcome.body["data"]).pipe(Effect.orDie)
+}
+
+/** A key needs one of these scopes for this part of a tool (login tokens always pass). */
+const requireScopes = (actor: Actor, anyOf: ReadonlyArray<Scope>, what: string) =>
+  actor.kind === "login" || keySatisfies(access.scopes({ anyOf }), actor.scopes)
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: `This API key lacks the scope ${what} needs (${anyOf.join(" or ")}).`, details: [{ anyOf }] }))
+
+export const makeTools = Effect.gen(function*() {
+  const bundles = yield* Bundles
+  const audits = yield* Audits
+  const conversions = yield* Conversions
+  const evals = yield* Evals
+  const proofReports = yield* ProofReports
+  const jobs = yield* Jobs
+  const docs = loadDocs()
+  const openApi = openApiDocument()
+  // the starts run their transaction on the service's SqlClient, captured here
+  const context = yield* Effect.context<SqlClient.SqlClient>()
+
+  const SearchHit = Schema.Struct({
+    slug: Schema.String,
+    path: Schema.String,
+    title: Schema.String,
+    section: Schema.NullOr(Schema.String),
+    snippet: Schema.String,
+    score: Schema.Number
+  })
+  const DocText = Schema.Struct({ slug: Schema.String, path: Schema.String, title: Schema.String, content: Schema.String })
+
+  const StartAuditData = restData("audits", "startAudit")
+  const StartConversionData = restData("conversions", "startConversion")
+  const StartEvalData = restData("evals", "startEval")
+  const decodeProofReport = Schema.decodeUnknown(ProofReport)
+
+  const tools: Array<Tool> = [
+    // ---- documentation (public) ----------------------------------------------------------------
+    tool({
+      name: "search_docs",
+      description: "Search rubr's documentation (the README and docs/) for a topic: routes, scopes, credits, the rubr_flow format, evals, errors. " +
+        "Returns ranked pages with a slug, a title, the best section and a snippet; read one with read_doc. Public: no token needed.",
+      input: Schema.Struct({
+        query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({ description: "a few words, e.g. 'proof report signature'" }),
+        limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)).annotations({ description: "results, 1..20 (default 8)" }))
+      }).annotations(strict),
+      output: Schema.Struct({ results: Schema.Array(SearchHit) }),
+      access: access.public,
+      annotations: read("Search the docs"),
+      run: ({ query, limit }) => Effect.succeed({ results: searchDocs(docs, query, limit ?? 8) }),
+      render: render.searchResults
+    }),
+    tool({
+      name: "read_doc",
+      description: "Read one page of rubr's documentation, by slug (from search_docs, e.g. 'evals') or by path ('README.md', 'docs/evals.md'). " +
+        "Only the README and docs/*.md can be read. Public: no token needed.",
+      input: Schema.Struct({
+        slug: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+        path: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)))
+      }).annotations(strict),
+      output: DocText,
+      access: access.public,
+      annotations: read("Read a doc page"),
+      run: ({ slug, path }) =>
+        Effect.gen(function*() {
+          if ((slug === undefined) === (path === undefined)) {
+            return yield* ValidationFailed.of("Give either slug or path.", [{ path: "slug", message: "exactly one of slug and path" }])
+          }
+          const doc = findDoc(docs, { slug, path })
+          if (doc) return { slug: doc.slug, path: doc.path, title: doc.title, content: doc.content }
+          if (path !== undefined) {
+            return yield* ValidationFailed.at("path", "must be README.md or a page under docs/ (docs/NAME.md)")
+          }
+          return yield* new NotFound({ message: `No doc page has the slug ${slug}; search_docs lists them.`, details: [] })
+        })
+    }),
+    tool({
+      name: "read_openapi",
+      description: "Read the OpenAPI 3.1.0 document of rubr's REST API (every route, its scopes, parameters, bodies and answers). Public: no token needed.",
+      input: Schema.Struct({}).annotations(strict),
+      output: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+      access: access.public,
+      annotations: read("Read the OpenAPI document"),
+      run: () => Effect.succeed(openApi as Record<string, unknown>),
+      render: () => `OpenAPI ${openApi.openapi}: ${Object.keys(openApi.paths ?? {}).length} paths.`
+    }),
+
+    // ---- bundles --------------------------------------------------------------------------------
+    tool({
+      name: "list_bundles",
+      description: "List your artifact bundles (one artifact under review, e.g. a skill, with its references), newest first. " +
+        "Scope: artifact_bundles:read or artifacts:pull.",
+      input: Schema.Struct({
+        status: Schema.optional(Schema.Literal("active", "archived", "all").annotations({ description: "default all" })),
+        limit: Limit,
+        offset: Offset
+      }).annotations(strict),
+      output: restData("artifactBundles", "list"),
+      access: restAccess("GET", "/artifact-bundles"),
+      annotations: read("List bundles"),
+      run: ({ status, limit, offset }, actor) =>
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.list(actor, status ?? "all", page)) as any,
+      render: render.bundles
+    }),
+    tool({
+      name: "create_bundle",
+      description: "Create an artifact bundle to hold one artifact (skill, agent instructions, prompt, command, workflow) and its files; " +
+        "then add files with upload_files. Scope: artifact_bundles:write.",
+      input: CreateBundle,
+      output: restData("artifactBundles", "create"),
+      access: restAccess("POST", "/artifact-bundles"),
+      annotations: write("Create a bundle"),
+      run: (input, actor) => Effect.map(bundles.create(actor, input), (artifactBundle) => ({ artifactBundle }))
+    }),
+    tool({
+      name: "get_bundle",
+      description: "Read one bundle: its record (main artifact, counts, latest version), its files and its folder tree. Scope: artifact_bundles:read or artifacts:pull.",
+      input: Schema.Struct(BundleId).annotations(strict),
+      output: restData("artifactBundles", "get"),
+      access: restAccess("GET", "/artifact-bundles/:artifactBundleId"),
+      annotations: read("Read a bundle"),
+      run: ({ artifactBundleId }, actor) => bundles.get(actor, artifactBundleId) as any,
+      render: render.bundle
+    }),
+
+    // ---- files ----------------------------------------------------------------------------------
+    tool({
+      name: "upload_files",
+      description: "Add new text files to a bundle (1-100 per call; each becomes version 1). The main artifact is detected from names like SKILL.md or AGENTS.md. " +
+        "An existing path is a conflict: change it with update_file. Scope: files:write.",
+      input: Schema.Struct({ ...BundleId, files: Schema.Array(UploadItem).pipe(Schema.minItems(1)) }).annotations(strict),
+      output: restData("files", "upload"),
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files"),
+      annotations: write("Upload files"),
+      run: ({ artifactBundleId, files }, actor) => Effect.map(bundles.upload(actor, artifactBundleId, files), (written) => ({ files: written })),
+      render: render.written
+    }),
+    tool({
+      name: "list_files",
+      description: "List a bundle's active files (path, type, size, latest version) and its folder tree. Scope: files:read or artifacts:pull.",
+      input: Schema.Struct({ ...BundleId, limit: Limit, offset: Offset }).annotations(strict),
+      output: restData("files", "list"),
+      access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files"),
+      annotations: read("List files"),
+      run: ({ artifactBundleId, limit, offset }, actor) =>
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listFiles(actor, artifactBundleId, page)) as any,
+      render: render.files
+    }),
+    tool({
+      name: "read_file",
+      description: "Read a file's content: its latest version, or an earlier one with versionNumber. Scope: files:read or artifacts:pull.",
+      input: Schema.Struct({
+        ...FileId,
+        versionNumber: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "default: the latest" }))
+      }).annotations(strict),
+      output: restData("files", "get"),
+      access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId"),
+      annotations: read("Read a file"),
+      run: ({ artifactBundleId, fileId, versionNumber }, actor) =>
+        versionNumber === undefined
+          ? bundles.getFile(actor, artifactBundleId, fileId)
+          : Effect.gen(function*() {
+            const latest = yield* bundles.getFile(actor, artifactBundleId, fileId)
+            const { version, content } = yield* bundles.getFileVersion(actor, artifactBundleId, fileId, versionNumber)
+            return { file: latest.file, version, content }
+          })
+    }),
+    tool({
+      name: "update_file",
+      description: "Write new content to an existing file: it becomes the file's next version (earlier versions stay readable). Scope: files:write.",
+      input: Schema.Struct({ ...FileId, ...PutFile.fields }).annotations(strict),
+      output: restData("files", "update"),
+      access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
+      annotations: write("Update a file"),
+      run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
+        bundles.writeFile(actor, artifactBundleId, fileId, content, { mediaType, message }) as any,
+      render: render.written
+    }),
+
+    // ---- versions -------------------------------------------------------------------------------
+    tool({
+      name: "list_bundle_versions",
+      description: "List a bundle's version events (one per file change, numbered across the bundle), newest first. Scope: artifact_bundles:read or artifacts:pull.",
+      input: Schema.Struct({ ...BundleId, limit: Limit, offset: Offset, cursor: Cursor }).annotations(strict),
+      output: restData("versions", "listBundleVersions"),
+      access: restAccess("GET", "/artifact-bundles/:artifactBundleId/versions"),
+      annotations: read("List bundle versions"),
+      run: ({ artifactBundleId, limit, offset, cursor }, actor) =>
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listBundleVersions(actor, artifactBundleId, page, cursor)) as any,
+      render: render.versions
+    }),
+    tool({
+      name: "restore_bundle_version",
+      description: "Restore the bundle's files as they were at a bundle version number: each changed file gets a new version (history is never rewritten); " +
+        "files created later or deleted are reported as skipped. Scopes: artifact_bundles:write and files:write.",
+      input: Schema.Struct({ ...BundleId, ...RestoreBundle.fields }).annotations(strict),
+      output: restData("versions", "restoreBundle"),
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/restore"),
+      annotations: write("Restore a bundle version"),
+      run: ({ artifactBundleId, versionNumber, message }, actor) => bundles.restoreBundle(actor, artifactBundleId, versionNumber, message) as any
+    }),
+    tool({
+      name: "list_file_versions",
+      description: "List one file's versions (number, source, hash, size, message), newest first. Scope: files:read or artifacts:pull.",
+      input: Schema.Struct({ ...FileId, limit: Limit, offset: Offset, cursor: Cursor }).annotations(strict),
+      output: restData("versions", "listFileVersions"),
+      access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
+      annotations: read("List file versions"),
+      run: ({ artifactBundleId, fileId, limit, offset, cursor }, actor) =>
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listFileVersions(actor, artifactBundleId, fileId, page, cursor)) as any,
+      render: render.versions
+    }),
+    tool({
+      name: "restore_file_version",
+      description: "Make an earlier version of a file its newest version again (a new version with that content). Scope: files:write.",
+      input: Schema.Struct({
+        ...FileId,
+        versionNumber: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
+        message: Schema.optional(Schema.String.pipe(Schema.maxLength(2000)))
+      }).annotations(strict),
+      output: restData("versions", "restoreFileVersion"),
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"),
+      annotations: write("Restore a file version"),
+      run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
+        bundles.restoreFileVersion(actor, artifactBundleId, fileId, versionNumber, message) as any,
+      render: render.written
+    }),
+
+    // ---- work (asynchronous: poll get_job) -----------------------------------------------------------
+    tool({
+      name: "start_audit",
+      description: "Start a rubric audit of the bundle's main artifact (or a file version): scores, findings that point at lines, an improved version and an eval kit. " +
+        "Spends credits (the estimate is in the answer). Answers at once with a jobId: poll get_job until it is completed, then read the findings there. Scope: audits:run.",
+      input: Schema.Struct({ ...BundleId, ...AuditRequest.fields, idempotencyKey: IdempotencyKey }).annotations(strict),
+      output: StartAuditData,
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/audits"),
+      annotations: write("Start an audit"),
+      run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
+        Effect.flatMap(audits.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartAuditData)(outcome)),
+      render: render.started
+    }),
+    tool({
+      name: "convert_to_rubr_flow",
+      description: "Convert the bundle's main artifact (or a file version) into a rubr_flow procedure package: steps with checks, guardrails, failure handling, " +
+        "source mapping, validated and written to outputPath (default generated/rubr_flow.rubr_flow). Spends credits. Answers with a jobId: poll get_job. Scope: rubr_flow:convert.",
+      input: Schema.Struct({ ...BundleId, ...ConversionRequest.fields, idempotencyKey: IdempotencyKey }).annotations(strict),
+      output: StartConversionData,
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions"),
+      annotations: write("Convert to rubr_flow"),
+      run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
+        Effect.flatMap(conversions.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartConversionData)(outcome)),
+      render: render.started
+    }),
+    tool({
+      name: "start_eval",
+      description: "Compare two versions of a file on test cases: did an edit make it better or worse, on which cases? Default: version 1 against the latest version of the main artifact. " +
+        "Cases come from testCases, else the latest audit's eval kit, else are generated. Spends credits per case. Answers with a jobId: poll get_job. Scope: evals:run.",
+      input: Schema.Struct({ ...BundleId, ...EvalRequestFields, idempotencyKey: IdempotencyKey }).annotations(strict),
+      output: StartEvalData,
+      access: restAccess("POST", "/artifact-bundles/:artifactBundleId/evals"),
+      annotations: write("Start an eval"),
+      run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
+        Effect.flatMap(evals.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartEvalData)(outcome)),
+      render: render.started
+    }),
+    tool({
+      name: "export_proof_report",
+      description: "Proof reports are signed evidence of a completed eval, bound to the exact bytes of both versions. With evalRunId (and optionally auditRunId) this creates one " +
+        "(0 credits; poll get_job); with proofReportId it returns the report and, once completed, its signed export document (verify it with the public keys at /api/v1/signing-keys). " +
+        "Scopes: evals:run to create; exports:read or artifact_bundles:read to read.",
+      input: Schema.Struct({
+        ...BundleId,
+        proofReportId: Schema.optional(Schema.UUID.annotations({ description: "read this report (and its export once completed)" })),
+        evalRunId: Schema.optional(Schema.UUID.annotations({ description: "create a report of this completed eval run" })),
+        auditRunId: Schema.optional(Schema.UUID.annotations({ description: "with evalRunId: a completed audit to include" })),
+        idempotencyKey: IdempotencyKey
+      }).annotations(strict),
+      output: Schema.Struct({
+        proofReport: ProofReport,
+        jobId: Schema.NullOr(Schema.UUID).annotations({ description: "the report's job while it is not completed: poll get_job" }),
+        export: Schema.NullOr(Schema.Unknown).annotations({ description: "the signed export document {format, payload, signature}, once completed" })
+      }),
+      access: access.scopes({ anyOf: ["evals:run", "exports:read", "artifact_bundles:read"] }),
+      annotations: { ...write("Create or export a proof report"), idempotentHint: true },
+      run: ({ artifactBundleId, proofReportId, evalRunId, auditRunId, idempotencyKey }, actor) =>
+        Effect.gen(function*() {
+          if ((proofReportId === undefined) === (evalRunId === undefined)) {
+            return yield* ValidationFailed.of("Give either proofReportId (to read or export) or evalRunId (to create).", [
+              { path: "proofReportId", message: "exactly one of proofReportId and evalRunId" }
+            ])
+          }
+          if (evalRunId !== undefined) {
+            yield* requireScopes(actor, ["evals:run"], "creating a proof report")
+            const { outcome } = yield* proofReports.create(actor, artifactBundleId, { evalRunId, auditRunId }, idempotencyKey)
+            const data = outcome.body["data"] as { readonly proofReport: unknown; readonly jobId: string }
+            return { proofReport: yield* decodeProofReport(data.proofReport).pipe(Effect.orDie), jobId: data.jobId, export: null }
+          }
+          yield* requireScopes(actor, ["exports:read", "artifact_bundles:read"], "reading a proof report")
+          const { report: _payload, ...report } = yield* proofReports.get(actor, artifactBundleId, proofReportId!)
+          if (report.status !== "completed") return { proofReport: report, jobId: report.jobId, export: null }
+          const { body } = yield* proofReports.exportDocument(actor, artifactBundleId, proofReportId!)
+          return { proofReport: report, jobId: null, export: JSON.parse(body) as unknown }
+        }),
+      render: render.proofReport
+    }),
+    tool({
+      name: "get_job",
+      description: "Poll a job (audits, conversions, evals and proof reports run as jobs): its state (queued, running, completed, failed, cancelled), phase, percent and " +
+        "message, its progress events, and once it has ended the run's record: the audit's scores and findings, the conversion's report, the eval's per-case results, " +
+        "the proof report. Scope: jobs:read (and artifact_bundles:read to include the run).",
+      input: Schema.Struct({
+        jobId: Schema.UUID.annotations({ description: "the jobId a start answered" }),
+        eventsAfter: Schema.optional(Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "only events after this sequence number (default 0: all)" }))
+      }).annotations(strict),
+      output: Schema.Struct({
+        job: Job,
+        events: Schema.Array(JobEvent),
+        run: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+          description: "once the job has ended: the audit run, conversion report, eval run or proof report, as its REST route answers it"
+        }),
+        runNote: Schema.NullOr(Schema.String)
+      }),
+      access: restAccess("GET", "/jobs/:jobId"),
+      annotations: read("Poll a job"),
+      run: ({ jobId, eventsAfter }, actor) =>
+        Effect.gen(function*() {
+          const job = yield* jobs.get(actor.userId, jobId)
+          const events = yield* jobs.events(actor.userId, jobId, eventsAfter ?? 0, 200)
+          const ended = ["completed", "failed", "cancelled"].includes(job.state)
+          let run: unknown = null
+          let runNote: string | null = ended ? null : "The run's record is included once the job has ended."
+          if (ended) {
+            const canRead = actor.kind === "login" ||
+              keySatisfies(access.scopes({ anyOf: job.kind === "proof_report" ? ["artifact_bundles:read", "exports:read"] : ["artifact_bundles:read"] }), actor.scopes)
+            if (!canRead) runNote = "This API key lacks artifact_bundles:read, so the run's record is not included."
+            else {
+              const bundleId = job.artifactBundleId
+              run = job.kind === "audit"
+                ? yield* audits.get(actor, bundleId, job.resourceId)
+                : job.kind === "rubr_flow_conversion"
+                ? yield* conversions.get(actor, bundleId, job.resourceId)
+                : job.kind === "eval"
+                ? yield* evals.get(actor, bundleId, job.resourceId)
+                : yield* Effect.map(proofReports.get(actor, bundleId, job.resourceId), ({ report: _payload, ...rest }) => rest)
+            }
+          }
+          return { job: toJobJson(job), events, run: run as any, runNote }
+        }),
+      render: render.job
+    })
+  ]
+  return tools.map((t): Tool => ({ ...t, run: (input, actor) => Effect.provide(t.run(input, actor), context) }))
+})
+
+export type Tools = Effect.Effect.Success<typeof makeTools>
+
+/** Resolves the actor of a tool call: public tools need none; others the bearer token, under the tool's rule. */
+export const actorFor = (
+  actors: Actors,
+  tool: Tool,
+  token: Redacted.Redacted<string> | undefined
+): Effect.Effect<Actor | null, Unauthorized | Forbidden | RateLimitExceeded> =>
+  tool.access.kind === "public" ? Effect.succeed(null) : actors.resolve(token, tool.access)
