@@ -57,12 +57,31 @@ const rpcError = (id: JsonRpcId, code: number, message: string, data?: unknown) 
 const jsonResponse = (status: number, body: unknown) =>
   HttpServerResponse.text(JSON.stringify(body), { status, contentType: "application/json" })
 
+/**
+ * Effect's JSON Schema carries its own bookkeeping: a shared `$id` on `unknown` parts ("/schemas/unknown",
+ * ambiguous to validators such as the SDK client's ajv once a schema holds two) and a `title` naming
+ * each refinement ("int", "maxLength(500)"), noise in a model's context. Both go; property names
+ * (the keys under `properties` and `$defs`) are kept whatever they are called.
+ */
+const cleanSchema = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(cleanSchema)
+  if (typeof value !== "object" || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "$id" || (key === "title" && typeof child === "string")) continue
+    out[key] = key === "properties" || key === "$defs" || key === "patternProperties"
+      ? Object.fromEntries(Object.entries(child as Record<string, unknown>).map(([name, s]) => [name, cleanSchema(s)]))
+      : cleanSchema(child)
+  }
+  return out
+}
+
 /** MCP wants tool schemas as plain objects: the top level inlined, shared parts under $defs. */
 const jsonSchemaOf = (ast: SchemaAST.AST): Record<string, unknown> => {
   const $defs: Record<string, JSONSchema.JsonSchema7> = {}
   const schema = JSONSchema.fromAST(ast, { definitions: $defs, topLevelReferenceStrategy: "skip" }) as unknown as Record<string, unknown>
   if (schema.type !== "object") return { type: "object", properties: {}, additionalProperties: true }
-  return Object.keys($defs).length === 0 ? schema : { ...schema, $defs }
+  return cleanSchema(Object.keys($defs).length === 0 ? schema : { ...schema, $defs }) as Record<string, unknown>
 }
 
 const isLoopbackOrigin = (origin: string) => {

@@ -73,11 +73,12 @@ export const render = {
     `Started (${o.job.kind}): job ${o.jobId}, ${o.creditCost.credits} credit${o.creditCost.credits === 1 ? "" : "s"} (${o.creditCost.mode}). Poll get_job with this jobId.`,
   proofReport: (o: Any) =>
     o.export
-      ? `Proof report ${o.proofReport.id} is completed and signed (key ${o.proofReport.signature?.kid}); the export is in structuredContent.export.`
+      ? `Proof report ${o.proofReport.id} is completed and signed (key ${o.proofReport.signature?.kid}); its signed document is the result's export field.`
       : `Proof report ${o.proofReport.id} is ${o.proofReport.status}: poll get_job ${o.jobId}, then call export_proof_report with proofReportId.`,
   job: (o: Any) => {
     const j = o.job
-    const head = `Job ${j.id} (${j.kind}): ${j.state}, ${j.phase} ${Math.round(j.percent)}%: ${j.message}` +
+    const progress = j.phase === j.state ? "" : `, ${j.phase} ${Math.round(j.percent)}%`
+    const head = `Job ${j.id} (${j.kind}): ${j.state}${progress}${j.message ? `: ${j.message}` : ""}` +
       (j.error ? `\nError ${j.error.code}: ${j.error.message}` : "")
     if (!o.run) return o.runNote ? `${head}\n${o.runNote}` : head
     const reading = j.kind === "audit"

@@ -52,16 +52,36 @@ export interface Tool {
   readonly render?: ((output: any) => string | undefined) | undefined
 }
 
+/** The sentence a tool's description ends with: who may call it, read off its access rule. */
+export const accessSentence = (rule: AccessRule): string => {
+  switch (rule.kind) {
+    case "public":
+      return "Public: no token needed."
+    case "loginOnly":
+      return "Login tokens only (no API key)."
+    case "scoped":
+      return rule.allOf.length > 0
+        ? `Scopes: ${[...rule.allOf, ...(rule.anyOf.length > 0 ? [`one of ${rule.anyOf.join(", ")}`] : [])].join(" and ")}.`
+        : `Scope: ${rule.anyOf.join(" or ")}.`
+  }
+}
+
 const tool = <I, IE, O, OE>(def: {
   readonly name: string
   readonly description: string
   readonly input: Schema.Schema<I, IE>
   readonly output: Schema.Schema<O, OE>
   readonly access: AccessRule
+  /** replaces the sentence read off `access` where a tool's parts need different scopes */
+  readonly scopeNote?: string
   readonly annotations: ToolAnnotations
   readonly run: (input: I, actor: Actor) => Effect.Effect<O, ApiError, SqlClient.SqlClient>
   readonly render?: (output: O) => string | undefined
-}): Tool => def as unknown as Tool
+}): Tool => {
+  const { scopeNote, ...rest } = def
+  const description = `${def.description.trimEnd()} ${scopeNote ?? accessSentence(def.access)}`
+  return { ...rest, description } as unknown as Tool
+}
 
 /** The access rule of a REST route: a renamed or removed route stops the start, not a user. */
 const restAccess = (method: string, path: string): AccessRule => {
@@ -144,7 +164,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "search_docs",
       description: "Search rubr's documentation (the README and docs/) for a topic: routes, scopes, credits, the rubr_flow format, evals, errors. " +
-        "Returns ranked pages with a slug, a title, the best section and a snippet; read one with read_doc. Public: no token needed.",
+        "Returns ranked pages with a slug, a title, the best section and a snippet; read one with read_doc.",
       input: Schema.Struct({
         query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500)).annotations({ description: "a few words, e.g. 'proof report signature'" }),
         limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 20)).annotations({ description: "results, 1..20 (default 8)" }))
@@ -158,7 +178,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "read_doc",
       description: "Read one page of rubr's documentation, by slug (from search_docs, e.g. 'evals') or by path ('README.md', 'docs/evals.md'). " +
-        "Only the README and docs/*.md can be read. Public: no token needed.",
+        "Only the README and docs/*.md can be read.",
       input: Schema.Struct({
         slug: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
         path: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(300)))
@@ -181,8 +201,9 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "read_openapi",
-      description: "Read the OpenAPI 3.1.0 document of rubr's REST API (every route, its scopes, parameters, bodies and answers). Public: no token needed.",
-      input: Schema.Struct({}).annotations(strict),
+      description: "Read the OpenAPI 3.1.0 document of rubr's REST API (every route, its scopes, parameters, bodies and answers).",
+      // no arguments: an empty Struct would accept anything, so every key is refused explicitly
+      input: Schema.Struct({}, { key: Schema.String, value: Schema.Never }),
       output: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
       access: access.public,
       annotations: read("Read the OpenAPI document"),
@@ -193,8 +214,7 @@ export const makeTools = Effect.gen(function*() {
     // ---- bundles --------------------------------------------------------------------------------
     tool({
       name: "list_bundles",
-      description: "List your artifact bundles (one artifact under review, e.g. a skill, with its references), newest first. " +
-        "Scope: artifact_bundles:read or artifacts:pull.",
+      description: "List your artifact bundles (one artifact under review, e.g. a skill, with its references), newest first.",
       input: Schema.Struct({
         status: Schema.optional(Schema.Literal("active", "archived", "all").annotations({ description: "default all" })),
         limit: Limit,
@@ -210,7 +230,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "create_bundle",
       description: "Create an artifact bundle to hold one artifact (skill, agent instructions, prompt, command, workflow) and its files; " +
-        "then add files with upload_files. Scope: artifact_bundles:write.",
+        "then add files with upload_files.",
       input: CreateBundle,
       output: restData("artifactBundles", "create"),
       access: restAccess("POST", "/artifact-bundles"),
@@ -219,7 +239,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "get_bundle",
-      description: "Read one bundle: its record (main artifact, counts, latest version), its files and its folder tree. Scope: artifact_bundles:read or artifacts:pull.",
+      description: "Read one bundle: its record (main artifact, counts, latest version), its files and its folder tree.",
       input: Schema.Struct(BundleId).annotations(strict),
       output: restData("artifactBundles", "get"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId"),
@@ -232,7 +252,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "upload_files",
       description: "Add new text files to a bundle (1-100 per call; each becomes version 1). The main artifact is detected from names like SKILL.md or AGENTS.md. " +
-        "An existing path is a conflict: change it with update_file. Scope: files:write.",
+        "An existing path is a conflict: change it with update_file.",
       input: Schema.Struct({ ...BundleId, files: Schema.Array(UploadItem).pipe(Schema.minItems(1)) }).annotations(strict),
       output: restData("files", "upload"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files"),
@@ -242,7 +262,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "list_files",
-      description: "List a bundle's active files (path, type, size, latest version) and its folder tree. Scope: files:read or artifacts:pull.",
+      description: "List a bundle's active files (path, type, size, latest version) and its folder tree.",
       input: Schema.Struct({ ...BundleId, limit: Limit, offset: Offset }).annotations(strict),
       output: restData("files", "list"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files"),
@@ -253,7 +273,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "read_file",
-      description: "Read a file's content: its latest version, or an earlier one with versionNumber. Scope: files:read or artifacts:pull.",
+      description: "Read a file's content: its latest version, or an earlier one with versionNumber.",
       input: Schema.Struct({
         ...FileId,
         versionNumber: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "default: the latest" }))
@@ -272,7 +292,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "update_file",
-      description: "Write new content to an existing file: it becomes the file's next version (earlier versions stay readable). Scope: files:write.",
+      description: "Write new content to an existing file: it becomes the file's next version (earlier versions stay readable).",
       input: Schema.Struct({ ...FileId, ...PutFile.fields }).annotations(strict),
       output: restData("files", "update"),
       access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
@@ -285,7 +305,7 @@ export const makeTools = Effect.gen(function*() {
     // ---- versions -------------------------------------------------------------------------------
     tool({
       name: "list_bundle_versions",
-      description: "List a bundle's version events (one per file change, numbered across the bundle), newest first. Scope: artifact_bundles:read or artifacts:pull.",
+      description: "List a bundle's version events (one per file change, numbered across the bundle), newest first.",
       input: Schema.Struct({ ...BundleId, limit: Limit, offset: Offset, cursor: Cursor }).annotations(strict),
       output: restData("versions", "listBundleVersions"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/versions"),
@@ -297,7 +317,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "restore_bundle_version",
       description: "Restore the bundle's files as they were at a bundle version number: each changed file gets a new version (history is never rewritten); " +
-        "files created later or deleted are reported as skipped. Scopes: artifact_bundles:write and files:write.",
+        "files created later or deleted are reported as skipped.",
       input: Schema.Struct({ ...BundleId, ...RestoreBundle.fields }).annotations(strict),
       output: restData("versions", "restoreBundle"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/restore"),
@@ -306,7 +326,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "list_file_versions",
-      description: "List one file's versions (number, source, hash, size, message), newest first. Scope: files:read or artifacts:pull.",
+      description: "List one file's versions (number, source, hash, size, message), newest first.",
       input: Schema.Struct({ ...FileId, limit: Limit, offset: Offset, cursor: Cursor }).annotations(strict),
       output: restData("versions", "listFileVersions"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
@@ -317,7 +337,7 @@ export const makeTools = Effect.gen(function*() {
     }),
     tool({
       name: "restore_file_version",
-      description: "Make an earlier version of a file its newest version again (a new version with that content). Scope: files:write.",
+      description: "Make an earlier version of a file its newest version again (a new version with that content).",
       input: Schema.Struct({
         ...FileId,
         versionNumber: Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)),
@@ -335,7 +355,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "start_audit",
       description: "Start a rubric audit of the bundle's main artifact (or a file version): scores, findings that point at lines, an improved version and an eval kit. " +
-        "Spends credits (the estimate is in the answer). Answers at once with a jobId: poll get_job until it is completed, then read the findings there. Scope: audits:run.",
+        "Spends credits (the estimate is in the answer). Answers at once with a jobId: poll get_job until it is completed, then read the findings there.",
       input: Schema.Struct({ ...BundleId, ...AuditRequest.fields, idempotencyKey: IdempotencyKey }).annotations(strict),
       output: StartAuditData,
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/audits"),
@@ -347,7 +367,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "convert_to_rubr_flow",
       description: "Convert the bundle's main artifact (or a file version) into a rubr_flow procedure package: steps with checks, guardrails, failure handling, " +
-        "source mapping, validated and written to outputPath (default generated/rubr_flow.rubr_flow). Spends credits. Answers with a jobId: poll get_job. Scope: rubr_flow:convert.",
+        "source mapping, validated and written to outputPath (default generated/rubr_flow.rubr_flow). Spends credits. Answers with a jobId: poll get_job.",
       input: Schema.Struct({ ...BundleId, ...ConversionRequest.fields, idempotencyKey: IdempotencyKey }).annotations(strict),
       output: StartConversionData,
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions"),
@@ -359,7 +379,7 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "start_eval",
       description: "Compare two versions of a file on test cases: did an edit make it better or worse, on which cases? Default: version 1 against the latest version of the main artifact. " +
-        "Cases come from testCases, else the latest audit's eval kit, else are generated. Spends credits per case. Answers with a jobId: poll get_job. Scope: evals:run.",
+        "Cases come from testCases, else the latest audit's eval kit, else are generated. Spends credits per case. Answers with a jobId: poll get_job.",
       input: Schema.Struct({ ...BundleId, ...EvalRequestFields, idempotencyKey: IdempotencyKey }).annotations(strict),
       output: StartEvalData,
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/evals"),
@@ -371,8 +391,8 @@ export const makeTools = Effect.gen(function*() {
     tool({
       name: "export_proof_report",
       description: "Proof reports are signed evidence of a completed eval, bound to the exact bytes of both versions. With evalRunId (and optionally auditRunId) this creates one " +
-        "(0 credits; poll get_job); with proofReportId it returns the report and, once completed, its signed export document (verify it with the public keys at /api/v1/signing-keys). " +
-        "Scopes: evals:run to create; exports:read or artifact_bundles:read to read.",
+        "(0 credits; poll get_job); with proofReportId it returns the report and, once completed, its signed export document (verify it with the public keys at /api/v1/signing-keys).",
+      scopeNote: "Scopes: evals:run to create; exports:read or artifact_bundles:read to read.",
       input: Schema.Struct({
         ...BundleId,
         proofReportId: Schema.optional(Schema.UUID.annotations({ description: "read this report (and its export once completed)" })),
@@ -412,7 +432,8 @@ export const makeTools = Effect.gen(function*() {
       name: "get_job",
       description: "Poll a job (audits, conversions, evals and proof reports run as jobs): its state (queued, running, completed, failed, cancelled), phase, percent and " +
         "message, its progress events, and once it has ended the run's record: the audit's scores and findings, the conversion's report, the eval's per-case results, " +
-        "the proof report. Scope: jobs:read (and artifact_bundles:read to include the run).",
+        "the proof report.",
+      scopeNote: "Scope: jobs:read (and artifact_bundles:read to include the run).",
       input: Schema.Struct({
         jobId: Schema.UUID.annotations({ description: "the jobId a start answered" }),
         eventsAfter: Schema.optional(Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "only events after this sequence number (default 0: all)" }))
