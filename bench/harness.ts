@@ -60,6 +60,8 @@ export interface RunOptions {
   readonly body?: (n: number) => string
   /** Called for each request; returns the path (with /api/v1) to request instead of the URL's. */
   readonly path?: (n: number) => string
+  /** Sent besides the API key and the JSON content type. */
+  readonly headers?: Record<string, string>
 }
 
 const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
@@ -143,7 +145,7 @@ const runner = (apiKey: string, durationSeconds: number, pids: Record<Target, nu
 async (options: RunOptions): Promise<Measurement> => {
   const once = (duration: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }
+      const headers = { authorization: `Bearer ${apiKey}`, "content-type": "application/json", ...options.headers }
       autocannon(
         {
           url: options.url,

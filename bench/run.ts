@@ -12,6 +12,7 @@ import { auditsSection } from "./audits.js"
 import { conversionsSection } from "./conversions.js"
 import { evalsSection } from "./evals.js"
 import { filesSection } from "./files.js"
+import { mcpSection } from "./mcp.js"
 import { type BenchContext, root, type Row, table, withBench } from "./harness.js"
 
 /** A section answers rows (service vs baseline) or a markdown table of its own. */
@@ -19,7 +20,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   files: filesSection,
   audits: auditsSection,
   conversions: conversionsSection,
-  evals: evalsSection
+  evals: evalsSection,
+  mcp: mcpSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
