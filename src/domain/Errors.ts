@@ -14,7 +14,9 @@ export type ErrorDetail = typeof ErrorDetail.Type
 
 const fields = {
   message: Schema.String,
-  details: Schema.optionalWith(Schema.Array(ErrorDetail), { default: () => [] })
+  details: Schema.optionalWith(Schema.Array(ErrorDetail), { default: () => [] }),
+  /** set on errors a client decoded from an envelope; the server stamps the current request's id instead */
+  requestId: Schema.optional(Schema.String)
 }
 
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", fields) {
@@ -118,7 +120,8 @@ export const errorResponse = <E extends { readonly message: string; readonly det
     Schema.declare((u: unknown): u is E => u instanceof Class, { identifier: Class.name }),
     {
       strict: false,
-      decode: (body) => ParseResult.succeed(new Class({ message: body.error.message, details: body.error.details })),
+      decode: (body) =>
+        ParseResult.succeed(new Class({ message: body.error.message, details: body.error.details, requestId: body.error.requestId })),
       encode: (error) =>
         Effect.map(currentRequestId, (requestId) => ({
           error: { code: Class.code, message: error.message, requestId, details: error.details }

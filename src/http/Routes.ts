@@ -11,6 +11,8 @@ export interface RouteInfo {
   readonly access: AccessRule | undefined
   /** whether the endpoint reads a request body at all */
   readonly hasPayload: boolean
+  /** whether it takes an `Idempotency-Key` header (the start routes) */
+  readonly acceptsIdempotencyKey: boolean
 }
 
 const toPattern = (path: string) =>
@@ -26,12 +28,13 @@ export const routes: ReadonlyArray<RouteInfo> = (() => {
         path: endpoint.path,
         pattern: toPattern(endpoint.path),
         access: Option.getOrUndefined(Context.getOption(mergedAnnotations, Access)),
-        hasPayload: Option.isSome(endpoint.payloadSchema) && endpoint.method !== "GET"
+        hasPayload: Option.isSome(endpoint.payloadSchema) && endpoint.method !== "GET",
+        acceptsIdempotencyKey: Option.isSome(endpoint.headersSchema) && JSON.stringify(endpoint.headersSchema.value.ast).includes("idempotency-key")
       })
     }
   })
   // The docs page is served beside the API (HttpApiScalar), not as an endpoint of it.
-  out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" }, hasPayload: false })
+  out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" }, hasPayload: false, acceptsIdempotencyKey: false })
   return out
 })()
 
