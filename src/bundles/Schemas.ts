@@ -83,7 +83,7 @@ export const ArtifactBundle = Schema.Struct({
 }).annotations({ identifier: "ArtifactBundle" })
 export type ArtifactBundle = typeof ArtifactBundle.Type
 
-interface TreeNodeEncoded {
+export interface TreeNodeEncoded {
   readonly type: string
   readonly name: string
   readonly path: string

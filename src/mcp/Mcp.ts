@@ -12,6 +12,7 @@
  *
  * docs/mcp.md describes it for users.
  */
+import { VERSION } from "../Version.js"
 import { type Headers, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import type { Rpc } from "@effect/rpc"
 import { Cause, Effect, JSONSchema, Option, ParseResult, Redacted, Schema, type SchemaAST } from "effect"
@@ -36,7 +37,7 @@ import {
 import { actorFor, makeTools, type Tool } from "./Tools.js"
 import { openApiDocument } from "../system/Http.js"
 
-export const SERVER_INFO = { name: "rubr", title: "rubr: the Artifact Bundle Review Service", version: "0.1.0" }
+export const SERVER_INFO = { name: "rubr", title: "rubr: the Artifact Bundle Review Service", version: VERSION }
 
 const INSTRUCTIONS = [
   "rubr reviews and improves LLM instruction artifacts (skills, AGENTS.md files, prompts, commands, workflows).",

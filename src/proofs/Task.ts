@@ -11,6 +11,7 @@
  *   saving            the document (the database copy the export route falls back to), with the job's
  *                     completion
  */
+import { VERSION } from "../Version.js"
 import { PgClient } from "@effect/sql-pg"
 import { Effect } from "effect"
 import { evalColumns, type EvalRunRow } from "../evals/Records.js"
@@ -23,7 +24,7 @@ import type { ExportFailureJson, ExportMetadataJson } from "./Records.js"
 /** How long a report waits for its eval before it gives up. */
 export const EVAL_WAIT_LIMIT_MS = 60 * 60 * 1000
 
-const SERVICE = { name: "rubr", version: "0.1.0" }
+const SERVICE = { name: "rubr", version: VERSION }
 
 export const proofReportWork = (ctx: JobContext) =>
   Effect.gen(function*() {

@@ -1,0 +1,33 @@
+/** Pieces several area commands share: the `--bundle` option, `--detach`, a remote with its bundle, small tables. */
+import * as Options from "@effect/cli/Options"
+import { Effect } from "effect"
+import type { CliFailure } from "./Failure.js"
+import type { Context } from "./Run.js"
+
+export const bundleOption = Options.text("bundle").pipe(Options.withAlias("b"), Options.withDescription("the bundle's name or id"))
+
+export const detachOption = Options.boolean("detach").pipe(Options.withDescription("start the job and print its id without waiting for it"))
+
+/** A remote and the bundle `ref` names (never created here). */
+export const withBundle = (context: Context, ref: string) =>
+  Effect.gen(function*() {
+    const { makeRemote } = yield* Effect.promise(() => import("./Remote.js"))
+    const { resolveBundle } = yield* Effect.promise(() => import("./Sync.js"))
+    const remote = yield* makeRemote(context.settings, context.output)
+    const bundle = yield* resolveBundle(remote, ref, { create: false })
+    return { remote, bundle }
+  })
+
+export const withRemote = (context: Context) =>
+  Effect.flatMap(Effect.promise(() => import("./Remote.js")), ({ makeRemote }) => makeRemote(context.settings, context.output))
+
+/** Columns padded to their widest cell. */
+export const table = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+  if (rows.length === 0) return ""
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)))
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n")
+}
+
+export const date = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 16) : "-")
+
+export type Body<A> = Effect.Effect<A, CliFailure>

@@ -1,0 +1,64 @@
+/** `rubr jobs show|watch|cancel` and `rubr credits`. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import { Effect } from "effect"
+import { run } from "../Run.js"
+import { globalOptions } from "../Settings.js"
+import { date, table, withRemote } from "../Shared.js"
+
+const jobArg = Args.text({ name: "JOB_ID" })
+
+type JobLike = { id: string; kind: string; state: string; phase: string; percent: number; message: string; attempts: number; maxAttempts: number; createdAt: Date; finishedAt: Date | null; error: { code: string; message: string } | null }
+
+const jobText = (j: JobLike) =>
+  [
+    `Job ${j.id} (${j.kind}): ${j.state}${j.state === "running" || j.state === "queued" ? `, ${j.phase} ${Math.round(j.percent)}%` : ""}${j.message ? ` · ${j.message}` : ""}`,
+    `attempt ${j.attempts}/${j.maxAttempts} · created ${date(j.createdAt)}${j.finishedAt ? ` · finished ${date(j.finishedAt)}` : ""}`,
+    j.error ? `error ${j.error.code}: ${j.error.message}` : ""
+  ].filter((l) => l !== "").join("\n")
+
+const show = Command.make("show", { ...globalOptions, job: jobArg }, (flags) =>
+  run("jobs show", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const { data } = yield* remote.call("jobs", "getJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
+      return { json: () => data, text: () => jobText(data.job) }
+    }))).pipe(Command.withDescription("Show a job's state, phase and error."))
+
+const watch = Command.make("watch", { ...globalOptions, job: jobArg }, (flags) =>
+  run("jobs watch", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const { requireCompleted } = yield* Effect.promise(() => import("../Remote.js"))
+      const job = yield* remote.waitForJob(flags.job, "job")
+      if (!remote.dryRun) yield* requireCompleted(job)
+      return { json: () => ({ job }), text: () => jobText(job as unknown as JobLike) }
+    }))).pipe(Command.withDescription("Follow a job until it ends (exit 5 when it fails or is cancelled)."))
+
+const cancel = Command.make("cancel", { ...globalOptions, job: jobArg }, (flags) =>
+  run("jobs cancel", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const { data } = yield* remote.call("jobs", "cancelJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
+      return { json: () => data, text: () => jobText(data.job) }
+    }))).pipe(Command.withDescription("Cancel a queued or running job; unused credits are refunded."))
+
+export const jobs = Command.make("jobs").pipe(Command.withDescription("Show, follow and cancel jobs."), Command.withSubcommands([show, watch, cancel]))
+
+export const credits = Command.make("credits", { ...globalOptions }, (flags) =>
+  run("credits", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const { data } = yield* remote.call("credits", "getCredits", { urlParams: { limit: 10 } }, () => ({ data: {} }) as any)
+      return {
+        json: () => data,
+        text: () =>
+          [
+            `Balance: ${data.balance} credits (granted ${data.totals.granted}, debited ${data.totals.debited}, refunded ${data.totals.refunded})`,
+            `Spent today: ${data.limits.spentTodayCredits}${data.limits.usageCapUserCreditsPerDay === null ? "" : ` of ${data.limits.usageCapUserCreditsPerDay}`} · audits: ${data.limits.auditCreditMode}`,
+            ...(data.ledger.length > 0
+              ? ["", table([["WHEN", "TYPE", "AMOUNT", "BALANCE", "REASON"], ...data.ledger.map((e) => [date(e.createdAt), e.type, String(e.amount), String(e.balanceAfter), e.reason])])]
+              : [])
+          ].join("\n")
+      }
+    }))).pipe(Command.withDescription("Your credit balance and recent ledger events."))

@@ -1,0 +1,80 @@
+/** `rubr audits start|show|apply`. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { Effect, Option } from "effect"
+import { usage } from "../Failure.js"
+import type { Remote } from "../Remote.js"
+import { auditText } from "../reports/Text.js"
+import { run } from "../Run.js"
+import { globalOptions } from "../Settings.js"
+import { bundleOption, detachOption, withBundle } from "../Shared.js"
+
+const auditArg = Args.text({ name: "AUDIT_ID" }).pipe(Args.withDescription("default: the bundle's latest audit"), Args.optional)
+
+/** The audit run an optional id names, or the bundle's latest. */
+const auditIdOf = (remote: Remote, bundleId: string, id: Option.Option<string>) =>
+  Effect.gen(function*() {
+    if (Option.isSome(id)) return id.value
+    const { data } = yield* remote.call("audits", "listAudits", { path: { artifactBundleId: bundleId }, urlParams: { limit: 1 } }, () => ({ data: { auditRuns: [{ id: "{auditRunId}" }] } }) as any)
+    const latest = data.auditRuns[0]
+    if (!latest) return yield* Effect.fail(usage("The bundle has no audit yet: `rubr audits start` starts one."))
+    return latest.id
+  })
+
+const readAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
+  Effect.map(remote.call("audits", "getAudit", { path: { artifactBundleId: bundleId, auditRunId } }, () => ({ data: { auditRun: {} } }) as any), ({ data }) => data.auditRun)
+
+const start = Command.make("start", {
+  ...globalOptions,
+  bundle: bundleOption,
+  rubric: Options.text("rubric").pipe(Options.optional),
+  file: Options.text("file").pipe(Options.withDescription("audit this file's latest version instead of the main artifact"), Options.optional),
+  force: Options.boolean("force").pipe(Options.withDescription("run even when an identical audit exists")),
+  detach: detachOption
+}, (flags) =>
+  run("audits start", flags, (context) =>
+    Effect.gen(function*() {
+      const { remote, bundle } = yield* withBundle(context, flags.bundle)
+      const { requireCompleted } = yield* Effect.promise(() => import("../Remote.js"))
+      let target: { targetFileId?: string; targetVersionNumber?: number } = {}
+      if (Option.isSome(flags.file)) {
+        const { listFiles } = yield* Effect.promise(() => import("../Sync.js"))
+        const file = (yield* listFiles(remote, bundle.id)).find((f) => f.path === flags.file.pipe(Option.getOrThrow))
+        if (!file && !remote.dryRun) return yield* Effect.fail(usage(`The bundle has no file ${flags.file.value}.`))
+        target = { targetFileId: file?.id ?? "{fileId}", targetVersionNumber: file?.latestVersionNumber ?? 1 }
+      }
+      const payload = { ...target, ...(flags.force ? { force: true } : {}), ...(Option.isSome(flags.rubric) ? { rubricKey: flags.rubric.value } : {}) }
+      const { data } = yield* remote.call("audits", "startAudit", { path: { artifactBundleId: bundle.id }, payload }, () => ({ data: { auditRun: { id: "{auditRunId}" }, jobId: "{jobId}" } }) as any)
+      if (flags.detach) {
+        return { json: () => data, text: () => `Audit ${data.auditRun.id} started: job ${data.jobId}, ${data.creditCost.credits} credits. \`rubr jobs watch ${data.jobId}\` follows it.` }
+      }
+      yield* requireCompleted(yield* remote.waitForJob(data.jobId, "audit"))
+      const detail = yield* readAudit(remote, bundle.id, data.auditRun.id)
+      return { json: () => detail, text: () => auditText(detail, context.output.colors) }
+    }))).pipe(Command.withDescription("Start an audit of the bundle's main artifact and wait for its result (spends credits)."))
+
+const show = Command.make("show", { ...globalOptions, bundle: bundleOption, audit: auditArg }, (flags) =>
+  run("audits show", flags, (context) =>
+    Effect.gen(function*() {
+      const { remote, bundle } = yield* withBundle(context, flags.bundle)
+      const detail = yield* readAudit(remote, bundle.id, yield* auditIdOf(remote, bundle.id, flags.audit))
+      return { json: () => detail, text: () => auditText(detail, context.output.colors, 50) }
+    }))).pipe(Command.withDescription("Show an audit: scores, findings, whether an improved version is ready."))
+
+const apply = Command.make("apply", { ...globalOptions, bundle: bundleOption, audit: auditArg }, (flags) =>
+  run("audits apply", flags, (context) =>
+    Effect.gen(function*() {
+      const { remote, bundle } = yield* withBundle(context, flags.bundle)
+      const auditRunId = yield* auditIdOf(remote, bundle.id, flags.audit)
+      const { data } = yield* remote.call("audits", "applyAudit", { path: { artifactBundleId: bundle.id, auditRunId } }, () => ({ data: {} }) as any)
+      return {
+        json: () => data,
+        text: () => [`Applied audit ${auditRunId}: ${data.appliedCount} file${data.appliedCount === 1 ? "" : "s"} written`, ...data.files.map((f) => `  ~ ${f.path} → v${f.versionNumber}`)].join("\n")
+      }
+    }))).pipe(Command.withDescription("Write an audit's improved version(s) as new file versions."))
+
+export const audits = Command.make("audits").pipe(
+  Command.withDescription("Start, show and apply audits."),
+  Command.withSubcommands([start, show, apply])
+)

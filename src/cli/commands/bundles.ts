@@ -1,0 +1,79 @@
+/** `rubr bundles list|create|show|archive`. */
+import * as Args from "@effect/cli/Args"
+import * as Command from "@effect/cli/Command"
+import * as Options from "@effect/cli/Options"
+import { Effect, Option } from "effect"
+import { run } from "../Run.js"
+import { globalOptions } from "../Settings.js"
+import { date, table, withBundle, withRemote } from "../Shared.js"
+
+const bundleArg = Args.text({ name: "BUNDLE" }).pipe(Args.withDescription("the bundle's name or id"))
+
+const list = Command.make("list", {
+  ...globalOptions,
+  status: Options.choice("status", ["active", "archived", "all"]).pipe(Options.withDefault("active" as const)),
+  limit: Options.integer("limit").pipe(Options.withDefault(50))
+}, (flags) =>
+  run("bundles list", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const { data } = yield* remote.call("artifactBundles", "list", { urlParams: { status: flags.status, limit: flags.limit } }, () => ({ data: { artifactBundles: [] } }) as any)
+      return {
+        json: () => data,
+        text: () =>
+          data.artifactBundles.length === 0
+            ? "No bundles."
+            : table([
+              ["ID", "NAME", "STATUS", "FILES", "VERSIONS", "UPDATED"],
+              ...data.artifactBundles.map((b) => [b.id, b.name, b.status, String(b.fileCount), String(b.versionCount), date(b.updatedAt)])
+            ])
+      }
+    }))).pipe(Command.withDescription("List your bundles, newest first."))
+
+const create = Command.make("create", {
+  ...globalOptions,
+  name: Args.text({ name: "NAME" }),
+  description: Options.text("description").pipe(Options.optional)
+}, (flags) =>
+  run("bundles create", flags, (context) =>
+    Effect.gen(function*() {
+      const remote = yield* withRemote(context)
+      const payload = { name: flags.name, ...(Option.isSome(flags.description) ? { description: flags.description.value } : {}) }
+      const { data } = yield* remote.call("artifactBundles", "create", { payload }, () => ({ data: { artifactBundle: { id: "{artifactBundleId}" } } }) as any)
+      return { json: () => data, text: () => `Created bundle ${data.artifactBundle.name} ${data.artifactBundle.id}` }
+    }))).pipe(Command.withDescription("Create a bundle."))
+
+const show = Command.make("show", { ...globalOptions, bundle: bundleArg }, (flags) =>
+  run("bundles show", flags, (context) =>
+    Effect.gen(function*() {
+      const { remote, bundle } = yield* withBundle(context, flags.bundle)
+      const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: bundle.id } }, () => ({ data: {} }) as any)
+      const b = data.artifactBundle
+      return {
+        json: () => data,
+        text: () =>
+          [
+            `${b.name} ${context.output.colors.dim(b.id)}`,
+            `status ${b.status} · ${b.fileCount} files · ${b.versionCount} versions · updated ${date(b.updatedAt)}`,
+            b.description ? b.description : "",
+            "",
+            table([
+              ["PATH", "TYPE", "VERSION", "BYTES", ""],
+              ...data.files.map((f) => [f.path, f.artifactType, `v${f.latestVersionNumber}`, String(f.sizeBytes), f.isPrimary ? "main" : ""])
+            ])
+          ].filter((l, i) => l !== "" || i === 3).join("\n")
+      }
+    }))).pipe(Command.withDescription("Show a bundle and its files."))
+
+const archive = Command.make("archive", { ...globalOptions, bundle: bundleArg }, (flags) =>
+  run("bundles archive", flags, (context) =>
+    Effect.gen(function*() {
+      const { remote, bundle } = yield* withBundle(context, flags.bundle)
+      const { data } = yield* remote.call("artifactBundles", "archive", { path: { artifactBundleId: bundle.id } }, () => ({ data: {} }) as any)
+      return { json: () => data, text: () => `Archived ${data.artifactBundle.name} ${data.artifactBundle.id} (readable, no longer writable).` }
+    }))).pipe(Command.withDescription("Archive a bundle: it stays readable and takes no more writes."))
+
+export const bundles = Command.make("bundles").pipe(
+  Command.withDescription("List, create, show and archive bundles."),
+  Command.withSubcommands([list, create, show, archive])
+)

@@ -1,0 +1,118 @@
+/**
+ * What the CLI's verdicts say, independent of how they are printed: `rubr check` (an audit, its
+ * gates and an optional eval against a baseline) and `rubr validate` (rubr_flow files). The text,
+ * JSON, JUnit and SARIF renderings all read these.
+ */
+
+export type Severity = "critical" | "major" | "minor" | "info"
+export type FailOn = Severity | "none"
+
+/** Most severe first. */
+export const SEVERITIES: ReadonlyArray<Severity> = ["critical", "major", "minor", "info"]
+
+/** Whether a finding of `severity` fails the check under `--fail-on failOn`. */
+export const failsAt = (severity: Severity, failOn: FailOn): boolean =>
+  failOn !== "none" && SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(failOn)
+
+export interface Tool {
+  readonly name: string
+  readonly version: string
+  /** where people read about the tool (the service's guides) */
+  readonly informationUri: string
+}
+
+export interface Gate {
+  /** `min-score`, `fail-on`, `no-regression` */
+  readonly name: string
+  readonly passed: boolean
+  /** one line for people: what was required and what was found */
+  readonly message: string
+}
+
+export interface CheckFinding {
+  readonly id: string
+  /** the rubric criterion the finding is about; the SARIF rule id */
+  readonly ruleId: string
+  /** the criterion's label, when the audit named it */
+  readonly ruleName: string | null
+  readonly severity: Severity
+  /** the file as the bundle knows it (`SKILL.md`, `reference/style.md`) */
+  readonly bundlePath: string
+  /** the same file relative to the working directory (the repository root in CI), `/`-separated */
+  readonly path: string
+  readonly lineStart: number
+  readonly lineEnd: number
+  readonly message: string
+  readonly suggestion: string
+  /** at or above `--fail-on` */
+  readonly failing: boolean
+}
+
+export interface EvalSummary {
+  readonly evalRunId: string
+  /** `v1`, a file version id, or a local file name: what `--baseline` named */
+  readonly baseline: string
+  readonly sourceFileVersionId: string
+  readonly candidateFileVersionId: string
+  readonly scenarioCount: number
+  readonly sourcePassCount: number
+  readonly candidatePassCount: number
+  readonly improvedCount: number
+  readonly regressedCount: number
+  readonly unchangedCount: number
+  readonly scoreDelta: number
+  readonly regressedCases: ReadonlyArray<{ readonly caseId: string; readonly name: string; readonly scoreDelta: number }>
+}
+
+export interface CheckReport {
+  readonly tool: Tool
+  /** the folder as given on the command line */
+  readonly target: string
+  readonly bundle: { readonly id: string; readonly name: string }
+  readonly sync: { readonly uploaded: number; readonly updated: number; readonly unchanged: number; readonly removed: number; readonly skipped: number }
+  readonly audit: {
+    readonly id: string
+    readonly overallScore: number
+    readonly rubricKey: string
+    readonly rubricVersion: string
+    readonly rubricTitle: string
+    readonly scores: ReadonlyArray<{ readonly key: string; readonly label: string; readonly score: number }>
+    /** false when an identical earlier audit was reused (same input versions and rubric) */
+    readonly fresh: boolean
+  }
+  readonly eval: EvalSummary | null
+  readonly gates: ReadonlyArray<Gate>
+  /** most severe first */
+  readonly findings: ReadonlyArray<CheckFinding>
+  readonly minScore: number
+  readonly failOn: FailOn
+  readonly passed: boolean
+  /** the guides' base URL: a rule's helpUri is `${guidesUrl}/rubrics#${ruleId}` */
+  readonly guidesUrl: string
+  readonly durationMs: number
+}
+
+export interface ValidationIssue {
+  readonly code: string
+  readonly severity: "error" | "warning"
+  readonly message: string
+  /** 1-based; null when the issue is about the whole document */
+  readonly line: number | null
+  /** the place in the document (`steps[2].check`); "" for the document */
+  readonly path: string
+}
+
+export interface ValidatedFile {
+  /** as given on the command line, `/`-separated */
+  readonly file: string
+  readonly valid: boolean
+  readonly issues: ReadonlyArray<ValidationIssue>
+}
+
+export interface ValidateReport {
+  readonly tool: Tool
+  readonly files: ReadonlyArray<ValidatedFile>
+  readonly passed: boolean
+  /** a rule's helpUri is `${guidesUrl}/rubr-flow#issue-codes` (the codes are rows of one table) */
+  readonly guidesUrl: string
+}
