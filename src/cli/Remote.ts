@@ -62,6 +62,8 @@ export const makeRemote = (settings: Settings, output: Output, options: { readon
       baseUrl: settings.baseUrl,
       apiKey: settings.apiKey,
       userAgent: `rubr-cli/${VERSION}`,
+      // a CI step should not wait long on a service that is not there: two retries, 1.5 s
+      networkRetries: 2,
       onRetry: (r) => output.note(output.colors.dim(`retrying ${r.method} ${new URL(r.url).pathname} in ${(r.delayMs / 1000).toFixed(1)} s (${r.reason})`))
     })
     const fail = (error: RubrError) => Effect.fail(fromRubrError(error))

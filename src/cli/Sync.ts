@@ -33,6 +33,11 @@ export const resolveBundle = (remote: Remote, ref: string, options: { readonly c
       const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: ref } }, () => ({ data: { artifactBundle: { id: ref, name: ref } } }) as any)
       return { id: data.artifactBundle.id, name: data.artifactBundle.name, created: false }
     }
+    // a dry run cannot know whether the bundle exists: a named one is shown as found
+    if (remote.dryRun && !options.create) {
+      yield* remote.call("artifactBundles", "list", { urlParams: { status: "active", limit: PAGE, offset: 0 } }, () => ({}) as any)
+      return { id: "{artifactBundleId}", name: ref, created: false }
+    }
     for (let offset = 0; ; offset += PAGE) {
       const { data } = yield* remote.call(
         "artifactBundles",

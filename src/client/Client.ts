@@ -33,6 +33,8 @@ export interface ClientOptions {
   readonly apiKey?: string | undefined
   /** attempts after the first, for 429, 503 and network failures of safe requests (default 4) */
   readonly retries?: number | undefined
+  /** of those, at most this many for network failures (default: `retries`); a service that is down stays down */
+  readonly networkRetries?: number | undefined
   /** a `Retry-After` longer than this is not waited for: the 429 is the answer (default 30 s) */
   readonly maxRetryDelay?: Duration.DurationInput | undefined
   /** told about each retry before its wait (the CLI shows it on stderr) */
@@ -112,6 +114,7 @@ const backoffMs = (attempt: number) => Math.min(10_000, 500 * 2 ** (attempt - 1)
 
 const withRetries = (options: ClientOptions) => (client: HttpClient.HttpClient): HttpClient.HttpClient => {
   const retries = options.retries ?? 4
+  const networkRetries = Math.min(retries, options.networkRetries ?? retries)
   const maxDelayMs = Duration.toMillis(options.maxRetryDelay ?? Duration.seconds(30))
   return HttpClient.transform(client, (send, request) => {
     const safe = ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].includes(request.method) ||
@@ -122,7 +125,7 @@ const withRetries = (options: ClientOptions) => (client: HttpClient.HttpClient):
         let delayMs: number | undefined
         let reason: string
         if (outcome._tag === "Left") {
-          if (!safe || outcome.left._tag !== "RequestError") return outcome
+          if (!safe || outcome.left._tag !== "RequestError" || n > networkRetries) return outcome
           delayMs = backoffMs(n)
           reason = `network: ${outcome.left.message}`
         } else {

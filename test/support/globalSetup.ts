@@ -3,6 +3,7 @@
  * database; each test file clones it (CREATE DATABASE ... TEMPLATE), so files run in parallel, isolated.
  */
 import { Effect, Scope, Exit } from "effect"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -27,6 +28,8 @@ const withDatabase = (url: string, database: string) => {
 }
 
 export default async function setup(project: TestProject) {
+  // the CLI tests run bin/rubr.js, which runs the bundle in dist/cli: build it from the current source
+  execFileSync(process.execPath, ["scripts/build.mjs", "--no-types"], { stdio: "inherit" })
   const scope = Effect.runSync(Scope.make())
   let adminUrl = process.env.TEST_DATABASE_URL
   let dataDir: string | undefined

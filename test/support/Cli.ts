@@ -1,0 +1,52 @@
+/** The real CLI as a child process: `node bin/rubr.js …`, as users run it (the bundle globalSetup built). */
+import { Effect } from "effect"
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const BIN = fileURLToPath(new URL("../../bin/rubr.js", import.meta.url))
+
+export interface CliRun {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+  readonly ms: number
+}
+
+/** Runs the CLI with exactly this environment (nothing of the test process's SERVICE_* leaks in). */
+export const runCli = (args: ReadonlyArray<string>, options: { readonly env?: Record<string, string | undefined>; readonly cwd?: string } = {}) =>
+  new Promise<CliRun>((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()))
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }))
+  })
+
+export const cli = (args: ReadonlyArray<string>, options: { readonly env?: Record<string, string | undefined>; readonly cwd?: string } = {}) =>
+  Effect.promise(() => runCli(args, options))
+
+/** A temporary folder with these files, removed when the scope ends. */
+export const folderWith = (name: string, files: Record<string, string | Uint8Array>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-cli-"))
+      const dir = Path.join(root, name)
+      for (const [path, content] of Object.entries(files)) {
+        Fs.mkdirSync(Path.dirname(Path.join(dir, path)), { recursive: true })
+        Fs.writeFileSync(Path.join(dir, path), content)
+      }
+      Fs.mkdirSync(dir, { recursive: true })
+      return { root, dir }
+    }),
+    ({ root }) => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true }))
+  )
