@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { make, makeWithFetch, retryAfterMs, type RetryInfo, RubrError, waitForCompletion, waitForJob } from "../src/client/index.js"
+import { createClient, make, makeWithFetch, retryAfterMs, type RetryInfo, RubrError, waitForCompletion, waitForJob } from "../src/client/index.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
 import { call, DEPLOY_SKILL } from "./support/fixtures.js"
 
@@ -199,4 +199,18 @@ layer(makeTestApp({ role: "api" }))("SDK retries", (it) => {
     expect(retryAfterMs("Sun, 22 Nov 2026 10:00:05 GMT", now)).toBe(5000)
     expect(retryAfterMs("Sun, 22 Nov 2026 09:00:00 GMT", now)).toBe(0)
   })
+
+  it.scoped("the Promise client: the same calls, rejecting with the RubrError", () =>
+    Effect.gen(function*() {
+      const server = yield* fakeServer([
+        { status: 200, body: HEALTH },
+        { status: 404, body: { error: { code: "not_found", message: "no such bundle", requestId: "f", details: [] } } }
+      ])
+      const rubr = createClient({ baseUrl: server.url, apiKey: "rubr_x" })
+      const health = yield* Effect.promise(() => rubr.system.health())
+      expect(health.data.database).toBe("ok")
+      const error = yield* Effect.promise(() => rubr.artifactBundles.get({ path: { artifactBundleId: crypto.randomUUID() } }).then(() => null, (e: unknown) => e))
+      expect(error).toBeInstanceOf(RubrError)
+      expect(error).toMatchObject({ code: "not_found", status: 404, requestId: "f" })
+    }))
 })

@@ -5,3 +5,4 @@
 export { Client, type ClientOptions, layerFetch, make, makeWithFetch, retryAfterMs, type RetryInfo, type RubrClient } from "./Client.js"
 export { type Job, type JobEvent, jobFailure, TERMINAL_STATES, waitForCompletion, waitForJob, type WaitOptions } from "./Jobs.js"
 export { isTransient, RubrError } from "./RubrError.js"
+export { createClient, type RubrPromiseClient } from "./Promise.js"

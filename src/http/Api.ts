@@ -14,6 +14,7 @@ import { RubrFlowApi } from "../rubr_flow/Api.js"
 import { EvalsApi } from "../evals/Api.js"
 import { ProofReportsApi } from "../proofs/Api.js"
 import { SigningKeysApi } from "../signing/Api.js"
+import { GuidesApi } from "../docs/Api.js"
 import { McpApi } from "../mcp/Api.js"
 import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
@@ -35,6 +36,7 @@ export const RubrApi = withoutPlatformDecodeError
   .add(ConversionsApi).add(RubrFlowApi)
   .add(EvalsApi).add(ProofReportsApi).add(SigningKeysApi)
   .add(McpApi)
+  .add(GuidesApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

@@ -17,6 +17,7 @@ import { EvalsHttp } from "../evals/Http.js"
 import { ProofReportsHttp } from "../proofs/Http.js"
 import { SigningKeysHttp } from "../signing/Http.js"
 import { McpHttp } from "../mcp/Http.js"
+import { GuidesHttp } from "../docs/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
@@ -64,7 +65,7 @@ const requestIdHeader: HttpApp.PreResponseHandler = (_request, response) =>
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
   Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp,
-    ConversionsHttp, RubrFlowHttp, EvalsHttp, ProofReportsHttp, SigningKeysHttp, McpHttp]),
+    ConversionsHttp, RubrFlowHttp, EvalsHttp, ProofReportsHttp, SigningKeysHttp, McpHttp, GuidesHttp]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -22,7 +22,7 @@ import { InternalError, PayloadTooLarge, ValidationFailed } from "../domain/Erro
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../http/RequestId.js"
 import { throttlePublicIp } from "../limits/ClientIp.js"
-import { loadDocs } from "./Docs.js"
+import { loadDocs } from "../docs/Docs.js"
 import {
   DEFAULT_PROTOCOL_VERSION,
   isNotificationMethod,

@@ -27,7 +27,7 @@ import { Jobs, toJobJson } from "../jobs/Jobs.js"
 import { ProofReport } from "../proofs/Api.js"
 import { ProofReports } from "../proofs/ProofReports.js"
 import { openApiDocument } from "../system/Http.js"
-import { findDoc, loadDocs, searchDocs } from "./Docs.js"
+import { findDoc, loadDocs, searchDocs } from "../docs/Docs.js"
 import { render } from "./Render.js"
 
 export interface ToolAnnotations {

@@ -1,7 +1,8 @@
 /**
- * The documentation the MCP documentation tools and resources serve: README.md and docs/*.md, read
- * once at start, searched by a small ranked index (title, headings and text, with snippets). Pure but
- * for the one read of the files.
+ * The documentation the service ships: README.md and docs/*.md, read once at start. The MCP
+ * documentation tools and resources serve it, and `/api/v1/guides` shows it as HTML pages (the
+ * targets of the CLI's help links). A small ranked index searches it (title, headings and text,
+ * with snippets). Pure but for the one read of the files.
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"

@@ -1,0 +1,28 @@
+/** The documentation as HTML pages: `/guides` (the list) and `/guides/{slug}` (a page, with anchors per heading). */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Access, access } from "../auth/Scopes.js"
+import { statuses } from "../http/Endpoint.js"
+import { NotFoundResponse } from "../domain/Errors.js"
+
+const Html = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/html" }))
+
+export class GuidesApi extends HttpApiGroup.make("guides")
+  .add(
+    HttpApiEndpoint.get("listGuides", "/guides")
+      .addSuccess(Html.annotations({ description: "an HTML page listing the guides" }))
+      .pipe(statuses(429))
+      .annotate(Access, access.public)
+      .annotate(OpenApi.Description, "The service's documentation (README and docs/), as HTML pages people can read.")
+  )
+  .add(
+    HttpApiEndpoint.get("getGuide", "/guides/:slug")
+      .setPath(Schema.Struct({ slug: Schema.String.pipe(Schema.pattern(/^[a-z0-9_-]{1,100}$/)) }))
+      .addSuccess(Html.annotations({ description: "the guide as HTML; every heading has its GitHub-style anchor" }))
+      .addError(NotFoundResponse)
+      .pipe(statuses(400, 429))
+      .annotate(Access, access.public)
+      .annotate(OpenApi.Description, "One guide by slug: `readme`, or a docs/ page's name (`rubrics`, `ci`, `mcp`). Links from the CLI point into these pages.")
+  )
+  .annotate(OpenApi.Title, "Guides")
+{}
