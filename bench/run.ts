@@ -9,6 +9,7 @@ import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { auditsSection } from "./audits.js"
+import { cliSection } from "./cli.js"
 import { conversionsSection } from "./conversions.js"
 import { evalsSection } from "./evals.js"
 import { filesSection } from "./files.js"
@@ -21,7 +22,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   audits: auditsSection,
   conversions: conversionsSection,
   evals: evalsSection,
-  mcp: mcpSection
+  mcp: mcpSection,
+  cli: cliSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))

@@ -29,8 +29,9 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   else {
     lines.push(c.bold(`${plural(report.findings.length, "finding")}, most severe first:`))
     for (const f of report.findings) {
-      const where = `${f.path}:${f.lineStart}${f.lineEnd > f.lineStart ? `-${f.lineEnd}` : ""}`
-      lines.push(`  ${tone(f.severity, f.severity.padEnd(8))} ${where}  ${f.message}${f.failing ? "" : ""}`)
+      // relative to the working directory, unless that climbs out of it: then as the bundle names it
+      const where = `${f.path.startsWith("../") ? f.bundlePath : f.path}:${f.lineStart}${f.lineEnd > f.lineStart ? `-${f.lineEnd}` : ""}`
+      lines.push(`  ${tone(f.severity, f.severity.padEnd(8))} ${where}  ${f.message}`)
       if (f.suggestion) lines.push(`  ${" ".repeat(8)} ${c.dim(`→ ${f.suggestion}`)}`)
     }
   }
