@@ -7,11 +7,12 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import * as Fs from "node:fs"
+import { execFileSync, spawn } from "node:child_process"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Path from "node:path"
 import { allScopes } from "../src/auth/Scopes.js"
-import { cli, folderWith } from "./support/Cli.js"
+import { BIN, cli, folderWith } from "./support/Cli.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
 import { call, count, DEPLOY_SKILL } from "./support/fixtures.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
@@ -353,6 +354,44 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       expect((yield* cli(["credits"], { env })).stdout).toContain("Balance:")
     }))
 
+  it.scoped("on a terminal: one live progress line and colours; NO_COLOR turns the colours off", () =>
+    Effect.gen(function*() {
+      // `script` gives the CLI a pseudo-terminal (stdout and stderr together)
+      const hasScript = (() => {
+        try {
+          execFileSync("script", ["--version"], { stdio: "ignore" })
+          return true
+        } catch {
+          return false
+        }
+      })()
+      if (!hasScript) return
+      const app = yield* TestApp
+      const key = yield* call((a) => a.apiKey("cli-tty", allScopes))
+      const { dir } = yield* folderWith("tty", { "SKILL.md": DEPLOY_SKILL })
+      // asynchronously: the service answering the CLI runs in this process
+      const inTerminal = (extra: Record<string, string>) =>
+        Effect.promise(() =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn("script", ["-qfec", `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} check ${JSON.stringify(dir)} --force`, "/dev/null"], {
+              env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: "xterm", ...envFor(app.baseUrl, key), ...extra },
+              stdio: ["ignore", "pipe", "pipe"]
+            })
+            let out = ""
+            child.stdout.on("data", (c: Buffer) => (out += c.toString()))
+            child.on("error", reject)
+            child.on("close", () => resolve(out))
+          }))
+      const coloured = yield* inTerminal({})
+      expect(coloured).toContain("\r\x1b[2Kaudit: ")
+      expect(coloured).toMatch(/\x1b\[32m/)
+      expect(coloured).toContain("PASSED")
+      const plain = yield* inTerminal({ NO_COLOR: "1" })
+      expect(plain).toContain("\r\x1b[2Kaudit: ")
+      expect(plain).not.toMatch(/\x1b\[(1|2|22|31|32|33|39)m/)
+      expect(plain).toContain("PASSED")
+    }))
+
   it.effect("exit 3 for a bad key or a missing scope; exit 5 when the service cannot be reached", () =>
     Effect.gen(function*() {
       const app = yield* TestApp
@@ -381,3 +420,35 @@ layer(makeTestApp({ role: "all", env: { SERVICE_AUDIT_CREDIT_MODE: "flat", SERVI
       }))
   }
 )
+
+layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "3000" } }))("the rubr CLI with a slow reviewer", (it) => {
+  it.scoped("--detach answers at once; a cancelled job is exit 5 for watch and check", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const key = yield* call((a) => a.apiKey("cli-slow", allScopes))
+      const env = envFor(app.baseUrl, key)
+      const { dir } = yield* folderWith("slow", { "SKILL.md": DEPLOY_SKILL })
+      expect((yield* cli(["files", "push", dir], { env })).code).toBe(0)
+      const started = yield* cli(["audits", "start", "--bundle", "slow", "--detach", "--format", "json"], { env })
+      expect(started.code).toBe(0)
+      const jobId = JSON.parse(started.stdout).jobId
+      expect(started.ms).toBeLessThan(3000)
+      const cancelled = yield* cli(["jobs", "cancel", jobId, "--format", "json"], { env })
+      expect([cancelled.code, JSON.parse(cancelled.stdout).job.state]).toEqual([0, "cancelled"])
+      const watched = yield* cli(["jobs", "watch", jobId], { env })
+      expect([watched.code, watched.stderr]).toEqual([5, expect.stringContaining("cancelled")])
+
+      // a check whose audit is cancelled meanwhile ends with exit 5 and the job's state
+      const checking = cli(["check", dir, "--force"], { env })
+      const cancelLater = Effect.gen(function*() {
+        for (let i = 0; i < 100; i++) {
+          const jobs = yield* app.sql<{ id: string }>`SELECT id FROM jobs WHERE state IN ('queued', 'running') LIMIT 1`.pipe(Effect.orDie)
+          if (jobs[0]) return yield* cli(["jobs", "cancel", jobs[0].id], { env })
+          yield* Effect.sleep("50 millis")
+        }
+        throw new Error("no job to cancel")
+      })
+      const [check] = yield* Effect.all([checking, cancelLater], { concurrency: 2 })
+      expect([check.code, check.stderr]).toEqual([5, expect.stringContaining("job_failed")])
+    }), { timeout: 60_000 })
+})

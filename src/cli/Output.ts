@@ -44,7 +44,8 @@ export const makeOutput = (settings: Pick<Settings, "color" | "interactive">, st
       live = false
     }
   }
-  const width = () => Math.max(20, ((streams.stderr as { columns?: number }).columns ?? 100) - 1)
+  // a terminal that does not say its size (0) is taken as 100 columns
+  const width = () => Math.max(20, ((streams.stderr as { columns?: number }).columns || 100) - 1)
   return {
     colors: colors(settings.color),
     result: (text) => {
