@@ -45,6 +45,10 @@ export interface ReviewInput {
   readonly files: ReadonlyArray<ReviewFile>
   readonly modelTier: ModelTier
   readonly reasoningEffort: ReasoningEffort
+  /** the bundle's name: a SKILL.md at the bundle root takes it as its folder name */
+  readonly bundleName?: string | undefined
+  /** rule ids the bundle's settings turn off (`settings.disabledRules`) */
+  readonly disabledRules?: ReadonlyArray<string> | undefined
 }
 
 export const Severity = Schema.Literal("critical", "major", "minor", "info")
