@@ -2,6 +2,7 @@
  * The audit use cases. The estimate route and the start route share `prepare` (one estimate function);
  * start writes the run, its job, the debit and the graphile-worker job in one transaction.
  */
+import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
@@ -51,7 +52,8 @@ const severityRank: Record<string, number> = { critical: 0, major: 1, minor: 2, 
 export const toAuditRunDetail = (run: AuditRunRow) => ({
   ...toAuditRunJson(run),
   scores: (run.result?.scores ?? []) as any,
-  findings: [...(run.result?.findings ?? [])].sort((a: any, b: any) =>
+  // runs stored before rule ids get theirs from the finding's id (criterion.code:path:line)
+  findings: (run.result?.findings ?? []).map((f: any) => (f.ruleId ? f : { ...f, ruleId: ruleIdOfLegacyFinding(f) })).sort((a: any, b: any) =>
     (severityRank[a.severity] ?? 9) - (severityRank[b.severity] ?? 9) || String(a.filePath).localeCompare(String(b.filePath)) ||
     a.lineStart - b.lineStart
   ) as any,

@@ -66,6 +66,7 @@ export type CriterionScore = typeof CriterionScore.Type
 
 export const Finding = Schema.Struct({
   id: Schema.String,
+  ruleId: Schema.String.annotations({ description: "the rule's stable id (`SK-NAME-FOLDER`), documented in the rubrics guide" }),
   criterionKey: Schema.String,
   severity: Severity,
   filePath: Schema.String,

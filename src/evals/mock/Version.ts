@@ -119,7 +119,8 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
     artifactType: type,
     mode: "file",
     rootDir: doc.dir,
-    docAt: () => undefined
+    docAt: () => undefined,
+    disabledRules: new Set()
   }
   const dangling = new Map<number, Array<string>>()
   for (const r of resolveRefs(ctx)) {

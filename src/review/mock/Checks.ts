@@ -19,6 +19,8 @@ import {
   verification
 } from "./checks/Procedure.js"
 import { references } from "./checks/References.js"
+import { consistency } from "./checks/Consistency.js"
+import { safety } from "./checks/Safety.js"
 
 export type { CheckContext, CheckOutcome, Deduction, Issue } from "./checks/Common.js"
 export { kebabCase } from "./checks/Common.js"
@@ -44,5 +46,7 @@ export const CHECKS: Readonly<Record<CriterionKey, (ctx: CheckContext) => CheckO
   output_format: outputFormat,
   inputs,
   verification,
-  error_handling: errorHandling
+  error_handling: errorHandling,
+  consistency,
+  safety
 }

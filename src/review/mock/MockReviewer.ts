@@ -13,6 +13,7 @@ import { analyzeDoc, BundleIndex, type Doc, isInstructionFile } from "./Document
 import { buildEvalKit } from "./EvalKit.js"
 import { improveDoc } from "./Improve.js"
 import { getField } from "../text/Frontmatter.js"
+import { ruleIdFor } from "../rules/Rules.js"
 
 export const MOCK_PROVIDER = "mock"
 export const MOCK_MODEL = "rubr-mock-1"
@@ -58,13 +59,16 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const rootDir = fileMode ? reviewed[0]!.dir : ""
   const known = input.rubric.criteria.filter((c) => isCriterionKey(c.key))
   const criteriaSet = new Set<CriterionKey>(known.map((c) => c.key as CriterionKey))
+  const disabledRules = new Set(input.disabledRules ?? [])
   const ctxFor = (doc: Doc): CheckContext => ({
     doc,
     bundle,
     artifactType: input.artifactType,
     mode: fileMode ? "file" : "bundle",
     rootDir,
-    docAt
+    docAt,
+    bundleName: input.bundleName,
+    disabledRules
   })
 
   const issues: Array<{ issue: Issue; path: string }> = []
@@ -158,6 +162,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     ids.set(base, n)
     return {
       id: n === 1 ? base : `${base}#${n}`,
+      ruleId: ruleIdFor(issue.criterion, issue.code),
       criterionKey: issue.criterion,
       severity: issue.severity,
       filePath: path,

@@ -5,6 +5,7 @@
  * a rubric criterion and a known file (line ranges clamped to the file), stable finding ids, improved
  * files limited to files under review with their frontmatter restored exactly.
  */
+import { aiRuleId } from "../rules/Rules.js"
 import { Either, ParseResult, Schema } from "effect"
 import { createHash } from "node:crypto"
 import type {
@@ -138,6 +139,7 @@ export const toReviewResult = (
     const lineStart = clamp(Math.min(f.lineStart, f.lineEnd), 1, max)
     const lineEnd = clamp(Math.max(f.lineStart, f.lineEnd), lineStart, max)
     const base = {
+      ruleId: aiRuleId(f.criterionKey),
       criterionKey: f.criterionKey,
       severity: f.severity,
       filePath: file.path,

@@ -58,7 +58,17 @@ export const CRITERIA = {
   output_format: def("output_format", "Output format", "The expected output is specified: format, sections, schema or a template."),
   inputs: def("inputs", "Inputs", "Inputs, arguments or variables are declared and used consistently."),
   verification: def("verification", "Verification", "How to check the work is done: tests to run, success criteria, checks."),
-  error_handling: def("error_handling", "Failure handling", "What to do when a step fails or information is missing: stop, ask, retry, roll back.")
+  error_handling: def("error_handling", "Failure handling", "What to do when a step fails or information is missing: stop, ask, retry, roll back."),
+  consistency: def(
+    "consistency",
+    "Consistency",
+    "Rules and steps agree with each other and with the description: no 'always' against a 'never', no step undoing an earlier one, no body forbidding what the description offers."
+  ),
+  safety: def(
+    "safety",
+    "Safety",
+    "No secrets in the text; no instruction to ignore earlier instructions or to send data elsewhere; destructive commands only after a confirmation; no remote script piped into a shell; bounded autonomy."
+  )
 } as const satisfies Record<string, CriterionDefinition>
 
 export type CriterionKey = keyof typeof CRITERIA

@@ -8,6 +8,8 @@ import type { ArtifactType, Criterion, Rubric } from "../Types.js"
 import { CRITERIA, type CriterionKey } from "./Criteria.js"
 
 export const RUBRIC_VERSION_2026_11 = "2026-11-01"
+/** Adds consistency and safety to every rubric; the mock also checks names against the bundle's name, flattened steps, code examples, truncation and bloat. */
+export const RUBRIC_VERSION_2026_11_22 = "2026-11-22"
 
 const criteria = (weights: Partial<Record<CriterionKey, number>>): ReadonlyArray<Criterion> =>
   (Object.entries(weights) as Array<[CriterionKey, number]>).map(([key, weight]) => ({
@@ -17,9 +19,9 @@ const criteria = (weights: Partial<Record<CriterionKey, number>>): ReadonlyArray
     description: CRITERIA[key].description
   }))
 
-const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Record<CriterionKey, number>>): Rubric => ({
+const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Record<CriterionKey, number>>, version = RUBRIC_VERSION_2026_11): Rubric => ({
   key: artifactType,
-  version: RUBRIC_VERSION_2026_11,
+  version,
   artifactType,
   title,
   criteria: criteria(weights)
@@ -92,5 +94,85 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     structure: 10,
     clarity: 10,
     formatting: 5
-  })
+  }),
+  // 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded)
+  rubric("skill", "Agent skill (SKILL.md)", {
+    frontmatter: 8,
+    name: 8,
+    description: 12,
+    structure: 8,
+    steps: 12,
+    examples: 8,
+    references: 8,
+    clarity: 8,
+    length: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22),
+  rubric("agent", "Agent instructions (AGENTS.md)", {
+    purpose: 4,
+    structure: 12,
+    commands: 16,
+    constraints: 8,
+    verification: 8,
+    references: 8,
+    clarity: 12,
+    length: 8,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22),
+  rubric("prompt", "Prompt", {
+    purpose: 16,
+    inputs: 8,
+    constraints: 8,
+    output_format: 12,
+    examples: 12,
+    clarity: 12,
+    structure: 4,
+    length: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22),
+  rubric("command", "Slash command", {
+    frontmatter: 8,
+    description: 8,
+    inputs: 12,
+    steps: 16,
+    output_format: 8,
+    examples: 4,
+    references: 4,
+    clarity: 12,
+    length: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22),
+  rubric("workflow", "Workflow", {
+    purpose: 8,
+    inputs: 8,
+    steps: 20,
+    verification: 12,
+    error_handling: 8,
+    references: 8,
+    clarity: 8,
+    structure: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22),
+  rubric("rubr_flow", "rubr_flow procedure package", {
+    purpose: 8,
+    inputs: 8,
+    steps: 20,
+    verification: 16,
+    error_handling: 8,
+    structure: 8,
+    clarity: 8,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }, RUBRIC_VERSION_2026_11_22)
 ]

@@ -8,7 +8,7 @@ import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 // ---------------------------------------------------------------- clarity
 
 export const clarity = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("clarity")
+  const o = new Out("clarity", ctx.disabledRules)
   const { doc } = ctx
   let points = 0
   let vagueLines = 0

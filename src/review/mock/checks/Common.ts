@@ -4,6 +4,7 @@
  */
 import type { CriterionKey } from "../../rubrics/Criteria.js"
 import type { ArtifactType, Severity } from "../../Types.js"
+import { ruleIdFor } from "../../rules/Rules.js"
 import type { BundleIndex, Doc } from "../Document.js"
 
 export interface Issue {
@@ -36,22 +37,39 @@ export interface CheckContext {
   readonly rootDir: string
   /** the analysed instruction document at a bundle path (analysed lazily, cached) */
   readonly docAt: (path: string) => Doc | undefined
+  /** the bundle's name (a SKILL.md at the bundle root takes it as its folder), when known */
+  readonly bundleName?: string | undefined
+  /** rule ids the bundle turned off */
+  readonly disabledRules: ReadonlySet<string>
 }
 
+/**
+ * One check's findings and deductions. A deduction belongs to a rule: the one named, else the rule of
+ * the last finding made. A rule the bundle turned off (`settings.disabledRules`) makes no finding and
+ * costs nothing.
+ */
 export class Out {
   readonly issues: Array<Issue> = []
   readonly deductions: Array<Deduction> = []
   readonly notes: Array<string> = []
-  constructor(readonly criterion: CriterionKey) {}
+  private current: string | null = null
+  constructor(readonly criterion: CriterionKey, private readonly disabledRules: ReadonlySet<string> = new Set()) {}
+  /** whether the bundle turned this rule of the criterion off */
+  isDisabled(code: string) {
+    return this.disabledRules.size > 0 && this.disabledRules.has(ruleIdFor(this.criterion, code))
+  }
   issue(code: string, severity: Severity, line: number, message: string, suggestion: string, lineEnd = line) {
+    this.current = code
+    if (this.isDisabled(code)) return
     this.issues.push({ criterion: this.criterion, code, severity, line, lineEnd: Math.max(line, lineEnd), message, suggestion })
   }
-  deduct(points: number, reason: string) {
+  deduct(points: number, reason: string, code: string | null = this.current) {
+    if (code !== null && this.isDisabled(code)) return
     if (points > 0) this.deductions.push({ points: Math.round(points), reason })
   }
   /** `each` points per item, at most `cap` in all. */
-  deductEach(count: number, each: number, cap: number, reason: string) {
-    if (count > 0) this.deduct(Math.min(cap, count * each), count > 1 ? `${reason} (x${count})` : reason)
+  deductEach(count: number, each: number, cap: number, reason: string, code: string | null = this.current) {
+    if (count > 0) this.deduct(Math.min(cap, count * each), count > 1 ? `${reason} (x${count})` : reason, code)
   }
   note(text: string) {
     this.notes.push(text)

@@ -12,7 +12,7 @@ import { type CheckContext, type CheckOutcome, Out, quote, toKebab } from "./Com
 // ---------------------------------------------------------------- frontmatter
 
 export const frontmatter = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("frontmatter")
+  const o = new Out("frontmatter", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const fm = doc.fm
   const required = artifactType === "skill"
@@ -92,11 +92,11 @@ export const frontmatter = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- name
 
 export const name = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("name")
+  const o = new Out("name", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const field = doc.fm.closed ? getField(doc.fm, "name") : undefined
   const line = field?.line ?? 1
-  const folder = basename(doc.dir)
+  const folder = folderOf(ctx)
   const suggested = toKebab(folder || firstHeading(doc) || basename(doc.path).replace(/\.[^.]+$/, "")) || "my-skill"
   if (!field || field.value.trim() === "") {
     if (artifactType === "skill") {
@@ -139,12 +139,12 @@ export const name = (ctx: CheckContext): CheckOutcome => {
   if (artifactType === "skill" && folder && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value) && value !== folder) {
     o.issue(
       "folder_mismatch",
-      "minor",
+      "major",
       line,
-      `The name ${quote(value)} differs from its folder '${folder}'`,
-      `Rename the folder to '${value}' or set \`name: ${toKebab(folder)}\`.`
+      `The name ${quote(value)} differs from its folder '${folder}'${doc.dir === "" ? " (the bundle's name)" : ""}: agents that load skills by folder refuse or misname it`,
+      `Set \`name: ${folder}\`, or rename the folder to '${value}'.`
     )
-    o.deduct(15, "name differs from folder")
+    o.deduct(40, "name differs from folder")
   }
   if (o.deductions.length === 0) o.note(`name '${value}' is kebab-case, ${value.length} characters`)
   return spanField(o.done(), field)
@@ -156,6 +156,17 @@ const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): Chec
     ? { ...out, issues: out.issues.map((i) => (i.line === field.line ? { ...i, lineEnd: Math.max(i.lineEnd, field.endLine) } : i)) }
     : out
 
+/**
+ * The folder a skill's name must match: its directory in the bundle, or for a file at the bundle's
+ * root the bundle's name (when that is itself a valid name).
+ */
+export const folderOf = (ctx: Pick<CheckContext, "doc" | "bundleName">): string => {
+  const dir = basename(ctx.doc.dir)
+  if (dir) return dir
+  const bundle = ctx.bundleName?.trim() ?? ""
+  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(bundle) && bundle.length <= 64 ? bundle : ""
+}
+
 const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) => h.level === 1)?.text ?? "")
 
 // ---------------------------------------------------------------- description
@@ -164,7 +175,7 @@ export const TRIGGER =
   /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
 
 export const description = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("description")
+  const o = new Out("description", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const field: FrontmatterField | undefined = doc.fm.closed ? getField(doc.fm, "description") : undefined
   const value = field?.value.replace(/\s+/g, " ").trim() ?? ""

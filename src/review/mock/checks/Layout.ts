@@ -19,7 +19,7 @@ import {
 // ---------------------------------------------------------------- purpose
 
 export const purpose = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("purpose")
+  const o = new Out("purpose", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const start = bodyStart(doc)
   const limit = start + 30
@@ -63,7 +63,7 @@ export const purpose = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- structure
 
 export const structure = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("structure")
+  const o = new Out("structure", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const hs = doc.md.headings
   const bodyLines = doc.bodyLineCount
@@ -160,9 +160,9 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
       }
       parents[h.level - 1] = h.text.toLowerCase()
     }
-    o.deductEach(skipped, 5, 15, "skipped heading levels")
-    o.deductEach(empty, 5, 15, "empty sections or headings")
-    o.deductEach(dup, 5, 10, "duplicate headings")
+    o.deductEach(skipped, 5, 15, "skipped heading levels", "skipped_level")
+    o.deductEach(empty, 5, 15, "empty sections or headings", "empty_section")
+    o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
   }
   for (const b of doc.md.codeBlocks) {
     if (!b.closed) {
@@ -206,7 +206,7 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
       )
     }
   }
-  o.deductEach(unbalanced, 10, 20, "unbalanced tags")
+  o.deductEach(unbalanced, 10, 20, "unbalanced tags", "unbalanced_tag")
   if (o.deductions.length === 0) o.note(`${hs.length} headings in a consistent hierarchy`)
   return o.done()
 }
@@ -224,7 +224,7 @@ export const LENGTH_BUDGETS: Readonly<Record<ArtifactType, { lines: number; toke
 }
 
 export const length = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("length")
+  const o = new Out("length", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const b = LENGTH_BUDGETS[artifactType]
   const lines = doc.split.lines.length
@@ -262,7 +262,7 @@ export const length = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- formatting
 
 export const formatting = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("formatting")
+  const o = new Out("formatting", ctx.disabledRules)
   const { doc } = ctx
   const lines = doc.split.lines
   if (doc.text.length > 0 && !doc.split.finalNewline) {

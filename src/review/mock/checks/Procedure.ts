@@ -66,7 +66,7 @@ export const isImperative = (text: string): boolean | null => {
 }
 
 export const steps = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("steps")
+  const o = new Out("steps", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const lists = orderedLists(doc)
   const items = lists.flatMap((l) => l.items)
@@ -138,7 +138,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
         "Start each step with the verb the agent should perform (\"Run ...\", \"Read ...\", \"Ask ...\")."
       )
     }
-    if (ratio < 0.7) o.deduct((0.7 - ratio) * 60, `${weak.length} of ${judged} steps are not imperative`)
+    if (ratio < 0.7) o.deduct((0.7 - ratio) * 60, `${weak.length} of ${judged} steps are not imperative`, "not_imperative")
   }
   // numbering
   let gaps = 0
@@ -173,7 +173,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
       o.deduct(10, "a list of more than 12 steps")
     }
   }
-  o.deductEach(gaps, 15, 30, "gaps in step numbering")
+  o.deductEach(gaps, 15, 30, "gaps in step numbering", "numbering_gap")
   // "Step N" headings and references
   const numbered = stepHeadings
     .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
@@ -208,7 +208,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- examples
 
 export const examples = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("examples")
+  const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const blocks = doc.md.codeBlocks.filter((b) => b.closed)
   const exampleHeadings = headingMatches(doc, /\b(examples?|samples?|usage|demo|walkthrough|quick ?start)\b/i)
@@ -280,7 +280,7 @@ export const commandLines = (doc: Doc): Array<{ line: number; text: string }> =>
 }
 
 export const commands = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("commands")
+  const o = new Out("commands", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const cmds = commandLines(doc)
   const main = artifactType === "agent"
@@ -315,7 +315,7 @@ export const commands = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- constraints
 
 export const constraints = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("constraints")
+  const o = new Out("constraints", ctx.disabledRules)
   const { doc } = ctx
   const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i)
   const sections = headingMatches(doc, /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies)\b/i)
@@ -340,7 +340,7 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- output format
 
 export const outputFormat = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("output_format")
+  const o = new Out("output_format", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, /\b(output|format|response|result|report|deliverables?|return|template)\b/i)
   const strong = proseMatches(doc, /\b(output format|respond (with|in)|reply (with|in)|return (a|an|the|only)|format (as|:)|as json|in json|json (object|schema)|markdown table|following (format|template|structure))\b/i)
@@ -364,7 +364,7 @@ export const outputFormat = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- inputs
 
 export const inputs = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("inputs")
+  const o = new Out("inputs", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const vars = proseMatches(doc, /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b|<(input|document|context|data|query|question|text|user_input|code|request)>/)
   const varsInCode = doc.md.inlineCode.filter((c) => /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b/.test(c.text)).map((c) => c.line)
@@ -403,7 +403,7 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- verification
 
 export const verification = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("verification")
+  const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
   const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i)
@@ -428,7 +428,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
 // ---------------------------------------------------------------- error handling
 
 export const errorHandling = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("error_handling")
+  const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop)\b/i)
   const lines = proseMatches(

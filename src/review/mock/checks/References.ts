@@ -91,7 +91,7 @@ const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<st
 }
 
 export const references = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("references")
+  const o = new Out("references", ctx.disabledRules)
   const { artifactType, doc } = ctx
   const pkg = PACKAGE_TYPES.has(artifactType)
   const resolved = resolveRefs(ctx)

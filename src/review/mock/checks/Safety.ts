@@ -1,0 +1,255 @@
+/**
+ * Safety: what an agent following the artifact could be made to do that harms its user. Secrets in the
+ * text, instructions to ignore earlier instructions or to send data elsewhere, destructive commands
+ * without a confirmation, remote scripts piped into a shell, unbounded autonomy. Every line is read,
+ * code included (that is where secrets and commands live); a line that forbids the act ("Never run
+ * `git push --force`") is a rule, not a hazard.
+ */
+import type { Doc } from "../Document.js"
+import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+
+export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
+
+export interface Finding {
+  readonly hazard: Hazard
+  readonly line: number
+  /** the matched text (for a secret: the literal, which the improved version redacts) */
+  readonly match: string
+  /** a private key block's last line */
+  readonly endLine?: number
+}
+
+// ---------------------------------------------------------------- secrets
+
+/** Token formats with a recognisable prefix: precise enough to flag on sight. */
+const TOKEN_PATTERNS: ReadonlyArray<RegExp> = [
+  /\bsk-(?:proj-|live-|test-|ant-(?:api\d{2}-)?|svcacct-)?[A-Za-z0-9_-]{20,}/g, // OpenAI, Anthropic
+  /\b[rs]k_(?:live|test)_[A-Za-z0-9]{16,}/g, // Stripe
+  /\bgh[pousr]_[A-Za-z0-9]{30,}/g, // GitHub
+  /\bgithub_pat_[A-Za-z0-9_]{40,}/g,
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key id
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
+  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
+  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g // a JWT
+]
+
+/** `password = "…"`, `API_KEY: …`: a named secret with a literal value. */
+const ASSIGNED = /\b([A-Za-z_]*(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|client[_-]?secret|password|passwd|private[_-]?key)[A-Za-z_]*)\b["']?\s*[:=]\s*["']?([^\s"'`<>]{12,})/gi
+
+const PLACEHOLDER = /(your|example|placeholder|changeme|dummy|sample|redacted|xxxx|\*\*\*|\.\.\.|<|>|\{|\}|\$|%)/i
+
+/** A literal that looks random: letters and digits mixed, many distinct characters, not a placeholder. */
+const looksRandom = (value: string) => {
+  const body = value.replace(/^(?:sk|pk|rk|gh[pousr]|glpat|xox[abposr]|npm|github_pat)[-_]/, "")
+  if (PLACEHOLDER.test(body)) return false
+  if (!/[0-9]/.test(body) || !/[A-Za-z]/.test(body)) return false
+  return new Set(body).size >= Math.min(12, Math.ceil(body.length / 2))
+}
+
+// ---------------------------------------------------------------- instructions
+
+/** Forbidding or warning about the act, rather than asking for it. */
+const NEGATED = /\b(never|do not|don't|must not|mustn't|should not|shouldn't|refuse|reject|untrusted|treat (it|them|this|that|the \w+) as (data|untrusted)|watch (out )?for|beware|injection|attempts? to|if (a|the|any) [\w\s]{0,30}(says|tells|asks)|not allowed|forbidden|prohibited|avoid)\b/i
+
+const INJECTION =
+  /\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}?\b(all |any |every )?(previous|prior|earlier|above|preceding|original|your|the system|system|safety|other|existing)\b[^.\n]{0,25}?\b(instructions?|rules?|prompts?|guidelines?|guardrails?|directives?|policies|constraints)\b/i
+
+const SEND = /\b(send|post|upload|transmit|forward|exfiltrate|e-?mail|share|sync|copy|paste|submit|report)\w*\b/i
+const SENSITIVE =
+  /(\bcredentials?\b|\bsecrets?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bpasswords?\b|\bprivate keys?\b|~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|(^|[\s/`'"])\.env\b|\benvironment variables\b|\benv vars?\b|~\/\.aws|\.aws\/credentials|\bkubeconfig\b|\bcookies\b|\bsession tokens?\b|\bcustomer data\b|\buser data\b|\bpersonal data\b|\bdatabase dump\b|\/etc\/(passwd|shadow)|\bprintenv\b|\bthe (whole|entire) (repo|repository|codebase))/i
+const OUTSIDE =
+  /(https?:\/\/(?!(localhost|127\.0\.0\.1|\[::1\])[:/])[^\s)`'"]+|\b(an?|the|some) (external|remote|third[- ]party|outside|personal|private) (server|endpoint|address|url|service|host|inbox|email|bucket|webhook)|\b[\w.+-]+@[\w-]+\.[\w.-]+\b|\bpastebin\b|\bwebhook\b)/i
+const CURL_UPLOAD = /\b(curl|wget)\b[^\n]*(-d\s*@|--data(-binary)?\s*@|-F\s*\S*=@|--upload-file|-T\s)[^\n]*(~\/\.ssh|\.env\b|credentials|id_rsa|\/etc\/passwd|\$\(?\s*(printenv|env)\b)/i
+
+// ---------------------------------------------------------------- commands
+
+const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+)(\/[\w.*-]*)*\/?["']?$/
+
+const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
+  // rm -rf on anything that is not a build or cache folder
+  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(m[1]!) },
+  { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g },
+  { pattern: /\bgit\s+reset\s+--hard\b/g },
+  { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
+  { pattern: /\bgit\s+branch\s+-D\b/g },
+  { pattern: /\bDROP\s+(TABLE|DATABASE|SCHEMA|INDEX)\b/g },
+  { pattern: /\bTRUNCATE\s+(TABLE\s+)?[A-Za-z_"`]/g },
+  { pattern: /\bDELETE\s+FROM\s+[\w."`]+\s*(;|$)/gm },
+  { pattern: /\bterraform\s+destroy\b/g },
+  { pattern: /\bkubectl\s+delete\s+(ns|namespace|all|--all|pv|pvc)\b/g },
+  { pattern: /\bdocker\s+(system|volume)\s+prune\b/g },
+  { pattern: /\bmkfs(\.\w+)?\s/g },
+  { pattern: /\bdd\s+if=[^\n]*\bof=\/dev\//g },
+  { pattern: /\bchmod\s+-R\s+777\b/g }
+]
+
+/** A confirmation near the command: asking first, a dry run, a backup. */
+const CONFIRMATION =
+  /\b(confirm|confirmation|ask (the user|for (approval|permission|confirmation))|approv(al|e)|explicit (permission|consent|approval)|only (after|if|when) (the user|you|a human)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|get (sign-?off|permission))\b/i
+
+const PIPE_TO_SHELL =
+  /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
+
+/** Reviewing or pinning the script before it runs. */
+const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review the script|read the script|inspect the script|pinned|verify the (script|download))\b/i
+
+// ---------------------------------------------------------------- autonomy
+
+const UNBOUNDED: ReadonlyArray<RegExp> = [
+  /\b(never|do not|don't|without)\s+(stop(ping)?|paus(e|ing)|wait(ing)?|ask(ing)?|check(ing)? (in|back|with)|confirm(ing)?|request(ing)? (approval|permission|confirmation))\b[^.\n]*\b(user|anyone|human|approval|permission|confirmation|ask|stop|going|until|proceed|continue)?/i,
+  /\b(proceed|continue|act|go ahead|carry on)\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking|consulting)\b/i,
+  /\b(keep|continue)\s+(going|trying|retrying|iterating|looping|working|running)\s+(until|till|no matter)\b/i,
+  /\b(retry|loop|repeat|run)\b[^.\n]{0,40}\b(forever|indefinitely|endlessly|without (a )?limit|until it (works|succeeds|passes))\b/i,
+  /\bdo (whatever|anything)\s+(it takes|is (needed|necessary|required)|necessary|you (need|want|must))\b/i,
+  /\b(full|unrestricted|unlimited|complete)\s+(access|autonomy|permissions?|authority|control)\b/i,
+  /\byou (may|can|are (free|allowed) to|have (full )?permission to)\s+(change|modify|delete|edit|rewrite|run|execute|install)\s+(anything|everything|any (file|command|thing)|whatever)\b/i
+]
+
+/** A bound on the autonomy: a limit, a stop condition, an escalation. */
+const BOUNDED = /\b(\d+|three|two|five|max(imum)?|at most|no more than|limit|budget|timeout|then stop|stop and ask|escalate|ask the user)\b/i
+
+// ---------------------------------------------------------------- scan
+
+const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
+
+/** Every hazard in the document, in line order. */
+export const scanHazards = (doc: Doc): Array<Finding> => {
+  const out: Array<Finding> = []
+  const lines = doc.split.lines
+  for (let i = 0; i < lines.length; i++) {
+    const n = i + 1
+    const line = lines[i]!
+    // secrets: prefixed tokens, PEM private keys, named literals
+    for (const re of TOKEN_PATTERNS) {
+      re.lastIndex = 0
+      let m: RegExpExecArray | null
+      while ((m = re.exec(line)) !== null) if (looksRandom(m[0])) out.push({ hazard: "secret", line: n, match: m[0] })
+    }
+    if (/-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(line)) {
+      const end = lines.findIndex((l, j) => j > i && /-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(l))
+      const body = lines.slice(i + 1, end < 0 ? i + 2 : end).join("")
+      if (/[A-Za-z0-9+/=]{24,}/.test(body) && !PLACEHOLDER.test(body)) {
+        out.push({ hazard: "secret", line: n, match: line.trim(), endLine: end < 0 ? n : end + 1 })
+      }
+    }
+    ASSIGNED.lastIndex = 0
+    let a: RegExpExecArray | null
+    while ((a = ASSIGNED.exec(line)) !== null) {
+      const value = a[2]!
+      if (looksRandom(value) && !out.some((f) => f.line === n && f.hazard === "secret" && (f.match.includes(value) || value.includes(f.match)))) {
+        out.push({ hazard: "secret", line: n, match: value })
+      }
+    }
+    // instructions, judged sentence by sentence so a warning next to a command does not hide it
+    const inCode = doc.md.inCode[n] === true
+    const text = inCode ? line : line
+    for (const s of sentences(text)) {
+      const negated = NEGATED.test(s)
+      if (!inCode && INJECTION.test(s) && !negated) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
+      const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
+      if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
+      if (!inCode && !negated && UNBOUNDED.some((re) => re.test(s)) && !BOUNDED.test(s)) out.push({ hazard: "unbounded", line: n, match: s.trim() })
+    }
+    // commands
+    const nearby = lines.slice(Math.max(0, i - 3), Math.min(lines.length, i + 3)).join("\n")
+    for (const d of DESTRUCTIVE) {
+      d.pattern.lastIndex = 0
+      let m: RegExpExecArray | null
+      while ((m = d.pattern.exec(line)) !== null) {
+        if (d.guard && !d.guard(m)) continue
+        if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
+        if (CONFIRMATION.test(nearby)) continue
+        out.push({ hazard: "destructive", line: n, match: m[0].trim() })
+      }
+    }
+    const pipe = PIPE_TO_SHELL.exec(line)
+    if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !SCRIPT_REVIEWED.test(nearby)) {
+      out.push({ hazard: "pipe_to_shell", line: n, match: pipe[0].trim() })
+    }
+  }
+  // one finding per hazard and line
+  const seen = new Set<string>()
+  return out.filter((f) => {
+    const key = `${f.hazard}:${f.line}:${f.hazard === "secret" ? f.match : ""}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+const clip = (s: string, n = 70) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+const maskSecret = (s: string) => (s.length <= 8 ? "****" : `${s.slice(0, 4)}…${s.slice(-2)}`)
+
+export const safety = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("safety", ctx.disabledRules)
+  const hazards = scanHazards(ctx.doc).filter((f) => !o.isDisabled(f.hazard))
+  const count = (h: Hazard) => hazards.filter((f) => f.hazard === h).length
+  for (const f of hazards) {
+    switch (f.hazard) {
+      case "secret":
+        o.issue(
+          "secret",
+          "critical",
+          f.line,
+          `A secret in the text (${quote(maskSecret(f.match), 20)}): anyone who reads the skill can use it, and agents copy it into logs and commits`,
+          "Remove it, rotate it now, and have the agent read it from an environment variable or a secret store.",
+          f.endLine ?? f.line
+        )
+        break
+      case "prompt_injection":
+        o.issue(
+          "prompt_injection",
+          "critical",
+          f.line,
+          `An instruction to ignore earlier instructions (${quote(clip(f.match))}): it overrides the user's and the system's rules`,
+          "Delete it; an artifact adds rules, it never cancels the ones above it."
+        )
+        break
+      case "exfiltration":
+        o.issue(
+          "exfiltration",
+          "critical",
+          f.line,
+          `An instruction to send data or credentials elsewhere (${quote(clip(f.match))})`,
+          "Delete it; secrets and user data stay on the machine unless the user asks otherwise."
+        )
+        break
+      case "destructive":
+        o.issue(
+          "destructive",
+          "major",
+          f.line,
+          `\`${clip(f.match, 50)}\` destroys data and nothing asks before it runs`,
+          "Ask the user to confirm first (naming what will be lost), or use the safe variant (a dry run, --force-with-lease, a backup)."
+        )
+        break
+      case "pipe_to_shell":
+        o.issue(
+          "pipe_to_shell",
+          "major",
+          f.line,
+          `A remote script piped straight into a shell (\`${clip(f.match, 50)}\`): whatever the server sends runs unseen`,
+          "Download the script to a file, read it (or check its checksum), then run it."
+        )
+        break
+      case "unbounded":
+        o.issue(
+          "unbounded",
+          "major",
+          f.line,
+          `Unbounded autonomy (${quote(clip(f.match))}): nothing limits what the agent does or when it stops`,
+          "Bound it: how many attempts, which files or commands, and when to stop and ask the user."
+        )
+        break
+    }
+  }
+  const critical = count("secret") + count("prompt_injection") + count("exfiltration")
+  const major = count("destructive") + count("pipe_to_shell") + count("unbounded")
+  // the first critical problem costs most; every hazard costs something
+  if (critical > 0) o.deduct(Math.min(100, 60 + 20 * (critical - 1)), `${critical} critical safety problem(s)`, null)
+  if (major > 0) o.deduct(Math.min(60, 30 + 15 * (major - 1)), `${major} unsafe instruction(s)`, null)
+  if (hazards.length === 0) o.note("no secrets, injected instructions, unguarded destructive commands or unbounded autonomy")
+  return o.done()
+}
