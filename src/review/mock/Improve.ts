@@ -21,6 +21,7 @@ import {
   TRIGGER
 } from "./Checks.js"
 import type { Doc } from "./Document.js"
+import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape } from "./Repairs.js"
 
 interface Entry {
   text: string
@@ -93,7 +94,9 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
 export const improveDoc = (
   ctx: CheckContext,
   criteria: ReadonlySet<CriterionKey>,
-  structural: boolean
+  structural: boolean,
+  /** whether the review reported this rule on this file: the content repairs act only on findings */
+  found: (ruleId: string) => boolean = () => false
 ): Improvement | null => {
   const { doc, artifactType } = ctx
   const pieces = doc.text.length === 0 ? [] : doc.text.split(/(?<=\n)/)
@@ -328,7 +331,8 @@ export const improveDoc = (
     const hasWhenSection =
       doc.md.headings.some((h) => /\b(when to (use|apply)|use cases?|triggers?|when should)\b/i.test(h.text)) ||
       doc.prose.some(([, t]) => /^\s*use (this skill )?when\b/i.test(t))
-    if (criteria.has("description") && artifactType === "skill" && !TRIGGER.test(descValue) && !hasWhenSection) {
+    const rewritesDescription = found("SK-DESC-SHORT") || found("SK-DESC-VAGUE") || found("SK-DESC-EMPTY")
+    if (criteria.has("description") && artifactType === "skill" && !TRIGGER.test(descValue) && !hasWhenSection && !rewritesDescription) {
       const h2 = doc.md.headings.find((h) => h.level === 2)
       const before = h2 ? h2.line : doc.split.lines.length + 1
       const lines = ["## When to use", "", `Use this skill when a request involves ${topic}.`, ""]
@@ -381,6 +385,28 @@ export const improveDoc = (
         text: `Line 1: added a frontmatter block with ${added.map((a) => `\`${a}\``).join(" and ")}; review the generated wording.`
       })
     }
+  }
+
+  // 6. content repairs (file mode): each the fix of a rule the review reported
+  if (structural) {
+    const editor: Editor = {
+      text: (line) => at(line).text,
+      setText: (line, text) => {
+        at(line).text = text.split("\n").join(eol)
+      },
+      remove: (line) => {
+        if (line >= 1 && line <= entries.length) at(line).deleted = true
+      },
+      removed: (line) => at(line)?.deleted === true,
+      insertBefore: (line, lines) => inserts.push({ before: line, lines: [...lines] }),
+      change: (line, order, text) => changes.push({ line, order, text }),
+      found
+    }
+    repairFrontmatter(ctx, editor)
+    repairShape(ctx, editor)
+    repairConsistency(ctx, editor)
+    repairSafety(ctx, editor)
+    finishRepairs(ctx, editor)
   }
 
   // final newline

@@ -176,7 +176,9 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   let improvedVersion: ImprovedFile | null = null
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
-    const imp = improveDoc(ctxFor(reviewed[0]!), criteriaSet, true)
+    const target = reviewed[0]!
+    const foundHere = new Set(findings.filter((f) => f.filePath === target.path).map((f) => f.ruleId))
+    const imp = improveDoc(ctxFor(target), criteriaSet, true, (id) => foundHere.has(id))
     if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
   } else {
     for (const d of reviewed) {

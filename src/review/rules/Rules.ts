@@ -54,7 +54,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("description", "no_trigger", "SK-DESC-NO-TRIGGER", "major", "The description does not say when to use the skill", "description: Deploys a pull request to a preview environment.", "Append \"Use when …\" naming the requests. (apply: a \"When to use\" section)"),
   r("description", "no_what", "SK-DESC-NO-WHAT", "info", "The description gives only the trigger", "description: Use when deploying.", "Open with what the skill does."),
   r("description", "first_person", "SK-DESC-FIRST-PERSON", "minor", "The description is in the first person", "description: I deploy your app.", "Write it in the third person."),
-  r("description", "vague", "SK-DESC-VAGUE", "major", "The description is vague", "description: Helps with various deployment stuff.", "Name the exact requests and situations. (apply: from the title and opening)"),
+  r("description", "vague", "SK-DESC-VAGUE", "minor", "The description is vague", "description: Helps with various deployment stuff.", "Name the exact requests and situations. (apply: from the title and opening)"),
   r("description", "xml", "SK-DESC-XML", "major", "The description contains an XML tag", "description: <b>Deploys</b> the app.", "Remove the tag."),
   // purpose
   r("purpose", "missing", "SK-PURPOSE-MISSING", "major", "The opening does not state the goal", "# Deploy\n\n1. Run the build.", "Open with one to three sentences on what this is for."),
@@ -68,7 +68,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("structure", "empty_heading", "SK-STRUCT-EMPTY-HEADING", "minor", "An empty heading", "## ", "Name it or remove it."),
   r("structure", "empty_section", "SK-STRUCT-EMPTY-SECTION", "minor", "An empty section", "## Rollback\n## Examples", "Write it or remove the heading."),
   r("structure", "duplicate_heading", "SK-STRUCT-DUP-HEADING", "minor", "Two sibling headings with one title", "## Steps\n…\n## Steps", "Merge the sections or rename one."),
-  r("structure", "duplicate_section", "SK-STRUCT-DUP-SECTION", "major", "A section repeated, with the same content", "## Rules\n- Never …\n## Rules\n- Never …", "Delete the copy. (apply)"),
+  r("structure", "duplicate_section", "SK-STRUCT-DUP-SECTION", "minor", "A section repeated, with the same content", "## Rules\n- Never …\n## Rules\n- Never …", "Delete the copy. (apply)"),
   r("structure", "cut_short", "SK-STRUCT-CUT-SHORT", "major", "The document stops before it is finished", "## Steps\n1. Build the app.\n2. Deploy it to the", "Finish the last section, and the sections the description and opening promise."),
   r("structure", "missing_section", "SK-STRUCT-PROMISED", "major", "The text promises a section that does not exist", "See the Troubleshooting section below. (no such section)", "Write the section or drop the pointer."),
   r("structure", "unclosed_fence", "SK-STRUCT-UNCLOSED-FENCE", "major", "A code block is never closed", "```bash\nnpm test", "Close it with its fence. (apply)"),

@@ -5,6 +5,8 @@ import type { ArtifactType, Severity } from "../../Types.js"
 import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../text/Tokens.js"
 import type { Doc } from "../Document.js"
+import { orderedLists } from "./Procedure.js"
+import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -164,6 +166,31 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     o.deductEach(empty, 5, 15, "empty sections or headings", "empty_section")
     o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
   }
+  // a document that stops before it is finished, or points at sections it never writes
+  const stepCount = Math.max(0, ...orderedLists(doc).map((l) => l.items.length))
+  const cut = cutShort(doc, stepCount)
+  for (const c of cut) {
+    o.issue("cut_short", "major", c.line, `The document looks cut short: ${c.reason}`, "Finish the text: the last section, and every section the description and the opening promise.")
+  }
+  o.deductEach(cut.length, 40, 60, "the document stops before it is finished", "cut_short")
+  const promised = promisedSections(doc)
+  for (const p of promised.slice(0, 5)) {
+    o.issue("missing_section", "major", p.line, `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
+  }
+  o.deductEach(promised.length, 25, 50, "pointers to sections that do not exist", "missing_section")
+  // a section said twice
+  const dupSections = duplicateSections(doc)
+  for (const d of dupSections) {
+    o.issue(
+      "duplicate_section",
+      "minor",
+      d.section.heading,
+      `The section ${quote(d.section.title)} repeats the section on line ${d.of.heading} (${quote(d.of.title)})`,
+      "Delete the copy; say each thing once.",
+      d.section.end
+    )
+  }
+  o.deductEach(dupSections.length, 30, 45, "a repeated section", "duplicate_section")
   for (const b of doc.md.codeBlocks) {
     if (!b.closed) {
       o.issue(
@@ -244,6 +271,19 @@ export const length = (ctx: CheckContext): CheckOutcome => {
     o.issue("long", "minor", 1, `Long: ${facts}`, "Move background material into reference files.", lines)
     o.deduct(10, "near the length budget")
   }
+  // bloat: the same paragraph twice, in nearly the same words
+  const dups = nearDuplicateParagraphs(doc)
+  for (const d of dups.slice(0, 5)) {
+    o.issue(
+      "near_duplicate",
+      "minor",
+      d.paragraph.start,
+      `This paragraph says again what the paragraph on line ${d.of.start} says`,
+      "Keep one of them: repetition costs context and blurs which wording is meant.",
+      d.paragraph.end
+    )
+  }
+  o.deductEach(dups.length, 25, 50, "near-duplicate paragraphs", "near_duplicate")
   if (doc.words < b.minWords) {
     o.issue(
       "too_thin",

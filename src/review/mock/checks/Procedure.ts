@@ -6,6 +6,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { flattenedSteps, teachesCode } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -80,6 +81,19 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   const total = items.length + stepHeadings.length + yamlSteps + checklist
   const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
   const critical = artifactType === "workflow" || artifactType === "rubr_flow"
+  // a numbered procedure written as one paragraph: the steps exist, the agent just cannot tell them apart
+  const flat = flattenedSteps(doc)
+  for (const f of flat) {
+    o.issue(
+      "flattened",
+      "major",
+      f.line,
+      `${f.steps.length} numbered steps run together in one paragraph: the agent reads them as one instruction and loses the order`,
+      "Put each step on its own line as a numbered list ('1. …', '2. …')."
+    )
+  }
+  o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
+  if (flat.length > 0 && total === 0) return o.done()
   const imperativeBullets = doc.md.listItems.filter(
     (i) => !i.ordered && !doc.md.inCode[i.line] && !/^\[[ xX]\]\s/.test(i.text) && isImperative(i.text) === true
   )
@@ -216,8 +230,23 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
+  // commands, code or a format taught in the text with not one block that shows them
+  const teaching = blocks.length === 0 && exampleFiles.length === 0 ? teachesCode(doc) : []
+  const teachesCodeWithoutBlock = teaching.length >= 2 && artifactType !== "rubr_flow"
+  if (strong > 0 && teachesCodeWithoutBlock) {
+    o.issue(
+      "no_code_example",
+      "major",
+      teaching[0]!,
+      `It teaches commands, code or a format (lines ${teaching.slice(0, 6).join(", ")}${teaching.length > 6 ? ", …" : ""}) but shows none in a code block`,
+      "Add fenced examples of what it teaches: the exact command lines, a code sample, or the format filled in."
+    )
+    o.deduct(50, "teaches code without a code block")
+  }
   if (strong === 0) {
-    const severity: Severity = artifactType === "skill" || artifactType === "prompt" ? (weak.length > 0 ? "minor" : "major") : "minor"
+    const severity: Severity = artifactType === "skill" || artifactType === "prompt"
+      ? (weak.length > 0 && !teachesCodeWithoutBlock ? "minor" : "major")
+      : "minor"
     o.issue(
       "missing",
       severity,

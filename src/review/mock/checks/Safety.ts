@@ -74,7 +74,7 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
   { pattern: /\bgit\s+reset\s+--hard\b/g },
   { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
   { pattern: /\bgit\s+branch\s+-D\b/g },
-  { pattern: /\bDROP\s+(TABLE|DATABASE|SCHEMA|INDEX)\b/g },
+  { pattern: /\bDROP\s+(TABLE|DATABASE|SCHEMA)\b/g },
   { pattern: /\bTRUNCATE\s+(TABLE\s+)?[A-Za-z_"`]/g },
   { pattern: /\bDELETE\s+FROM\s+[\w."`]+\s*(;|$)/gm },
   { pattern: /\bterraform\s+destroy\b/g },
@@ -153,7 +153,12 @@ export const scanHazards = (doc: Doc): Array<Finding> => {
       if (!inCode && !negated && UNBOUNDED.some((re) => re.test(s)) && !BOUNDED.test(s)) out.push({ hazard: "unbounded", line: n, match: s.trim() })
     }
     // commands
-    const nearby = lines.slice(Math.max(0, i - 3), Math.min(lines.length, i + 3)).join("\n")
+    // a confirmation counts when it is next to the command, or just before the code block holding it
+    const block = inCode ? doc.md.codeBlocks.find((b) => b.startLine < n && n <= b.endLine) : undefined
+    const nearby = [
+      ...lines.slice(Math.max(0, i - 3), Math.min(lines.length, i + 3)),
+      ...(block ? lines.slice(Math.max(0, block.startLine - 4), block.startLine - 1) : [])
+    ].join("\n")
     for (const d of DESTRUCTIVE) {
       d.pattern.lastIndex = 0
       let m: RegExpExecArray | null

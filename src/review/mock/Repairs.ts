@@ -1,0 +1,283 @@
+/**
+ * The content repairs of the improved version (file mode), each the fix of one rule, each making only
+ * a change that follows from the text itself: it closes, splits, restores, removes or redacts; it
+ * never writes domain content it cannot know. What it cannot repair stays a finding.
+ *
+ *   SK-FM-UNCLOSED        close the frontmatter after its last key
+ *   SK-NAME-FOLDER        set `name:` to the folder's (the bundle's) name
+ *   SK-DESC-SHORT/-VAGUE  rewrite the description from the title and the opening, with "Use when"
+ *   SK-STEPS-FLATTENED    one step per line
+ *   SK-STRUCT-NO-HEADINGS heading text that lost its `#` marked again; a `## Steps` heading
+ *   SK-STRUCT-DUP-SECTION the later copy of a section removed
+ *   SK-LEN-DUPLICATE      the later of two near-identical paragraphs removed
+ *   SK-STRUCT-CUT-SHORT   an unfinished last sentence removed (the finding on missing parts stays)
+ *   SK-EX-NO-CODE         the commands the text names gathered in an example block
+ *   SK-CONS-*             the later of two contradicting statements, an undoing step, a sentence
+ *                         forbidding the description's trigger: removed
+ *   SK-SAFE-*             secrets redacted; injected, exfiltrating and unbounded instructions removed;
+ *                         a confirmation before destructive commands; piped scripts downloaded first
+ */
+import { getField, yamlScalar } from "../text/Frontmatter.js"
+import { plainText } from "../text/Markdown.js"
+import { folderOf } from "./checks/Identity.js"
+import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
+import type { CheckContext } from "./checks/Common.js"
+import { isCommandLine, orderedLists } from "./checks/Procedure.js"
+import { scanHazards } from "./checks/Safety.js"
+import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, teachesCode, unmarkedHeadings } from "./checks/Shape.js"
+
+/** What a repair may do to the file being improved (lines are the original's, 1-based). */
+export interface Editor {
+  readonly text: (line: number) => string
+  readonly setText: (line: number, text: string) => void
+  readonly remove: (line: number) => void
+  readonly removed: (line: number) => boolean
+  readonly insertBefore: (line: number, lines: ReadonlyArray<string>) => void
+  readonly change: (line: number, order: number, text: string) => void
+  /** the rule ids the review reported (repairs only act on what was found) */
+  readonly found: (ruleId: string) => boolean
+}
+
+const sentences = (text: string) => text.match(/[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g) ?? [text]
+
+/** Removes the sentences of a line that match; the line goes when nothing but its marker is left. */
+const dropSentences = (ed: Editor, line: number, match: (sentence: string) => boolean): boolean => {
+  const original = ed.text(line)
+  const marker = /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(original)![0]
+  const body = original.slice(marker.length)
+  const kept = sentences(body).filter((s) => !match(s))
+  const rest = kept.join("").trim()
+  if (rest === body.trim()) return false
+  if (rest === "" || /^[\W_]*$/.test(rest)) ed.remove(line)
+  else ed.setText(line, marker + rest)
+  return true
+}
+
+/** Renumbers the ordered lists that lost items, keeping their first number. */
+const renumber = (ctx: CheckContext, ed: Editor) => {
+  for (const list of orderedLists(ctx.doc)) {
+    if (!list.items.some((i) => ed.removed(i.line))) continue
+    const left = list.items.filter((i) => !ed.removed(i.line))
+    left.forEach((it, k) => {
+      const n = list.items[0]!.number + k
+      ed.setText(it.line, ed.text(it.line).replace(/^(\s*)(\d{1,4})([.)])/, (_m, ws: string, _old: string, mk: string) => `${ws}${n}${mk}`))
+    })
+  }
+}
+
+export const titleOf = (ctx: CheckContext): string => {
+  const h1 = ctx.doc.md.headings.find((h) => h.level === 1)
+  if (h1) return plainText(h1.text)
+  const name = getField(ctx.doc.fm, "name")?.value.trim() || folderOf(ctx)
+  return name.split(/[-_\s]+/).filter((w) => w !== "").map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ")
+}
+
+/** The first real sentence of the body: what the artifact does, in its own words. */
+export const openingSentence = (ctx: CheckContext): string | null => {
+  for (const [, text] of ctx.doc.prose) {
+    const t = text.trim()
+    if (t === "" || /^(#|[-*+] |\d+[.)] |<|\||>|\*\*[^*]+:\*\*$)/.test(t)) continue
+    const p = plainText(t)
+    if (p.split(/\s+/).length < 5 || /[:]$/.test(p)) continue
+    const sentence = (p.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? p).replace(/:$/, ".")
+    return sentence.length > 240 ? `${sentence.slice(0, 237).replace(/\s+\S*$/, "")}...` : sentence
+  }
+  return null
+}
+
+/** A description from the document's own words: its opening sentence, then a trigger on its title. */
+export const generatedDescription = (ctx: CheckContext): string => {
+  const title = titleOf(ctx)
+  const opening = openingSentence(ctx)
+  return `${opening ?? `${title}.`} Use when a request involves ${title.toLowerCase()}.`.slice(0, 1024)
+}
+
+export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {
+  const { doc } = ctx
+  const lines = doc.split.lines
+  // unclosed: the block ends after its last YAML line
+  if (doc.fm.present && !doc.fm.closed && ed.found("SK-FM-UNCLOSED")) {
+    let end = 1
+    for (let n = 2; n <= lines.length; n++) {
+      const l = lines[n - 1]!
+      if (/^[A-Za-z0-9_][\w.-]*\s*:/.test(l) || (/^\s+\S/.test(l) && end === n - 1) || (/^\s*-\s/.test(l) && end === n - 1)) end = n
+      else break
+    }
+    ed.insertBefore(end + 1, ["---"])
+    ed.change(end + 1, 2, `Line ${end + 1}: closed the frontmatter after its last key (it was never closed, so the whole file read as YAML).`)
+    return
+  }
+  if (!doc.fm.closed) return
+  const name = getField(doc.fm, "name")
+  const folder = folderOf(ctx)
+  if (name && folder && ed.found("SK-NAME-FOLDER") && name.line === name.endLine) {
+    ed.setText(name.line, ed.text(name.line).replace(/^(\s*name\s*:\s*).*$/, `$1${folder}`))
+    ed.change(name.line, 3, `Line ${name.line}: set \`name\` to \`${folder}\`, the folder's name (it was \`${name.value.trim()}\`).`)
+  }
+  const description = getField(doc.fm, "description")
+  if (description && (ed.found("SK-DESC-SHORT") || ed.found("SK-DESC-VAGUE") || ed.found("SK-DESC-EMPTY"))) {
+    const value = generatedDescription(ctx)
+    ed.setText(description.line, `description: ${yamlScalar(value)}`)
+    for (let n = description.line + 1; n <= description.endLine; n++) ed.remove(n)
+    ed.change(description.line, 4, `Line ${description.line}: rewrote the description from the title and the opening, with a "Use when" clause (it was ${JSON.stringify(description.value.trim().slice(0, 60))}); review the wording.`)
+  }
+}
+
+export const repairShape = (ctx: CheckContext, ed: Editor) => {
+  const { doc } = ctx
+  const eolLines = (lines: ReadonlyArray<string>) => lines
+  // one step per line
+  if (ed.found("SK-STEPS-FLATTENED")) {
+    for (const f of flattenedSteps(doc)) {
+      const steps = f.steps.map((s, k) => `${f.indent}${k + 1}${f.marker} ${s}`)
+      const lead = f.lead.trim() === "" ? [] : [f.lead, ""]
+      ed.setText(f.line, [...lead, ...eolLines(steps)].join("\n"))
+      ed.change(f.line, 30, `Line ${f.line}: split the ${f.steps.length} steps written as one paragraph into a numbered list.`)
+    }
+  }
+  // a document without headings: heading text marked again, or a title and a Steps heading
+  if (ed.found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0) {
+    const marked = unmarkedHeadings(doc)
+    marked.forEach((h, k) => {
+      ed.setText(h.line, `${k === 0 ? "#" : "##"} ${h.text}`)
+    })
+    if (marked.length > 0) {
+      ed.change(marked[0]!.line, 37, `Line${marked.length > 1 ? "s" : ""} ${marked.map((m) => m.line).join(", ")}: marked the heading text as headings (the document had none).`)
+    } else {
+      const first = orderedLists(doc)[0]
+      if (first && first.items.length >= 2) {
+        ed.insertBefore(first.items[0]!.line, ["## Steps", ""])
+        ed.change(first.items[0]!.line, 37, `Line ${first.items[0]!.line}: added a "## Steps" heading before the numbered procedure (the document had no headings).`)
+      }
+    }
+  }
+  // said twice: the later copy goes
+  if (ed.found("SK-STRUCT-DUP-SECTION")) {
+    for (const d of duplicateSections(doc)) {
+      for (let n = d.section.heading; n <= d.section.end; n++) ed.remove(n)
+      ed.change(d.section.heading, 38, `Lines ${d.section.heading}-${d.section.end}: removed the section "${d.section.title}", a copy of the one on line ${d.of.heading}.`)
+    }
+  }
+  if (ed.found("SK-LEN-DUPLICATE")) {
+    for (const d of nearDuplicateParagraphs(doc)) {
+      for (let n = d.paragraph.start; n <= d.paragraph.end; n++) ed.remove(n)
+      if ((doc.split.lines[d.paragraph.end] ?? "x").trim() === "") ed.remove(d.paragraph.end + 1)
+      ed.change(d.paragraph.start, 39, `Lines ${d.paragraph.start}-${d.paragraph.end}: removed a paragraph that repeats the one on line ${d.of.start}.`)
+    }
+  }
+  // an unfinished last sentence
+  if (ed.found("SK-STRUCT-CUT-SHORT")) {
+    const cut = cutShort(doc, 0).find((c) => /stops mid-way|announces/.test(c.reason))
+    if (cut && !ed.removed(cut.line)) {
+      ed.remove(cut.line)
+      ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last line; the document still looks cut short: write what is missing.`)
+    }
+  }
+  // commands named in the text, shown once in a block
+  if (ed.found("SK-EX-NO-CODE")) {
+    const commands: Array<string> = []
+    for (const c of doc.md.inlineCode) {
+      const t = c.text.trim()
+      if (!doc.md.inCode[c.line] && isCommandLine(t) && !commands.includes(t)) commands.push(t)
+    }
+    if (commands.length >= 2 || (commands.length === 1 && teachesCode(doc).length >= 2)) {
+      const end = doc.split.lines.length + 1
+      ed.insertBefore(end, ["", "## Example", "", "The commands this skill runs, in order:", "", "```bash", ...commands.slice(0, 10), "```"])
+      ed.change(end, 44, `Line ${end}: added an example block with the ${Math.min(10, commands.length)} command(s) the text names; add the expected output.`)
+    }
+  }
+}
+
+export const repairConsistency = (ctx: CheckContext, ed: Editor) => {
+  const { doc } = ctx
+  if (ed.found("SK-CONS-ALWAYS-NEVER")) {
+    for (const c of contradictions(doc)) {
+      if (dropSentences(ed, c.second.line, (s) => s.trim().startsWith(c.second.text.slice(0, 30).trim()) || s.includes(c.second.text))) {
+        ed.change(c.second.line, 50, `Line ${c.second.line}: removed ${JSON.stringify(c.second.text.slice(0, 70))}, which contradicts line ${c.first.line}; check which of the two you meant.`)
+      }
+    }
+  }
+  if (ed.found("SK-CONS-UNDO-STEP")) {
+    for (const u of undoneSteps(doc)) {
+      ed.remove(u.line)
+      ed.change(u.line, 51, `Line ${u.line}: removed the step that undoes the step on line ${u.earlierLine}.`)
+    }
+  }
+  if (ed.found("SK-CONS-USE-WHEN")) {
+    for (const t of triggerContradictions(doc)) {
+      if (dropSentences(ed, t.line, (s) => s.includes(t.text) || t.text.includes(s.trim()))) {
+        ed.change(t.line, 52, `Line ${t.line}: removed ${JSON.stringify(t.text.slice(0, 70))}, which forbids what the description offers the skill for.`)
+      }
+    }
+  }
+}
+
+const CURL_TO_FILE = /^(\s*)(?:sudo\s+)?(curl|wget)\b(.*?)\s*\|\s*(sudo\s+(?:-\w+\s+)*)?((?:ba|z|k|da)?sh|python3?|perl|ruby|node)\b(.*)$/
+
+export const repairSafety = (ctx: CheckContext, ed: Editor) => {
+  const { doc } = ctx
+  const hazards = scanHazards(doc)
+  const has = (id: string) => ed.found(id)
+  for (const h of hazards) {
+    if (ed.removed(h.line)) continue
+    switch (h.hazard) {
+      case "secret": {
+        if (!has("SK-SAFE-SECRET")) break
+        if (h.endLine !== undefined && h.endLine > h.line) {
+          ed.setText(h.line, ed.text(h.line).replace(/-----BEGIN[^-]*-----.*/, "<private key removed: load it from a secret store>"))
+          for (let n = h.line + 1; n <= h.endLine; n++) ed.remove(n)
+          ed.change(h.line, 60, `Lines ${h.line}-${h.endLine}: removed a private key; rotate it and load it from a secret store.`)
+        } else {
+          ed.setText(h.line, ed.text(h.line).split(h.match).join("<redacted>"))
+          ed.change(h.line, 60, `Line ${h.line}: redacted a secret; rotate it and read it from an environment variable.`)
+        }
+        break
+      }
+      case "prompt_injection":
+      case "exfiltration":
+      case "unbounded": {
+        const id = h.hazard === "prompt_injection" ? "SK-SAFE-INJECTION" : h.hazard === "exfiltration" ? "SK-SAFE-EXFIL" : "SK-SAFE-UNBOUNDED"
+        if (!has(id)) break
+        if (doc.md.inCode[h.line]) {
+          ed.remove(h.line)
+        } else if (!dropSentences(ed, h.line, (s) => s.includes(h.match) || h.match.includes(s.trim()))) break
+        ed.change(h.line, 61, `Line ${h.line}: removed ${h.hazard === "prompt_injection" ? "an instruction to ignore earlier instructions" : h.hazard === "exfiltration" ? "an instruction to send data elsewhere" : "an instruction granting unbounded autonomy"}.`)
+        break
+      }
+      case "destructive": {
+        if (!has("SK-SAFE-DESTRUCTIVE")) break
+        const line = ed.text(h.line)
+        if (doc.md.inCode[h.line]) {
+          // before the code block: a sentence at the block's indentation
+          const block = doc.md.codeBlocks.find((b) => b.startLine < h.line && h.line <= b.endLine)
+          if (!block) break
+          const indent = /^\s*/.exec(doc.split.lines[block.startLine - 1]!)![0]
+          ed.insertBefore(block.startLine, [`${indent}Ask the user to confirm before running \`${h.match.replace(/`/g, "")}\`: it cannot be undone.`, ""])
+          ed.change(block.startLine, 62, `Line ${block.startLine}: added a confirmation before \`${h.match}\`, which destroys data.`)
+        } else {
+          ed.setText(h.line, `${line.trimEnd()}${/[.!?]$/.test(line.trim()) ? "" : "."} Ask the user to confirm before running it: it cannot be undone.`)
+          ed.change(h.line, 62, `Line ${h.line}: added a confirmation before \`${h.match}\`, which destroys data.`)
+        }
+        break
+      }
+      case "pipe_to_shell": {
+        if (!has("SK-SAFE-PIPE-SHELL")) break
+        const m = CURL_TO_FILE.exec(ed.text(h.line))
+        if (doc.md.inCode[h.line] && m) {
+          const [, indent, tool, args, sudo, shell, rest] = m
+          const cleaned = args!.replace(/\s+-(?:o|O)\s*-(?=\s|$)|\s+-qO-|\s+-O-/g, "")
+          const download = tool === "wget" ? `${indent}wget${cleaned} -O install.sh` : `${indent}curl${cleaned} -o install.sh`
+          ed.setText(h.line, [download, `${indent}less install.sh   # read the script before running it`, `${indent}${sudo ?? ""}${shell} install.sh${rest!.replace(/^\s*-s\s+--\s*/, " ").replace(/^\s*-s\b/, "")}`.trimEnd()].join("\n"))
+          ed.change(h.line, 63, `Line ${h.line}: the script is downloaded and read before it runs, instead of piped into ${shell}.`)
+        } else if (!doc.md.inCode[h.line]) {
+          const line = ed.text(h.line)
+          ed.setText(h.line, `${line.trimEnd()}${/[.!?]$/.test(line.trim()) ? "" : "."} Download the script first and read the script before running it; do not pipe it into a shell.`)
+          ed.change(h.line, 63, `Line ${h.line}: added a review of the downloaded script before it runs.`)
+        }
+        break
+      }
+    }
+  }
+}
+
+export const finishRepairs = (ctx: CheckContext, ed: Editor) => renumber(ctx, ed)

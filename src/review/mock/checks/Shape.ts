@@ -1,0 +1,280 @@
+/**
+ * Detectors for the shape of a document, shared by the checks that score them and the improved
+ * version that repairs them: a numbered procedure run together into one paragraph, code taught
+ * without a code block, a body that stops before it is finished or points at sections it never
+ * writes, sections and paragraphs said twice, heading text that lost its `#`.
+ */
+import { plainText } from "../../text/Markdown.js"
+import type { Doc } from "../Document.js"
+import { isCommandLine } from "./Procedure.js"
+
+// ---------------------------------------------------------------- flattened steps
+
+export interface Flattened {
+  readonly line: number
+  /** the text before the first marker (kept as the lead-in) */
+  readonly lead: string
+  /** the steps, without their numbers */
+  readonly steps: ReadonlyArray<string>
+  readonly marker: "." | ")"
+  readonly indent: string
+}
+
+/** `1. Build it. 2. Test it. 3. Ship it.` on one line of prose: three or more markers in sequence. */
+export const flattenedSteps = (doc: Doc): Array<Flattened> => {
+  const out: Array<Flattened> = []
+  const listLines = new Set(doc.md.listItems.map((i) => i.line))
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  for (const [n, masked] of doc.prose) {
+    if (headingLines.has(n) || /^\s*(\||>)/.test(masked)) continue
+    const line = doc.split.lines[n - 1]!
+    // a list item whose text carries the rest of the procedure counts too
+    const itemPrefix = listLines.has(n) ? (/^(\s*(?:[-*+]|\d{1,4}[.)])\s+)/.exec(line)?.[1] ?? "") : ""
+    const body = line.slice(itemPrefix.length)
+    for (const marker of [".", ")"] as const) {
+      const esc = marker === "." ? "\\." : "\\)"
+      const re = new RegExp(`(^|\\s)(\\d{1,2})${esc}\\s+(?=\\S)`, "g")
+      const hits: Array<{ index: number; number: number; length: number }> = []
+      let m: RegExpExecArray | null
+      while ((m = re.exec(body)) !== null) hits.push({ index: m.index + m[1]!.length, number: Number(m[2]), length: m[0].length - m[1]!.length })
+      // the longest run of consecutive numbers starting at 1
+      const start = hits.findIndex((h) => h.number === 1)
+      if (start < 0) continue
+      const run = [hits[start]!]
+      for (let k = start + 1; k < hits.length && hits[k]!.number === run[run.length - 1]!.number + 1; k++) run.push(hits[k]!)
+      if (run.length < 3 || (itemPrefix === "" && run[0]!.index === 0 && listLines.has(n))) continue
+      const steps = run.map((h, k) => body.slice(h.index + h.length, k + 1 < run.length ? run[k + 1]!.index : body.length).trim())
+      if (steps.some((s) => plainText(s).split(/\s+/).length < 2)) continue
+      out.push({ line: n, lead: (itemPrefix + body.slice(0, run[0]!.index)).trimEnd(), steps, marker, indent: /^\s*/.exec(line)![0] })
+      break
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- code taught without code
+
+const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|\.(json|ya?ml|toml|sql|py|ts|js|sh|md|csv|tf|xml|html|css)\b|^\$|\/|::|->|=>|^[A-Z_]{3,}$)/
+
+/**
+ * Whether the document teaches code, commands or a format: commands and code-like fragments in its
+ * inline code, or words that introduce a command or a format. Returns the lines that show it.
+ */
+export const teachesCode = (doc: Doc): Array<number> => {
+  const lines = new Set<number>()
+  for (const c of doc.md.inlineCode) {
+    if (doc.md.inCode[c.line]) continue
+    const t = c.text.trim()
+    if (isCommandLine(t) || (CODEISH.test(t) && t.length >= 3)) lines.add(c.line)
+  }
+  for (const [n, text] of doc.prose) {
+    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|config(uration)?|schema|template|format)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
+  }
+  return [...lines].sort((a, b) => a - b)
+}
+
+// ---------------------------------------------------------------- cut short
+
+export interface CutShort {
+  readonly line: number
+  readonly reason: string
+}
+
+const WORD_NUMBERS: Record<string, number> = { three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 }
+
+/** Signs the document stops before it is finished. */
+export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
+  const out: Array<CutShort> = []
+  const lines = doc.split.lines
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  // the last line of content
+  let last = lines.length
+  while (last >= doc.md.bodyStartLine && lines[last - 1]!.trim() === "") last--
+  if (last >= doc.md.bodyStartLine && !doc.md.inCode[last] && !headingLines.has(last)) {
+    const text = lines[last - 1]!.trim()
+    const isItem = /^([-*+]|\d{1,4}[.)])\s/.test(text)
+    const plain = plainText(text.replace(/^([-*+]|\d{1,4}[.)])\s+/, ""))
+    const words = plain.split(/\s+/).filter((w) => w !== "")
+    if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
+    // a keyword list ("a, b, c, d") is not a sentence
+    else if (!/^(\||<|>|\[)/.test(text) && plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
+      out.push({ line: last, reason: "the last sentence stops mid-way" })
+    }
+  }
+  // "the five steps below", "follow these 6 steps": more steps promised than written
+  for (const [n, text] of doc.prose) {
+    const m = /\b(?:these|the following|the|follow(?:ing)?|in)\s+(\d{1,2}|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:steps|phases|stages)\b/i.exec(text)
+    if (!m) continue
+    const promised = /^\d+$/.test(m[1]!) ? Number(m[1]) : WORD_NUMBERS[m[1]!.toLowerCase()]!
+    if (promised >= 3 && steps < promised) out.push({ line: n, reason: `it promises ${promised} steps and gives ${steps}` })
+  }
+  return out
+}
+
+export interface Promised {
+  readonly line: number
+  readonly what: string
+}
+
+const POINTER =
+  /\b(?:see|in|under|follow|use|read|check) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+
+/** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
+export const promisedSections = (doc: Doc): Array<Promised> => {
+  const out: Array<Promised> = []
+  const headings = doc.md.headings
+  const lastLine = doc.split.lines.length
+  for (const [n, text] of doc.prose) {
+    POINTER.lastIndex = 0
+    let m: RegExpExecArray | null
+    while ((m = POINTER.exec(text)) !== null) {
+      const after = (line: number) => line > n
+      if (m[1]) {
+        const name = m[1].toLowerCase().replace(/^the /, "")
+        const found = headings.some((h) => plainText(h.text).toLowerCase().includes(name) || name.includes(plainText(h.text).toLowerCase()))
+        if (!found) out.push({ line: n, what: `the "${m[1]}" section` })
+      } else if (m[2]) {
+        const kind = m[2].toLowerCase()
+        const ok = /^step/.test(kind) || /^rule/.test(kind) || /^checklist/.test(kind)
+          ? doc.md.listItems.some((i) => after(i.line))
+          : /^example|^command|^template/.test(kind)
+          ? doc.md.codeBlocks.some((b) => after(b.startLine)) || headings.some((h) => after(h.line) && /example|template/i.test(h.text))
+          : /^table/.test(kind)
+          ? doc.split.lines.some((l, i) => after(i + 1) && /^\s*\|/.test(l))
+          : true
+        if (!ok) out.push({ line: n, what: `the ${kind} below` })
+      } else {
+        // "described below" with nothing below but blank lines
+        const rest = doc.split.lines.slice(n).filter((l) => l.trim() !== "")
+        if (rest.length === 0 && n < lastLine + 1) out.push({ line: n, what: "what it says is below" })
+      }
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- said twice
+
+export interface Section {
+  readonly heading: number
+  readonly level: number
+  readonly title: string
+  /** first and last line of the section's own content (up to the next heading of any level) */
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+export const sections = (doc: Doc): Array<Section> => {
+  const hs = doc.md.headings
+  return hs.map((h, i) => {
+    const end = (hs[i + 1]?.line ?? doc.split.lines.length + 1) - 1
+    return {
+      heading: h.line,
+      level: h.level,
+      title: plainText(h.text),
+      start: h.line + 1,
+      end,
+      text: doc.split.lines.slice(h.line, end).join("\n").trim()
+    }
+  })
+}
+
+const shingles = (text: string, k = 3): Set<string> => {
+  const words = plainText(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const out = new Set<string>()
+  for (let i = 0; i + k <= words.length; i++) out.add(words.slice(i, i + k).join(" "))
+  if (words.length < k && words.length > 0) out.add(words.join(" "))
+  return out
+}
+
+export const similarity = (a: string, b: string): number => {
+  const x = shingles(a)
+  const y = shingles(b)
+  if (x.size === 0 || y.size === 0) return 0
+  let shared = 0
+  for (const s of x) if (y.has(s)) shared++
+  return shared / (x.size + y.size - shared)
+}
+
+/** Sections whose content repeats an earlier section's (a copy, perhaps under another title). */
+export const duplicateSections = (doc: Doc): Array<{ readonly section: Section; readonly of: Section }> => {
+  const all = sections(doc).filter((s) => plainText(s.text).split(/\s+/).length >= 8)
+  const out: Array<{ section: Section; of: Section }> = []
+  for (let j = 1; j < all.length; j++) {
+    const later = all[j]!
+    const earlier = all.slice(0, j).find((e) => e.level === later.level && (similarity(e.text, later.text) >= 0.8 || (e.title.toLowerCase() === later.title.toLowerCase() && similarity(e.text, later.text) >= 0.5)))
+    if (earlier && !out.some((d) => d.section.heading === earlier.heading)) out.push({ section: later, of: earlier })
+  }
+  return out
+}
+
+export interface Paragraph {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+/** Runs of prose lines between blank lines, headings, code and lists. */
+export const paragraphs = (doc: Doc): Array<Paragraph> => {
+  const out: Array<Paragraph> = []
+  const lines = doc.split.lines
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  const listLines = new Set(doc.md.listItems.map((i) => i.line))
+  let start = -1
+  const flush = (end: number) => {
+    if (start > 0) out.push({ start, end, text: lines.slice(start - 1, end).join(" ").trim() })
+    start = -1
+  }
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    const l = lines[n - 1]!
+    const plain = !doc.md.inCode[n] && !headingLines.has(n) && !listLines.has(n) && l.trim() !== "" && !/^\s*(\||>|<)/.test(l)
+    if (plain && start < 0) start = n
+    if (!plain) flush(n - 1)
+  }
+  flush(lines.length)
+  return out
+}
+
+/** Later paragraphs that say again what an earlier one said, in nearly the same words. */
+export const nearDuplicateParagraphs = (doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
+  const ps = paragraphs(doc).filter((p) => plainText(p.text).split(/\s+/).length >= 10)
+  const dupSections = duplicateSections(doc)
+  const inDupSection = (p: Paragraph) => dupSections.some((d) => p.start >= d.section.start && p.end <= d.section.end)
+  const out: Array<{ paragraph: Paragraph; of: Paragraph }> = []
+  for (let j = 1; j < ps.length; j++) {
+    const later = ps[j]!
+    if (inDupSection(later)) continue
+    const earlier = ps.slice(0, j).find((e) => similarity(e.text, later.text) >= 0.45)
+    if (earlier) out.push({ paragraph: later, of: earlier })
+  }
+  return out
+}
+
+// ---------------------------------------------------------------- heading text without its #
+
+/**
+ * Lines that read like headings but are not marked as such: short, standing alone between blank lines,
+ * without a sentence's final punctuation, followed by content. For a document whose headings lost
+ * their `#`.
+ */
+export const unmarkedHeadings = (doc: Doc): Array<{ readonly line: number; readonly text: string }> => {
+  const out: Array<{ line: number; text: string }> = []
+  const lines = doc.split.lines
+  const listLines = new Set(doc.md.listItems.map((i) => i.line))
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n] || listLines.has(n) || headingLines.has(n)) continue
+    const t = lines[n - 1]!.trim()
+    if (t === "" || /^(\||>|<|!|\[|```|~~~|-{3,}|\*{3,})/.test(t)) continue
+    const before = n === doc.md.bodyStartLine ? "" : lines[n - 2]!.trim()
+    const after = lines[n]?.trim() ?? ""
+    const words = plainText(t).split(/\s+/).length
+    if (before !== "" || after !== "" || words > 7 || /[.,;:!?]$/.test(t) || !/^[\p{Lu}\d`*]/u.test(t)) continue
+    // content follows
+    const next = lines.slice(n).find((l) => l.trim() !== "")
+    if (next === undefined) continue
+    out.push({ line: n, text: t.replace(/^\*\*(.*)\*\*$/, "$1") })
+  }
+  return out
+}
