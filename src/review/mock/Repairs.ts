@@ -24,7 +24,7 @@ import { contradictions, triggerContradictions, undoneSteps } from "./checks/Con
 import type { CheckContext } from "./checks/Common.js"
 import { isCommandLine, orderedLists } from "./checks/Procedure.js"
 import { scanHazards } from "./checks/Safety.js"
-import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, teachesCode, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, unmarkedHeadings } from "./checks/Shape.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {
@@ -173,18 +173,48 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last line; the document still looks cut short: write what is missing.`)
     }
   }
-  // commands named in the text, shown once in a block
-  if (ed.found("SK-EX-NO-CODE")) {
-    const commands: Array<string> = []
-    for (const c of doc.md.inlineCode) {
-      const t = c.text.trim()
-      if (!doc.md.inCode[c.line] && isCommandLine(t) && !commands.includes(t)) commands.push(t)
-    }
-    if (commands.length >= 2 || (commands.length === 1 && teachesCode(doc).length >= 2)) {
+  // examples: the commands the text names, else the first short example file, else a worked run of the steps
+  if (ed.found("SK-EX-NO-CODE") || ed.found("SK-EX-MISSING") || ed.found("SK-EX-ONLY-IN-FILES")) {
+    const block = exampleBlock(ctx)
+    if (block) {
       const end = doc.split.lines.length + 1
-      ed.insertBefore(end, ["", "## Example", "", "The commands this skill runs, in order:", "", "```bash", ...commands.slice(0, 10), "```"])
-      ed.change(end, 44, `Line ${end}: added an example block with the ${Math.min(10, commands.length)} command(s) the text names; add the expected output.`)
+      ed.insertBefore(end, ["", "## Example", "", block.lead, "", `\`\`\`${block.lang}`, ...block.lines, "```"])
+      ed.change(end, 44, `Line ${end}: added an example: ${block.what}.`)
     }
+  }
+}
+
+/** An example made only of the document's own material. */
+const exampleBlock = (ctx: CheckContext): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {
+  const { doc } = ctx
+  const commands: Array<string> = []
+  for (const c of doc.md.inlineCode) {
+    const t = c.text.trim()
+    if (!doc.md.inCode[c.line] && isCommandLine(t) && !commands.includes(t)) commands.push(t)
+  }
+  if (commands.length >= 2) {
+    return { lead: "The commands this skill runs, in order:", lang: "bash", lines: commands.slice(0, 10), what: `the ${Math.min(10, commands.length)} commands the text names, in order; add their expected output` }
+  }
+  // the first example or template file the document links, when it is short
+  for (const ref of doc.refs) {
+    if (!/example|sample|template/i.test(ref.path)) continue
+    const target = ctx.bundle.paths.find((p) => p === ref.path || p.endsWith(`/${ref.path}`) || p === `${doc.dir ? `${doc.dir}/` : ""}${ref.path}`)
+    const file = target === undefined ? undefined : ctx.docAt(target)
+    if (!file) continue
+    const lines = file.text.replace(/\n+$/, "").split("\n")
+    if (lines.length === 0 || lines.length > 40 || lines.some((l) => /^\s*(```|~~~)/.test(l))) continue
+    return { lead: `From \`${target}\`:`, lang: /\.md$/.test(target!) ? "markdown" : "text", lines, what: `the content of ${target}, shown inline` }
+  }
+  // a worked run: the description's trigger as the request, the steps as what happens
+  const steps = orderedLists(doc)[0]?.items ?? []
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\buse (?:this skill |it )?(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
+  if (steps.length < 2 || !trigger) return null
+  const titles = steps.slice(0, 8).map((s, k) => `${k + 1}. ${plainText(s.text).replace(/[:.].*$/, "").slice(0, 80)}`)
+  return {
+    lead: "A run of this skill, from its trigger and its steps (replace it with a real request and result):",
+    lang: "text",
+    lines: [`Request: ${trigger.replace(/^use (this skill |it )?/i, "").replace(/^when (the user |a user )?/i, "").trim()}`, ...titles],
+    what: "a run built from the description's trigger and the steps; replace it with a real request and result"
   }
 }
 

@@ -96,6 +96,8 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     formatting: 5
   }),
   // 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded)
+  // skills also state their rules, how to verify the work and what to do on failure (the parts a
+  // document cut short loses first)
   rubric("skill", "Agent skill (SKILL.md)", {
     frontmatter: 8,
     name: 8,
@@ -103,12 +105,15 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     structure: 8,
     steps: 12,
     examples: 8,
-    references: 8,
-    clarity: 8,
-    length: 4,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
+    references: 6,
+    clarity: 6,
+    length: 3,
+    formatting: 3,
+    constraints: 4,
+    verification: 4,
+    error_handling: 4,
+    consistency: 6,
+    safety: 8
   }, RUBRIC_VERSION_2026_11_22),
   rubric("agent", "Agent instructions (AGENTS.md)", {
     purpose: 4,

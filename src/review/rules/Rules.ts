@@ -84,8 +84,9 @@ export const RULES: ReadonlyArray<Rule> = [
   r("steps", "heading_gap", "SK-STEPS-HEADING-GAP", "minor", "Step headings skip a number", "## Step 1\n## Step 3", "Restore the missing step or renumber."),
   r("steps", "dangling_step_ref", "SK-STEPS-DANGLING-REF", "minor", "The text refers to a step that does not exist", "Repeat step 7. (there are 5)", "Point at an existing step."),
   // examples
-  r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output."),
+  r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output. (apply: a worked example from the trigger and the steps)"),
   r("examples", "no_code_example", "SK-EX-NO-CODE", "major", "It teaches code, commands or a format but shows none in a code block", "Run `npm test` with the right flags, then format the output as JSON.", "Add fenced examples of the commands, code or format it teaches."),
+  r("examples", "only_in_files", "SK-EX-ONLY-IN-FILES", "minor", "Examples only in other files", "See templates/entry.md for the format. (no example in the document)", "Show one short example inline. (apply: the first example file, when short)"),
   r("examples", "no_concrete_example", "SK-EX-NOT-CONCRETE", "minor", "Examples are named but none is concrete", "## Examples\nAsk it to deploy.", "Show a complete sample in a code block."),
   r("examples", "no_language", "SK-EX-NO-LANGUAGE", "info", "A code block without a language tag", "```\nnpm test\n```", "Add the language after the fence. (apply)"),
   // references

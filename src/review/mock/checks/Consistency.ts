@@ -106,31 +106,16 @@ export const contradictions = (doc: Doc): Array<Contradiction> => {
 
 // ---------------------------------------------------------------- steps undone
 
-const INVERSE: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-  ["add", ["remove", "delete", "drop"]],
-  ["create", ["delete", "remove", "destroy", "drop"]],
-  ["install", ["uninstall", "remove"]],
-  ["enable", ["disable"]],
-  ["insert", ["delete", "remove"]],
-  ["apply", ["revert", "undo", "roll"]],
-  ["commit", ["revert", "reset"]],
-  ["merge", ["revert"]],
-  ["stage", ["unstage"]],
-  ["grant", ["revoke"]],
-  ["set", ["unset"]],
-  ["approve", ["reject", "unapprove"]],
-  ["publish", ["unpublish"]],
-  ["deploy", ["undeploy", "roll"]],
-  ["write", ["delete", "remove"]],
-  ["save", ["delete", "discard"]],
-  ["run", ["revert", "undo", "roll"]],
-  ["update", ["revert", "undo", "roll"]],
-  ["push", ["revert", "delete"]],
-  ["tag", ["delete", "remove"]]
-]
+/** Verbs that take back what an earlier step made or did. */
+const REVERSING = new Set(
+  ("remove delete discard drop destroy revert undo uninstall disable unset clear reset erase wipe purge close stop detach unlink unpin unmark " +
+    "untag unregister unpublish unstage downgrade revoke reject cancel abandon tear roll").split(" ")
+)
 const UNDO = /^(undo|revert|roll ?back|reverse|discard)\b/i
-const TEMPORARY = /\b(temp|temporary|tmp|scratch|throwaway|worktree|backup|stash|test (database|db|branch|data)|fixture|cleanup|clean up|leftover|debug)\b/i
+const TEMPORARY = /\b(temp|temporary|tmp|scratch|throwaway|worktree|backup|stash|test (database|db|branch|data)|fixture|cleanup|clean up|leftover|debug|old|previous|stale|outdated|unused|obsolete|duplicate)\b/i
 const CONDITIONAL = /\b(if|when|unless|on (failure|error)|in case|otherwise|fails?|failed|broken|wrong|mistake|error)\b/i
+/** A connective that opens a step ("Finally, delete …") is not its verb. */
+const LEAD_IN = /^(?:(?:finally|then|next|now|lastly|afterwards|at the end|once (?:that|this|it) is done|after that|before you finish|when (?:you are|you're) done)\s*,?\s+)+/i
 
 export interface UndoneStep {
   readonly line: number
@@ -141,7 +126,10 @@ export interface UndoneStep {
 export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
   const out: Array<UndoneStep> = []
   for (const list of orderedLists(doc)) {
-    const items = list.items.map((it) => ({ ...it, plain: plainText(it.text), verb: firstWord(it.text) }))
+    const items = list.items.map((it) => {
+      const plain = plainText(it.text).replace(LEAD_IN, "")
+      return { ...it, plain, verb: firstWord(plain) }
+    })
     for (let j = 1; j < items.length; j++) {
       const later = items[j]!
       if (CONDITIONAL.test(later.plain) || TEMPORARY.test(later.plain)) continue
@@ -153,15 +141,17 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
           continue
         }
       }
+      if (!REVERSING.has(later.verb)) continue
       const laterWords = new Set(contentWords(later.plain).slice(1))
+      if (laterWords.size === 0) continue
       for (let i = 0; i < j; i++) {
         const earlier = items[i]!
-        const inverse = INVERSE.find(([v]) => v === earlier.verb)?.[1] ?? []
-        const undoes = inverse.includes(later.verb) || (UNDO.test(later.plain) && earlier.verb !== "")
-        if (!undoes || TEMPORARY.test(earlier.plain)) continue
+        // a step that itself removes something is not undone by removing more
+        if (REVERSING.has(earlier.verb) || earlier.verb === "" || TEMPORARY.test(earlier.plain)) continue
         const earlierWords = new Set(contentWords(earlier.plain).slice(1))
         const shared = overlap(laterWords, earlierWords)
-        if (shared >= 1 && shared >= Math.min(laterWords.size, earlierWords.size) * 0.5) {
+        // the later step's object is the earlier step's: most of its words come from there
+        if (shared >= 1 && shared >= laterWords.size * 0.6) {
           out.push({ line: later.line, earlierLine: earlier.line, text: later.plain })
           break
         }

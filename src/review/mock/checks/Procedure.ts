@@ -231,17 +231,17 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
   // commands, code or a format taught in the text with not one block that shows them
-  const teaching = blocks.length === 0 && exampleFiles.length === 0 ? teachesCode(doc) : []
+  const teaching = blocks.length === 0 ? teachesCode(doc) : []
   const teachesCodeWithoutBlock = teaching.length >= 2 && artifactType !== "rubr_flow"
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",
-      "major",
+      exampleFiles.length > 0 ? "minor" : "major",
       teaching[0]!,
       `It teaches commands, code or a format (lines ${teaching.slice(0, 6).join(", ")}${teaching.length > 6 ? ", …" : ""}) but shows none in a code block`,
       "Add fenced examples of what it teaches: the exact command lines, a code sample, or the format filled in."
     )
-    o.deduct(50, "teaches code without a code block")
+    o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
   if (strong === 0) {
     const severity: Severity = artifactType === "skill" || artifactType === "prompt"
@@ -257,6 +257,17 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
       "Add a short '## Examples' section with a realistic input and the expected output or command."
     )
     o.deduct(severity === "major" ? 70 : 40, "no worked example")
+  }
+  if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
+    // the examples live only in other files: the agent sees their shape only after opening one
+    o.issue(
+      "only_in_files",
+      "minor",
+      doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
+      `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
+      "Show one short example inline (a fenced block), and keep the files for the rest."
+    )
+    o.deduct(20, "examples only in other files")
   }
   if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0) {
     o.issue(
