@@ -18,6 +18,10 @@ import { ruleIdFor } from "../rules/Rules.js"
 export const MOCK_PROVIDER = "mock"
 export const MOCK_MODEL = "rubr-mock-1"
 
+/** Points every distinct critical rule broken takes off the overall score, and their cap. */
+export const CRITICAL_PENALTY = 10
+export const CRITICAL_PENALTY_CAP = 25
+
 const SEVERITY_RANK = { critical: 0, major: 1, minor: 2, info: 3 } as const
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -136,15 +140,19 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     }
   })
   const totalWeight = scores.reduce((s, x) => s + x.weight, 0)
+  const weightedMean = scores.length === 0
+    ? 100
+    : totalWeight > 0
+    ? scores.reduce((s, x) => s + x.weight * x.score, 0) / totalWeight
+    : scores.reduce((s, x) => s + x.score, 0) / scores.length
+  // a critical problem (broken frontmatter, a leaked secret, a destructive command) costs the overall
+  // score 10 points more per rule broken, at most 25: however light its criterion, it always shows
+  const criticalRules = new Set(
+    issues.filter(({ issue }) => issue.severity === "critical").map(({ issue }) => ruleIdFor(issue.criterion, issue.code))
+  )
+  const criticalPenalty = Math.min(CRITICAL_PENALTY_CAP, CRITICAL_PENALTY * criticalRules.size)
   // one decimal, so a small deduction on a light criterion still shows in the overall score
-  const overallScore =
-    scores.length === 0
-      ? 100
-      : Math.round(
-        10 * (totalWeight > 0
-          ? scores.reduce((s, x) => s + x.weight * x.score, 0) / totalWeight
-          : scores.reduce((s, x) => s + x.score, 0) / scores.length)
-      ) / 10
+  const overallScore = Math.round(10 * Math.max(0, weightedMean - criticalPenalty)) / 10
 
   issues.sort(
     (a, b) =>

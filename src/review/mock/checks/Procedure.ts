@@ -6,6 +6,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teachesCode } from "./Shape.js"
 import {
   bodyStart,
@@ -357,7 +358,9 @@ export const commands = (ctx: CheckContext): CheckOutcome => {
 export const constraints = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("constraints", ctx.disabledRules)
   const { doc } = ctx
-  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i)
+  // an unsafe instruction ("never stop to ask") is not a rule
+  const unsafe = hazardLines(doc)
+  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i).filter((n) => !unsafe.has(n))
   const sections = headingMatches(doc, /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies)\b/i)
   if (rules.length === 0 && sections.length === 0) {
     o.issue(
@@ -446,7 +449,8 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
-  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i)
+  const unsafe = hazardLines(doc)
+  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
   if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
@@ -471,10 +475,11 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop)\b/i)
+  const unsafe = hazardLines(doc)
   const lines = proseMatches(
     doc,
     /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and ask|ask (the user|for clarification|your)|escalate|abort|troubleshoot)/i
-  )
+  ).filter((n) => !unsafe.has(n))
   if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",

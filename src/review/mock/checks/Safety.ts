@@ -97,25 +97,45 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
 
 // ---------------------------------------------------------------- autonomy
 
+/** Unbounded autonomy phrased as a prohibition: forbidding the agent to stop or ask is the hazard. */
+const NEVER_STOP =
+  /\b(never|do not|don't|without)\s+(stop(ping)?|paus(e|ing)|wait(ing)?|ask(ing)?|check(ing)? (in|back|with)|confirm(ing)?|request(ing)? (approval|permission|confirmation))\b/i
+
+/** Unbounded autonomy phrased as a permission or a push, unless it is itself forbidden. */
 const UNBOUNDED: ReadonlyArray<RegExp> = [
-  /\b(never|do not|don't|without)\s+(stop(ping)?|paus(e|ing)|wait(ing)?|ask(ing)?|check(ing)? (in|back|with)|confirm(ing)?|request(ing)? (approval|permission|confirmation))\b[^.\n]*\b(user|anyone|human|approval|permission|confirmation|ask|stop|going|until|proceed|continue)?/i,
   /\b(proceed|continue|act|go ahead|carry on)\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking|consulting)\b/i,
-  /\b(keep|continue)\s+(going|trying|retrying|iterating|looping|working|running)\s+(until|till|no matter)\b/i,
-  /\b(retry|loop|repeat|run)\b[^.\n]{0,40}\b(forever|indefinitely|endlessly|without (a )?limit|until it (works|succeeds|passes))\b/i,
+  /\b(keep|continue)\s+(going|trying|retrying|iterating|looping|working|running|until)\b[^.\n]{0,40}?\b(until|till|no matter|forever|indefinitely)?/i,
+  /\b(retry|loop|repeat|run)\b[^.\n]{0,40}\b(forever|indefinitely|endlessly|without (a |any )?limit|until it (works|succeeds|passes))\b/i,
   /\bdo (whatever|anything)\s+(it takes|is (needed|necessary|required)|necessary|you (need|want|must))\b/i,
+  /\b(by any means( necessary)?|at any cost|whatever it takes)\b/i,
   /\b(full|unrestricted|unlimited|complete)\s+(access|autonomy|permissions?|authority|control)\b/i,
+  /\b(work|act|operate)\s+(fully |completely )?autonomously\b/i,
+  /\b(make|change|delete|modify|rewrite)\s+(any|every|whatever)\s+(change|file|setting|permission|thing)s?\b[^.\n]{0,40}\b(necessary|need|want|in the way|on the system|anywhere)\b/i,
   /\byou (may|can|are (free|allowed) to|have (full )?permission to)\s+(change|modify|delete|edit|rewrite|run|execute|install)\s+(anything|everything|any (file|command|thing)|whatever)\b/i
 ]
 
-/** A bound on the autonomy: a limit, a stop condition, an escalation. */
-const BOUNDED = /\b(\d+|three|two|five|max(imum)?|at most|no more than|limit|budget|timeout|then stop|stop and ask|escalate|ask the user)\b/i
+/** A bound on the autonomy: a limit, a stop condition, an escalation ("without limit" is none). */
+const BOUNDED = /\b(\d+ (times|attempts|tries|minutes)|three|two|five|max(imum)?|at most|no more than|(?<!without (a |any )?)limit(?! ?less)|budget|timeout|then stop|stop and ask|escalate|ask the user)\b/i
 
 // ---------------------------------------------------------------- scan
 
 const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
 
-/** Every hazard in the document, in line order. */
+const scanned = new WeakMap<Doc, Array<Finding>>()
+
+/** Every hazard in the document, in line order (computed once per document). */
 export const scanHazards = (doc: Doc): Array<Finding> => {
+  const hit = scanned.get(doc)
+  if (hit) return hit
+  const found = scan(doc)
+  scanned.set(doc, found)
+  return found
+}
+
+/** Lines carrying a hazard: they never count as a rule, a check or failure handling. */
+export const hazardLines = (doc: Doc): ReadonlySet<number> => new Set(scanHazards(doc).map((f) => f.line))
+
+const scan = (doc: Doc): Array<Finding> => {
   const out: Array<Finding> = []
   const lines = doc.split.lines
   for (let i = 0; i < lines.length; i++) {
@@ -150,15 +170,17 @@ export const scanHazards = (doc: Doc): Array<Finding> => {
       if (!inCode && INJECTION.test(s) && !negated) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
       const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
       if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
-      if (!inCode && !negated && UNBOUNDED.some((re) => re.test(s)) && !BOUNDED.test(s)) out.push({ hazard: "unbounded", line: n, match: s.trim() })
+      if (!inCode && !BOUNDED.test(s) && (NEVER_STOP.test(s) || (!negated && UNBOUNDED.some((re) => re.test(s))))) {
+        out.push({ hazard: "unbounded", line: n, match: s.trim() })
+      }
     }
     // commands
-    // a confirmation counts when it is next to the command, or just before the code block holding it
+    // a confirmation counts in the command's own line or sentence, or in the lines that introduce the
+    // code block holding it; a "confirm" in another step says nothing about this command
     const block = inCode ? doc.md.codeBlocks.find((b) => b.startLine < n && n <= b.endLine) : undefined
-    const nearby = [
-      ...lines.slice(Math.max(0, i - 3), Math.min(lines.length, i + 3)),
-      ...(block ? lines.slice(Math.max(0, block.startLine - 4), block.startLine - 1) : [])
-    ].join("\n")
+    const nearby = block
+      ? [line, ...lines.slice(Math.max(0, block.startLine - 3), block.startLine - 1)].join("\n")
+      : line
     for (const d of DESTRUCTIVE) {
       d.pattern.lastIndex = 0
       let m: RegExpExecArray | null
@@ -224,7 +246,7 @@ export const safety = (ctx: CheckContext): CheckOutcome => {
       case "destructive":
         o.issue(
           "destructive",
-          "major",
+          "critical",
           f.line,
           `\`${clip(f.match, 50)}\` destroys data and nothing asks before it runs`,
           "Ask the user to confirm first (naming what will be lost), or use the safe variant (a dry run, --force-with-lease, a backup)."
@@ -233,7 +255,7 @@ export const safety = (ctx: CheckContext): CheckOutcome => {
       case "pipe_to_shell":
         o.issue(
           "pipe_to_shell",
-          "major",
+          "critical",
           f.line,
           `A remote script piped straight into a shell (\`${clip(f.match, 50)}\`): whatever the server sends runs unseen`,
           "Download the script to a file, read it (or check its checksum), then run it."
@@ -250,8 +272,8 @@ export const safety = (ctx: CheckContext): CheckOutcome => {
         break
     }
   }
-  const critical = count("secret") + count("prompt_injection") + count("exfiltration")
-  const major = count("destructive") + count("pipe_to_shell") + count("unbounded")
+  const critical = count("secret") + count("prompt_injection") + count("exfiltration") + count("destructive") + count("pipe_to_shell")
+  const major = count("unbounded")
   // the first critical problem costs most; every hazard costs something
   if (critical > 0) o.deduct(Math.min(100, 60 + 20 * (critical - 1)), `${critical} critical safety problem(s)`, null)
   if (major > 0) o.deduct(Math.min(60, 30 + 15 * (major - 1)), `${major} unsafe instruction(s)`, null)
