@@ -24,7 +24,7 @@ import { contradictions, triggerContradictions, undoneSteps } from "./checks/Con
 import type { CheckContext } from "./checks/Common.js"
 import { isCommandLine, orderedLists } from "./checks/Procedure.js"
 import { scanHazards } from "./checks/Safety.js"
-import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, runTogether, unmarkedHeadings } from "./checks/Shape.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {
@@ -151,6 +151,17 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       }
     }
   }
+  // parts run together: a heading named after what the part is
+  if (ed.found("SK-STRUCT-RUN-TOGETHER")) {
+    const level = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
+    for (const j of runTogether(doc)) {
+      const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
+      const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
+      const name = j.block.kind === "ordered" ? "Steps" : rules * 2 >= items.length ? "Rules" : "Notes"
+      ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
+      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : "list"} that ran into the part above; rename it if another title fits.`)
+    }
+  }
   // said twice: the later copy goes
   if (ed.found("SK-STRUCT-DUP-SECTION")) {
     for (const d of duplicateSections(doc)) {
@@ -222,8 +233,9 @@ export const repairConsistency = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
   if (ed.found("SK-CONS-ALWAYS-NEVER")) {
     for (const c of contradictions(doc)) {
-      if (dropSentences(ed, c.second.line, (s) => s.trim().startsWith(c.second.text.slice(0, 30).trim()) || s.includes(c.second.text))) {
-        ed.change(c.second.line, 50, `Line ${c.second.line}: removed ${JSON.stringify(c.second.text.slice(0, 70))}, which contradicts line ${c.first.line}; check which of the two you meant.`)
+      const d = c.dropped
+      if (dropSentences(ed, d.line, (s) => s.trim().startsWith(d.text.slice(0, 30).trim()) || s.includes(d.text))) {
+        ed.change(d.line, 50, `Line ${d.line}: removed ${JSON.stringify(d.text.slice(0, 70))}, which contradicts line ${c.kept.line} (kept: ${c.kept.step ? "it is a step of the procedure" : c.kept.kind === "negative" ? "the prohibition" : "the rule in the rules section"}); check which of the two you meant.`)
       }
     }
   }

@@ -67,6 +67,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("structure", "skipped_level", "SK-STRUCT-SKIPPED-LEVEL", "minor", "A heading level is skipped", "# Deploy\n### Steps", "Use the next level. (apply)"),
   r("structure", "empty_heading", "SK-STRUCT-EMPTY-HEADING", "minor", "An empty heading", "## ", "Name it or remove it."),
   r("structure", "empty_section", "SK-STRUCT-EMPTY-SECTION", "minor", "An empty section", "## Rollback\n## Examples", "Write it or remove the heading."),
+  r("structure", "run_together", "SK-STRUCT-RUN-TOGETHER", "minor", "Two parts run together without a heading", "1. Deploy.\n2. Verify.\n\n- Never deploy on Fridays.", "Give the second part its heading or a lead-in. (apply: `## Rules` before a list of rules, `## Steps` before a numbered list)"),
   r("structure", "duplicate_heading", "SK-STRUCT-DUP-HEADING", "minor", "Two sibling headings with one title", "## Steps\n…\n## Steps", "Merge the sections or rename one."),
   r("structure", "duplicate_section", "SK-STRUCT-DUP-SECTION", "minor", "A section repeated, with the same content", "## Rules\n- Never …\n## Rules\n- Never …", "Delete the copy. (apply)"),
   r("structure", "cut_short", "SK-STRUCT-CUT-SHORT", "major", "The document stops before it is finished", "## Steps\n1. Build the app.\n2. Deploy it to the", "Finish the last section, and the sections the description and opening promise."),

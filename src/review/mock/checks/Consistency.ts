@@ -43,6 +43,8 @@ interface Statement {
   readonly kind: "positive" | "negative"
   /** an imperative step, read as a positive statement */
   readonly step: boolean
+  /** "without Y", "unless Y": the statement holds only short of a condition */
+  readonly conditioned: boolean
 }
 
 const sentencesOf = (text: string) => text.split(/(?<=[.!?;])\s+/).map((s) => s.trim()).filter((s) => s !== "")
@@ -56,15 +58,19 @@ const statements = (doc: Doc): Array<Statement> => {
     for (const s of sentencesOf(text)) {
       const neg = NEGATIVE.test(s)
       const pos = !neg && POSITIVE.test(s)
-      if (neg && DOUBLE_NEGATIVE.test(s)) continue
+      const conditioned = DOUBLE_NEGATIVE.test(s)
       // the action is what follows the rule word
       const rest = neg ? s.slice(s.search(NEGATIVE)) : pos ? s.slice(s.search(POSITIVE)) : s
       const words = new Set(contentWords(rest))
       if (words.size < 2) continue
-      if (neg) out.push({ line: n, text: s, words, kind: "negative", step: false })
-      else if (pos) out.push({ line: n, text: s, words, kind: "positive", step: false })
-      else if (stepLines.has(n) && s === sentencesOf(text)[0] && /^[A-Z]/.test(s) && !/^(if|when|unless|once|for|in case)\b/i.test(s)) {
-        out.push({ line: n, text: s, words, kind: "positive", step: true })
+      if (neg) out.push({ line: n, text: s, words, kind: "negative", step: false, conditioned })
+      else if (pos) out.push({ line: n, text: s, words, kind: "positive", step: false, conditioned })
+      else if (stepLines.has(n) && s === sentencesOf(text)[0]) {
+        // a step's label ("**Content exploration**: Use …") is not its action
+        const action = plainText(s).replace(/^[^:]{1,40}:\s+(?=[A-Z])/, "")
+        if (/^[A-Z]/.test(action) && !/^(if|when|unless|once|for|in case)\b/i.test(action)) {
+          out.push({ line: n, text: s, words: new Set(contentWords(action)), kind: "positive", step: true, conditioned })
+        }
       }
     }
   }
@@ -77,6 +83,21 @@ const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filte
 export interface Contradiction {
   readonly first: Statement
   readonly second: Statement
+  /** the statement that more likely says what is meant (a step of the procedure, a rule in a rules section, else the prohibition) */
+  readonly kept: Statement
+  readonly dropped: Statement
+}
+
+const RULES_HEADING = /\b(rules?|constraints?|guidelines?|guardrails?|boundaries|don'?ts|dos and don'?ts|must|never|important|critical|policy|policies|non-negotiable|iron law|red flags)\b/i
+
+/** Which of two contradicting statements the document more likely means. */
+const likelyMeant = (doc: Doc, a: Statement, b: Statement): Statement => {
+  if (a.step !== b.step) return a.step ? a : b
+  const sectionOf = (s: Statement) => [...doc.md.headings].reverse().find((h) => h.line < s.line)?.text ?? ""
+  const ra = RULES_HEADING.test(sectionOf(a))
+  const rb = RULES_HEADING.test(sectionOf(b))
+  if (ra !== rb) return ra ? a : b
+  return a.kind === "negative" ? a : b
 }
 
 /** Pairs of statements about the same action with opposite polarity. */
@@ -88,7 +109,8 @@ export const contradictions = (doc: Doc): Array<Contradiction> => {
     for (let j = i + 1; j < all.length; j++) {
       const a = all[i]!
       const b = all[j]!
-      if (a.kind === b.kind || a.line === b.line || used.has(j)) continue
+      // "never X without Y" and "always X" are not opposites; "never X without Y" and "always X without Y" are
+      if (a.kind === b.kind || a.line === b.line || used.has(j) || a.conditioned !== b.conditioned) continue
       const neg = a.kind === "negative" ? a : b
       const pos = a.kind === "negative" ? b : a
       // a step that does a thing, against a rule that forbids exactly that thing
@@ -96,7 +118,8 @@ export const contradictions = (doc: Doc): Array<Contradiction> => {
       const same = shared >= 2 && (subset(neg.words, pos.words) || subset(pos.words, neg.words))
       // a step says more than the rule it breaks; a rule pair must be about the same words
       if (!same || (pos.step && !subset(neg.words, pos.words))) continue
-      out.push({ first: a, second: b })
+      const kept = likelyMeant(doc, a, b)
+      out.push({ first: a, second: b, kept, dropped: kept === a ? b : a })
       used.add(j)
       break
     }
@@ -200,12 +223,11 @@ export const consistency = (ctx: CheckContext): CheckOutcome => {
   const { doc } = ctx
   const pairs = contradictions(doc)
   for (const c of pairs) {
-    const later = c.second
     o.issue(
       "always_never",
       "major",
-      later.line,
-      `${quote(later.text, 70)} contradicts line ${c.first.line} (${quote(c.first.text, 70)})`,
+      c.dropped.line,
+      `${quote(c.dropped.text, 70)} contradicts line ${c.kept.line} (${quote(c.kept.text, 70)})`,
       "Keep the rule that is meant and delete the other; if both hold in different cases, name the cases."
     )
   }

@@ -6,7 +6,7 @@ import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../text/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Procedure.js"
-import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections } from "./Shape.js"
+import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -178,6 +178,18 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     o.issue("missing_section", "major", p.line, `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
   }
   o.deductEach(promised.length, 25, 50, "pointers to sections that do not exist", "missing_section")
+  // parts run together: a list right after another list, a code block or a table, with nothing between
+  const joined = runTogether(doc)
+  for (const j of joined.slice(0, 5)) {
+    o.issue(
+      "run_together",
+      "minor",
+      j.block.start,
+      `A ${j.block.kind === "ordered" ? "numbered list" : "list"} starts right after ${j.after.kind === "code" ? "a code block" : j.after.kind === "table" ? "a table" : j.after.kind === "ordered" ? "a numbered list" : "another list"} (line ${j.after.start}) with no heading or lead-in between: two parts run together, as if a heading was lost`,
+      "Give the second part its heading (## Rules, ## Steps, …) or a sentence that introduces it."
+    )
+  }
+  o.deductEach(joined.length, 10, 30, "parts run together without a heading", "run_together")
   // a section said twice
   const dupSections = duplicateSections(doc)
   for (const d of dupSections) {

@@ -284,3 +284,73 @@ export const unmarkedHeadings = (doc: Doc): Array<{ readonly line: number; reado
   }
   return out
 }
+
+// ---------------------------------------------------------------- blocks run together
+
+export type BlockKind = "paragraph" | "ordered" | "bullets" | "code" | "table" | "other"
+
+export interface Block {
+  readonly kind: BlockKind
+  readonly start: number
+  readonly end: number
+}
+
+/** The top-level blocks of a line range: paragraphs, lists, code, tables (nested content belongs to its list). */
+export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
+  const lines = doc.split.lines
+  const out: Array<{ kind: BlockKind; start: number; end: number }> = []
+  let blank = true
+  for (let n = from; n <= to; n++) {
+    const l = lines[n - 1] ?? ""
+    const kind: BlockKind | null = doc.md.inCode[n]
+      ? (/^\s/.test(l) && out.at(-1)?.kind !== "code" && (out.at(-1)?.kind === "ordered" || out.at(-1)?.kind === "bullets") ? null : "code")
+      : l.trim() === ""
+      ? null
+      : /^\d{1,4}[.)]\s/.test(l)
+      ? "ordered"
+      : /^[-*+]\s/.test(l)
+      ? "bullets"
+      : /^\s*\|/.test(l)
+      ? "table"
+      : /^\s/.test(l)
+      ? null // a continuation or nested line belongs to the block above
+      : /^#{1,6}\s/.test(l)
+      ? "other"
+      : "paragraph"
+    if (l.trim() === "" && !doc.md.inCode[n]) {
+      blank = true
+      continue
+    }
+    const last = out.at(-1)
+    if (kind === null || (last && last.kind === kind && (!blank || kind === "ordered" || kind === "code"))) {
+      if (last) last.end = n
+    } else {
+      out.push({ kind, start: n, end: n })
+    }
+    blank = false
+  }
+  return out
+}
+
+/**
+ * A list that starts right after another list, a code block or a table, with no heading or lead-in
+ * sentence between: two parts of the document run together, as when a heading was lost.
+ */
+export const runTogether = (doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
+  const out: Array<{ block: Block; after: Block }> = []
+  const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
+  const starts = [doc.md.bodyStartLine, ...doc.md.headings.map((h) => h.line + 1)]
+  for (let i = 0; i < starts.length; i++) {
+    const from = starts[i]!
+    const to = (bounds.find((b) => b >= from) ?? doc.split.lines.length + 1) - 1
+    const blocks = blocksOf(doc, from, to)
+    for (let k = 1; k < blocks.length; k++) {
+      const a = blocks[k - 1]!
+      const b = blocks[k]!
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "code" || a.kind === "table")) ||
+        (b.kind === "ordered" && a.kind === "bullets")
+      if (joined) out.push({ block: b, after: a })
+    }
+  }
+  return out
+}
