@@ -242,16 +242,34 @@ export const paragraphs = (doc: Doc): Array<Paragraph> => {
   return out
 }
 
-/** Later paragraphs that say again what an earlier one said, in nearly the same words. */
+/** List items with their continuation lines (nested lists excluded), as units of text. */
+export const listItemUnits = (doc: Doc): Array<Paragraph> => {
+  const lines = doc.split.lines
+  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line])
+  return items.map((it, k) => {
+    const next = items[k + 1]?.line ?? lines.length + 1
+    let end = it.line
+    for (let n = it.line + 1; n < next; n++) {
+      const l = lines[n - 1]!
+      if (l.trim() === "" || doc.md.inCode[n] || /^#{1,6}\s/.test(l)) break
+      end = n
+    }
+    return { start: it.line, end, text: lines.slice(it.line - 1, end).join(" ").replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "").trim() }
+  })
+}
+
+/** Later paragraphs (or list items) that say again what an earlier one said, in nearly the same words. */
 export const nearDuplicateParagraphs = (doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
-  const ps = paragraphs(doc).filter((p) => plainText(p.text).split(/\s+/).length >= 10)
+  const ps = [...paragraphs(doc), ...listItemUnits(doc)]
+    .filter((p) => plainText(p.text).split(/\s+/).length >= 8)
+    .sort((a, b) => a.start - b.start)
   const dupSections = duplicateSections(doc)
   const inDupSection = (p: Paragraph) => dupSections.some((d) => p.start >= d.section.start && p.end <= d.section.end)
   const out: Array<{ paragraph: Paragraph; of: Paragraph }> = []
   for (let j = 1; j < ps.length; j++) {
     const later = ps[j]!
     if (inDupSection(later)) continue
-    const earlier = ps.slice(0, j).find((e) => similarity(e.text, later.text) >= 0.45)
+    const earlier = ps.slice(0, j).find((e) => similarity(e.text, later.text) >= 0.5)
     if (earlier) out.push({ paragraph: later, of: earlier })
   }
   return out
