@@ -171,6 +171,25 @@ const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) =>
 
 // ---------------------------------------------------------------- description
 
+/** Words that fit any skill: a description made only of them names nothing. */
+const GENERIC = new Set(
+  ("skill skills help helps helping helpful useful utility utilities assist assists assisting tool tools various variety many different " +
+    "kind kinds sort sorts type types thing things stuff task tasks work works job jobs general generic purpose purposes feature features " +
+    "everything anything something lot lots simple easy quick quickly handle handles handling do does doing make makes use used using " +
+    "with for and the a an of to in on that this it its can will your you user users").split(" ")
+)
+
+const stem = (w: string) => w.replace(/(?<=\w{3})(ies|es|s|ing|ed)$/, "").replace(/(?<=\w{3})e$/, "")
+const topicWords = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(stem))
+
+/** The description names nothing the document is about: only words that fit any skill, or none the body uses. */
+const saysNothingSpecific = (doc: Doc, description: string): boolean => {
+  const wanted = [...topicWords(description)]
+  if (wanted.length === 0) return true
+  const body = topicWords(`${doc.md.headings.map((h) => h.text).join(" ")} ${doc.prose.map(([, t]) => t).join(" ")} ${basename(doc.dir)}`)
+  return !wanted.some((w) => body.has(w))
+}
+
 export const TRIGGER =
   /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
 
@@ -246,7 +265,16 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     o.deduct(10, "first-person description")
   }
   const vague = VAGUE_TERMS.filter((t) => t.strength === "strong" && (t.pattern.lastIndex = 0, t.pattern.test(value)))
-  if (vague.length > 0) {
+  if (artifactType === "skill" && value.length >= minLen && saysNothingSpecific(doc, value)) {
+    o.issue(
+      "vague",
+      "major",
+      line,
+      "The description says nothing specific: none of its words name what the document is about",
+      "Say what it does and on what (the task, the inputs, the tools), then when to use it."
+    )
+    o.deduct(40, "generic description")
+  } else if (vague.length > 0) {
     o.issue(
       "vague",
       "minor",
