@@ -83,6 +83,15 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
   // conditionals such as "as needed" or "if necessary" are left alone: dropping them would turn an
   // optional action into a mandatory one; the findings ask the author to state the condition
   apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
+  // hedges opening an instruction: the instruction is stated directly
+  apply(
+    /(^\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?|[.!?:]\s+)(?:you should probably|you might want to|you may want to|you could|maybe|perhaps|if (?:at all )?possible,|ideally,|hopefully,|feel free to)\s+(\w)/gi,
+    "hedge",
+    (_m, lead, c) => `${lead}${c!.toUpperCase()}`
+  )
+  apply(/\bshould probably\b/g, "should probably", () => "should")
+  apply(/\b(?:might|may) want to (\w)/g, "might want to", (_m, c) => c!)
+  apply(/,? if (?:at all )?possible(?=[,.;]|$)/g, "if possible", () => "")
   apply(/,? etc\.(?=\s*\))/g, "etc.", () => "")
   apply(/, etc\.,/g, "etc.", () => ",")
   apply(/, etc\.(?=\s|$)/g, "etc.", () => ".")
