@@ -21,7 +21,8 @@ import {
   TRIGGER
 } from "./Checks.js"
 import type { Doc } from "./Document.js"
-import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape } from "./Repairs.js"
+import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
+import { unmarkedHeadings } from "./checks/Shape.js"
 
 interface Entry {
   text: string
@@ -115,7 +116,9 @@ export const improveDoc = (
   })
   const eol = doc.split.eol
   const changes: Array<Change> = []
-  const bodyStart = doc.md.bodyStartLine
+  // an unclosed frontmatter is still frontmatter: edits start after its last key
+  const unclosedEnd = unclosedFrontmatterEnd(doc)
+  const bodyStart = unclosedEnd === undefined ? doc.md.bodyStartLine : unclosedEnd + 1
   const at = (line: number) => entries[line - 1]!
   const finalNewline = { value: doc.split.finalNewline }
 
@@ -148,6 +151,16 @@ export const improveDoc = (
           end: ref.column + ref.written.length,
           text: replacement,
           change: `Line ${ref.line}: pointed \`${ref.written}\` at \`${replacement}\`, the existing bundle file ${r.candidate} (${ref.kind === "link" ? "the link" : "the path"} named a file the bundle does not have).`
+        })
+      } else if (ref.kind !== "link" && pkg && !ref.directory && !ref.glob && !doc.md.inCode[ref.line]) {
+        // a bare path to a file the bundle lacks: marked, so nobody (and no agent) looks for it
+        const after = line.slice(ref.column + ref.written.length)
+        const closing = /^`/.test(after) ? 1 : 0
+        add(ref.line, {
+          start: ref.column + ref.written.length + closing,
+          end: ref.column + ref.written.length + closing,
+          text: ` (${MISSING_MARKER})`,
+          change: `Line ${ref.line}: marked \`${ref.written}\` "${MISSING_MARKER}": the bundle has no such file (add it or drop the mention).`
         })
       } else if (ref.kind === "link" && pkg && !ref.directory && !ref.glob) {
         const link = doc.md.links.find((l) => l.line === ref.line && l.column === ref.column)
@@ -328,8 +341,9 @@ export const improveDoc = (
     })()
     const generatedDescription = `${firstProse ?? `${title}.`} Use when a request involves ${topic}.`.slice(0, 1024)
     const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
-    // title
-    if (criteria.has("structure") && wantsTitle && !h1) {
+    // title (not when the heading text that lost its `#` is marked again, nor inside an unclosed frontmatter)
+    const marksHeadings = found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0 && unmarkedHeadings(doc).length > 0
+    if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && unclosedEnd === undefined) {
       const first = doc.split.lines.findIndex((l, i) => i + 1 >= bodyStart && l.trim() !== "")
       const before = first < 0 ? doc.split.lines.length + 1 : first + 1
       inserts.push({ before, lines: [`# ${title}`, ""] })

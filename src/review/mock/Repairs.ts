@@ -92,17 +92,24 @@ export const generatedDescription = (ctx: CheckContext): string => {
   return `${opening ?? `${title}.`} Use when a request involves ${title.toLowerCase()}.`.slice(0, 1024)
 }
 
+/** For a frontmatter opened and never closed: its last YAML line (key lines and their continuations). */
+export const unclosedFrontmatterEnd = (doc: CheckContext["doc"]): number | undefined => {
+  if (!doc.fm.present || doc.fm.closed) return undefined
+  const lines = doc.split.lines
+  let end = 1
+  for (let n = 2; n <= lines.length; n++) {
+    const l = lines[n - 1]!
+    if (/^[A-Za-z0-9_][\w.-]*\s*:/.test(l) || (/^\s+\S/.test(l) && end === n - 1) || (/^\s*-\s/.test(l) && end === n - 1)) end = n
+    else break
+  }
+  return end
+}
+
 export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
-  const lines = doc.split.lines
   // unclosed: the block ends after its last YAML line
   if (doc.fm.present && !doc.fm.closed && ed.found("SK-FM-UNCLOSED")) {
-    let end = 1
-    for (let n = 2; n <= lines.length; n++) {
-      const l = lines[n - 1]!
-      if (/^[A-Za-z0-9_][\w.-]*\s*:/.test(l) || (/^\s+\S/.test(l) && end === n - 1) || (/^\s*-\s/.test(l) && end === n - 1)) end = n
-      else break
-    }
+    const end = unclosedFrontmatterEnd(doc) ?? 1
     ed.insertBefore(end + 1, ["---"])
     ed.change(end + 1, 2, `Line ${end + 1}: closed the frontmatter after its last key (it was never closed, so the whole file read as YAML).`)
     return
