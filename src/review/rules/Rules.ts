@@ -121,6 +121,7 @@ export const RULES: ReadonlyArray<Rule> = [
   // constraints
   r("constraints", "missing", "SK-RULES-MISSING", "major", "No explicit rules or boundaries", "(nothing says what not to do)", "Add a `## Rules` section."),
   r("constraints", "few", "SK-RULES-FEW", "minor", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
+  r("constraints", "no_section", "SK-RULES-NO-SECTION", "minor", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
   // output format
   r("output_format", "missing", "SK-OUT-MISSING", "major", "The expected output is not specified", "Summarize the document.", "Add an `## Output` section with the format."),
   r("output_format", "vague", "SK-OUT-VAGUE", "minor", "The output is mentioned, never specified", "Produce a report.", "Give the format, sections or schema."),

@@ -361,7 +361,10 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
   // an unsafe instruction ("never stop to ask") is not a rule
   const unsafe = hazardLines(doc)
   const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i).filter((n) => !unsafe.has(n))
-  const sections = headingMatches(doc, /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies)\b/i)
+  const sections = headingMatches(
+    doc,
+    /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies|remember|red flags|important|iron law|guidelines|best practices|common mistakes|anti-?patterns|pitfalls|gotchas|when to stop|caveats|warnings?)\b/i
+  )
   if (rules.length === 0 && sections.length === 0) {
     o.issue(
       "missing",
@@ -374,6 +377,15 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
   } else if (rules.length + sections.length < 2) {
     o.issue("few", "minor", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
     o.deduct(25, "few explicit constraints")
+  } else if (sections.length === 0 && rules.length < 4) {
+    o.issue(
+      "no_section",
+      "minor",
+      rules[0] ?? bodyStart(doc),
+      `The rules are ${rules.length} scattered line(s) and no section collects them`,
+      "Gather the boundaries in a '## Rules' section, so the agent finds them in one place."
+    )
+    o.deduct(15, "no rules section")
   } else {
     o.note(`${rules.length} rule line(s), ${sections.length} rules section(s)`)
   }
