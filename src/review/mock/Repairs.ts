@@ -24,6 +24,8 @@ import { contradictions, triggerContradictions, undoneSteps } from "./checks/Con
 import type { CheckContext } from "./checks/Common.js"
 import { isCommandLine, orderedLists } from "./checks/Procedure.js"
 import { scanHazards } from "./checks/Safety.js"
+import { orphanFiles } from "./checks/References.js"
+import { relativePath } from "../text/Paths.js"
 import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, runTogether, unmarkedHeadings } from "./checks/Shape.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
@@ -196,6 +198,15 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     if (cut && !ed.removed(cut.line)) {
       ed.remove(cut.line)
       ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last line; the document still looks cut short: write what is missing.`)
+    }
+  }
+  // bundle files nothing leads to: listed, so the agent knows they exist
+  if (ed.found("SK-REF-UNREFERENCED")) {
+    const orphans = orphanFiles(ctx).slice(0, 20)
+    if (orphans.length > 0) {
+      const end = doc.split.lines.length + 1
+      ed.insertBefore(end, ["", "## Bundled files", "", ...orphans.map((p) => { const rel = relativePath(doc.dir, p); return `- [${rel}](${rel})` })])
+      ed.change(end, 46, `Line ${end}: listed the ${orphans.length} bundle file(s) nothing referred to; say when each is needed.`)
     }
   }
   // examples: the commands the text names, else the first short example file, else a worked run of the steps

@@ -161,15 +161,7 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   o.deductEach(badAnchors, 5, 15, "links to missing heading anchors")
   const ok = resolved.filter((r) => r.status === "ok" && (r.ref.kind !== "name"))
   if (ctx.mode === "file" && pkg) {
-    const reach = reachable(ctx, resolved)
-    const orphans = ctx.bundle.paths.filter(
-      (p) =>
-        !reach.has(p) &&
-        !/(^|\/)(license|licence|copying|notice|readme|changelog)(\.[^/]*)?$/i.test(p) &&
-        !/(^|\/)\./.test(p) &&
-        !/(^|\/)(evaluations?|evals?|tests?|__tests__)\//i.test(p) &&
-        p.startsWith(ctx.rootDir === "" ? "" : `${ctx.rootDir}/`)
-    )
+    const orphans = orphanFiles(ctx, resolved)
     for (const p of orphans.slice(0, 5)) {
       o.issue(
         "unreferenced_file",
@@ -184,4 +176,18 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
   else o.note(`${ok.length} reference(s) resolve`)
   return o.done()
+}
+
+/** Bundle files nothing in the artifact leads to (licenses, hidden files and test folders aside). */
+export const orphanFiles = (ctx: CheckContext, resolved: ReadonlyArray<ResolvedRef> = resolveRefs(ctx)): Array<string> => {
+  const reach = reachable(ctx, resolved)
+  return ctx.bundle.paths.filter(
+    (p) =>
+      p !== ctx.doc.path &&
+      !reach.has(p) &&
+      !/(^|\/)(license|licence|copying|notice|readme|changelog)(\.[^/]*)?$/i.test(p) &&
+      !/(^|\/)\./.test(p) &&
+      !/(^|\/)(evaluations?|evals?|tests?|__tests__)\//i.test(p) &&
+      p.startsWith(ctx.rootDir === "" ? "" : `${ctx.rootDir}/`)
+  )
 }
