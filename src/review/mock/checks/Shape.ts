@@ -8,6 +8,17 @@ import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { isCommandLine } from "./Procedure.js"
 
+/** One result per document: the checks and the improved version ask the same questions. */
+const perDoc = <A>(compute: (doc: Doc) => A): ((doc: Doc) => A) => {
+  const cache = new WeakMap<Doc, A>()
+  return (doc) => {
+    if (cache.has(doc)) return cache.get(doc)!
+    const value = compute(doc)
+    cache.set(doc, value)
+    return value
+  }
+}
+
 // ---------------------------------------------------------------- flattened steps
 
 export interface Flattened {
@@ -21,7 +32,7 @@ export interface Flattened {
 }
 
 /** `1. Build it. 2. Test it. 3. Ship it.` on one line of prose: three or more markers in sequence. */
-export const flattenedSteps = (doc: Doc): Array<Flattened> => {
+export const flattenedSteps = perDoc((doc: Doc): Array<Flattened> => {
   const out: Array<Flattened> = []
   const listLines = new Set(doc.md.listItems.map((i) => i.line))
   const headingLines = new Set(doc.md.headings.map((h) => h.line))
@@ -56,7 +67,7 @@ export const flattenedSteps = (doc: Doc): Array<Flattened> => {
     }
   }
   return out
-}
+})
 
 // ---------------------------------------------------------------- code taught without code
 
@@ -66,7 +77,7 @@ const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|\.(json|ya?ml|toml|sql|py|ts|js
  * Whether the document teaches code, commands or a format: commands and code-like fragments in its
  * inline code, or words that introduce a command or a format. Returns the lines that show it.
  */
-export const teachesCode = (doc: Doc): Array<number> => {
+export const teachesCode = perDoc((doc: Doc): Array<number> => {
   const lines = new Set<number>()
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
@@ -77,7 +88,7 @@ export const teachesCode = (doc: Doc): Array<number> => {
     if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|config(uration)?|schema|template|format)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
   }
   return [...lines].sort((a, b) => a - b)
-}
+})
 
 // ---------------------------------------------------------------- cut short
 
@@ -186,7 +197,19 @@ export const sections = (doc: Doc): Array<Section> => {
   })
 }
 
-const shingles = (text: string, k = 3): Set<string> => {
+const shingleCache = new Map<string, Set<string>>()
+
+/** Word 3-grams of a text (memoised for the texts of the current review; the cache is bounded). */
+const shingles = (text: string): Set<string> => {
+  const hit = shingleCache.get(text)
+  if (hit) return hit
+  if (shingleCache.size > 5000) shingleCache.clear()
+  const value = computeShingles(text)
+  shingleCache.set(text, value)
+  return value
+}
+
+const computeShingles = (text: string, k = 3): Set<string> => {
   const words = plainText(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
   const out = new Set<string>()
   for (let i = 0; i + k <= words.length; i++) out.add(words.slice(i, i + k).join(" "))
@@ -198,13 +221,15 @@ export const similarity = (a: string, b: string): number => {
   const x = shingles(a)
   const y = shingles(b)
   if (x.size === 0 || y.size === 0) return 0
+  // the Jaccard index cannot reach 0.45 when one set is more than twice the other
+  if (Math.min(x.size, y.size) * 2.2 < Math.max(x.size, y.size)) return 0
   let shared = 0
   for (const s of x) if (y.has(s)) shared++
   return shared / (x.size + y.size - shared)
 }
 
 /** Sections whose content repeats an earlier section's (a copy, perhaps under another title). */
-export const duplicateSections = (doc: Doc): Array<{ readonly section: Section; readonly of: Section }> => {
+export const duplicateSections = perDoc((doc: Doc): Array<{ readonly section: Section; readonly of: Section }> => {
   const all = sections(doc).filter((s) => plainText(s.text).split(/\s+/).length >= 8)
   const out: Array<{ section: Section; of: Section }> = []
   for (let j = 1; j < all.length; j++) {
@@ -213,7 +238,7 @@ export const duplicateSections = (doc: Doc): Array<{ readonly section: Section; 
     if (earlier && !out.some((d) => d.section.heading === earlier.heading)) out.push({ section: later, of: earlier })
   }
   return out
-}
+})
 
 export interface Paragraph {
   readonly start: number
@@ -259,7 +284,7 @@ export const listItemUnits = (doc: Doc): Array<Paragraph> => {
 }
 
 /** Later paragraphs (or list items) that say again what an earlier one said, in nearly the same words. */
-export const nearDuplicateParagraphs = (doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
+export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
   const ps = [...paragraphs(doc), ...listItemUnits(doc)]
     .filter((p) => plainText(p.text).split(/\s+/).length >= 8)
     .sort((a, b) => a.start - b.start)
@@ -273,7 +298,7 @@ export const nearDuplicateParagraphs = (doc: Doc): Array<{ readonly paragraph: P
     if (earlier) out.push({ paragraph: later, of: earlier })
   }
   return out
-}
+})
 
 // ---------------------------------------------------------------- heading text without its #
 
@@ -354,7 +379,7 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
  * A list that starts right after another list, a code block or a table, with no heading or lead-in
  * sentence between: two parts of the document run together, as when a heading was lost.
  */
-export const runTogether = (doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
+export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
   const out: Array<{ block: Block; after: Block }> = []
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
   const starts = [doc.md.bodyStartLine, ...doc.md.headings.map((h) => h.line + 1)]
@@ -371,4 +396,4 @@ export const runTogether = (doc: Doc): Array<{ readonly block: Block; readonly a
     }
   }
   return out
-}
+})
