@@ -3,6 +3,7 @@
  * start writes the run, its job, the debit and the graphile-worker job in one transaction.
  */
 import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
+import type { AuditReviewOptions } from "./Records.js"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
@@ -101,7 +102,12 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         mode: config.credits.auditMode,
         flatCredits: config.credits.auditRunCredits
       })
-      return { resolved, artifactType, rubric, estimate, creditCost: creditCostOf(estimate), target: targetDescription(resolved) }
+      const disabled = resolved.bundle.settings["disabledRules"]
+      const review: AuditReviewOptions = {
+        bundleName: resolved.bundle.name,
+        disabledRules: Array.isArray(disabled) ? disabled.filter((r): r is string => typeof r === "string") : []
+      }
+      return { resolved, artifactType, rubric, estimate, creditCost: creditCostOf(estimate), target: targetDescription(resolved), review }
     })
 
     const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
@@ -131,6 +137,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
               SELECT id, status FROM audit_runs
               WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
                 AND rubric_key = ${prepared.rubric.key} AND rubric_version = ${prepared.rubric.version}
+                AND summary -> 'review' IS NOT DISTINCT FROM ${JSON.stringify(prepared.review)}::jsonb
                 AND status IN ('queued', 'running', 'completed')
               ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
             if (same) {
@@ -143,8 +150,8 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
           return prepared
         }),
         credits: (prepared) => prepared.estimate.estimatedCredits,
-        insertRun: ({ resolved, rubric, estimate, target, creditCost, artifactType }, ids) => {
-          const summary: AuditSummaryJson = { estimate, target, creditCost, rubricTitle: rubric.title, rubric }
+        insertRun: ({ resolved, rubric, estimate, target, creditCost, artifactType, review }, ids) => {
+          const summary: AuditSummaryJson = { estimate, target, creditCost, rubricTitle: rubric.title, rubric, review }
           return sql<AuditRunRow>`
             INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
               target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,

@@ -41,6 +41,13 @@ export interface AuditSummaryJson {
   readonly rubricTitle: string
   /** the exact rubric admitted, so the worker scores against what the user was quoted for */
   readonly rubric: Rubric
+  /** what the review reads besides the files: the bundle's name and the rules it turned off (absent on older runs) */
+  readonly review?: AuditReviewOptions
+}
+
+export interface AuditReviewOptions {
+  readonly bundleName: string
+  readonly disabledRules: ReadonlyArray<string>
 }
 
 export interface StoredImprovedFile {

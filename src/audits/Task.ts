@@ -39,7 +39,9 @@ export const auditWork = (ctx: JobContext) =>
       target: run.targetFileVersionId ? files.find((f) => f.fileVersionId === run.targetFileVersionId) ?? null : null,
       files,
       modelTier: estimate.modelTier,
-      reasoningEffort: estimate.reasoningEffort
+      reasoningEffort: estimate.reasoningEffort,
+      bundleName: run.summary.review?.bundleName,
+      disabledRules: run.summary.review?.disabledRules
     }
 
     yield* ctx.phase("scoring", `Scoring against ${run.summary.rubric.title} (${run.summary.rubric.criteria.length} criteria).`)

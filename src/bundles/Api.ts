@@ -1,4 +1,5 @@
 /** The "Artifact bundles", "Files" and "Versions" routes of the contract. */
+import { isRuleId } from "../review/rules/Rules.js"
 import { IntFromString } from "../http/Pagination.js"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
@@ -56,7 +57,12 @@ export const CreateBundle = Schema.Struct({
   name: Name,
   description: Schema.optional(Description),
   settings: Schema.optional(Schema.Struct({
-    defaultRubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)))
+    defaultRubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))),
+    disabledRules: Schema.optional(
+      Schema.Array(
+        Schema.String.pipe(Schema.filter((id) => isRuleId(id) || `unknown rule id '${id}'; the rubrics guide lists them (SK-NAME-FOLDER, SK-CLAR-VAGUE, …)`))
+      ).pipe(Schema.maxItems(200)).annotations({ description: "rule ids (SK-…) the mock reviewer does not report nor score for this bundle" })
+    )
   }).annotations(strict))
 }).annotations({ parseOptions: { errors: "all" } })
 

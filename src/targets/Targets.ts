@@ -31,6 +31,7 @@ export interface InputFile extends SnapshotRow {
 
 export interface BundleHead {
   readonly id: string
+  readonly name: string
   readonly userId: string
   readonly status: string
   readonly primaryFileId: string | null
@@ -112,7 +113,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
 
     const bundleHead = (userId: string, bundleId: string) =>
       sql<BundleHead & { settingsJson: string; customRubricJson: string }>`
-        SELECT id, user_id, status, primary_file_id, version_count,
+        SELECT id, name, user_id, status, primary_file_id, version_count,
                settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
         FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
         Effect.orDie,
