@@ -13,7 +13,7 @@ const auditReading = (run: Any): string => {
   const findings = (run.findings ?? []) as Array<Any>
   if (findings.length > 0) {
     lines.push(`${plural(findings.length, "finding")}, most severe first:`)
-    for (const f of findings.slice(0, 8)) lines.push(`  [${f.severity}] ${f.filePath}:${f.lineStart} ${clip(f.message, 160)}`)
+    for (const f of findings.slice(0, 8)) lines.push(`  [${f.severity}] ${f.filePath}:${f.lineStart} ${clip(f.message, 160)}${f.ruleId ? ` (${f.ruleId})` : ""}`)
     if (findings.length > 8) lines.push(`  … and ${findings.length - 8} more`)
   }
   if (run.improvedVersion) lines.push(`An improved ${run.improvedVersion.path} is ready (apply it with the REST apply route).`)

@@ -167,7 +167,7 @@ export const check = Command.make("check", { ...globalOptions, ...checkOptions, 
       const labels = new Map(detail.scores.map((s) => [s.key, s.label]))
       const findings: Array<CheckFinding> = detail.findings.map((f) => ({
         id: f.id,
-        ruleId: f.criterionKey,
+        ruleId: f.ruleId,
         ruleName: labels.get(f.criterionKey) ?? null,
         severity: f.severity as Severity,
         bundlePath: f.filePath,

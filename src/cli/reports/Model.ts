@@ -31,9 +31,9 @@ export interface Gate {
 
 export interface CheckFinding {
   readonly id: string
-  /** the rubric criterion the finding is about; the SARIF rule id */
+  /** the rule's stable id (`SK-NAME-FOLDER`); the SARIF rule id, documented in the rubrics guide */
   readonly ruleId: string
-  /** the criterion's label, when the audit named it */
+  /** the label of the criterion the rule belongs to, when the audit named it */
   readonly ruleName: string | null
   readonly severity: Severity
   /** the file as the bundle knows it (`SKILL.md`, `reference/style.md`) */
@@ -87,7 +87,7 @@ export interface CheckReport {
   readonly minScore: number
   readonly failOn: FailOn
   readonly passed: boolean
-  /** the guides' base URL: a rule's helpUri is `${guidesUrl}/rubrics#${ruleId}` */
+  /** the guides' base URL: a rule's helpUri is `${guidesUrl}/rubrics#${ruleId in lower case}` */
   readonly guidesUrl: string
   readonly durationMs: number
 }

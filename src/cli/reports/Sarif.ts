@@ -3,6 +3,7 @@
  * `rubr validate` (one result per issue, one rule per issue code), shaped for GitHub code scanning.
  * Pure: the caller JSON.stringifies the log.
  */
+import { ruleById } from "../../review/rules/Rules.js"
 import { createHash } from "node:crypto"
 import type { CheckFinding, CheckReport, Severity, Tool, ValidateReport } from "./Model.js"
 
@@ -126,16 +127,21 @@ const findingLevel = (f: CheckFinding): SarifLevel =>
 
 export const checkSarif = (report: CheckReport): SarifLog => {
   const { audit, findings } = report
-  // every criterion of the audit first, so rule indices do not depend on which ones have findings
-  const ids = [...new Set([...audit.scores.map((s) => s.key), ...findings.map((f) => f.ruleId).sort()])]
-  const label = (id: string) =>
-    audit.scores.find((s) => s.key === id)?.label ?? findings.find((f) => f.ruleId === id && f.ruleName)?.ruleName ?? id
-  const rules = ids.map((id) =>
-    rule(
-      id, "warning", `${report.guidesUrl}/rubrics#${id}`, ["rubr", "skill-quality"], label(id),
-      `${label(id)}: a criterion of the ${audit.rubricTitle} rubric (${audit.rubricKey} ${audit.rubricVersion}) that rubr check scores skills against.`
+  // the rules found, in id order (stable across runs); each documented in the rubrics guide under its id
+  const ids = [...new Set(findings.map((f) => f.ruleId))].sort()
+  const rules = ids.map((id) => {
+    const known = ruleById(id)
+    const criterion = findings.find((f) => f.ruleId === id)?.ruleName ?? null
+    const title = known?.title ?? criterion ?? id
+    return rule(
+      id,
+      known ? LEVELS[known.severity] : "warning",
+      `${report.guidesUrl}/rubrics#${id.toLowerCase()}`,
+      ["rubr", "skill-quality", ...(known ? [known.criterion] : [])],
+      title,
+      `${title}${criterion ? ` (${criterion}, ${audit.rubricTitle} rubric ${audit.rubricKey}@${audit.rubricVersion})` : ""}.${known ? ` Fix: ${known.fix.replace(/\s*\(apply[^)]*\)$/, "")}` : ""}`
     )
-  )
+  })
   const prints = fingerprints(findings.map((f) => [f.ruleId, f.path, f.message].join("\0")))
   const results = findings.map((f, i): SarifResult => {
     const start = lineNo(f.lineStart)

@@ -31,7 +31,7 @@ export const checkText = (report: CheckReport, c: Colors): string => {
     for (const f of report.findings) {
       // relative to the working directory, unless that climbs out of it: then as the bundle names it
       const where = `${f.path.startsWith("../") ? f.bundlePath : f.path}:${f.lineStart}${f.lineEnd > f.lineStart ? `-${f.lineEnd}` : ""}`
-      lines.push(`  ${tone(f.severity, f.severity.padEnd(8))} ${where}  ${f.message}`)
+      lines.push(`  ${tone(f.severity, f.severity.padEnd(8))} ${where}  ${f.message} ${c.dim(f.ruleId)}`)
       if (f.suggestion) lines.push(`  ${" ".repeat(8)} ${c.dim(`→ ${f.suggestion}`)}`)
     }
   }
