@@ -1,0 +1,124 @@
+/** The harness's numbers as markdown tables, per kind of damage and per skill, with the goals. */
+import type { DamageSeverity } from "./Damage.js"
+import type { HarnessReport, VariantResult } from "./Harness.js"
+
+/** The issue's goals, for every kind. */
+export const GOALS = { pairwise: 0.95, rises: 0.9, frontmatter: 1, deterministic: 1 } as const
+
+export interface KindSummary {
+  readonly id: string
+  readonly title: string
+  readonly severity: DamageSeverity
+  readonly variants: number
+  readonly notApplicable: number
+  readonly pairwise: number
+  readonly rises: number
+  readonly frontmatter: number
+  readonly deterministic: number
+  readonly meanDrop: number
+  readonly errors: number
+  /** the goals this kind misses (empty when all are met) */
+  readonly missed: ReadonlyArray<string>
+}
+
+const share = (xs: ReadonlyArray<VariantResult>, f: (v: VariantResult) => boolean): number =>
+  xs.length === 0 ? 0 : xs.filter(f).length / xs.length
+
+const goalsMissed = (xs: ReadonlyArray<VariantResult>): Array<string> => {
+  if (xs.length === 0) return ["no variants"]
+  const missed: Array<string> = []
+  if (share(xs, (v) => v.pairwise) < GOALS.pairwise) missed.push("pairwise")
+  if (share(xs, (v) => v.rises) < GOALS.rises) missed.push("apply")
+  if (share(xs, (v) => v.frontmatterPreserved) < GOALS.frontmatter) missed.push("frontmatter")
+  if (share(xs, (v) => v.deterministic) < GOALS.deterministic) missed.push("determinism")
+  return missed
+}
+
+const meanDrop = (xs: ReadonlyArray<VariantResult>): number => {
+  const scored = xs.filter((v) => v.clean !== null && v.damaged !== null)
+  return scored.length === 0 ? 0 : scored.reduce((s, v) => s + (v.clean! - v.damaged!), 0) / scored.length
+}
+
+export const summarizeKinds = (report: HarnessReport): Array<KindSummary> =>
+  report.kinds.map((k) => {
+    const xs = report.variants.filter((v) => v.kind === k.id)
+    return {
+      id: k.id,
+      title: k.title,
+      severity: k.severity,
+      variants: xs.length,
+      notApplicable: report.notApplicable.filter((n) => n.kind === k.id).length,
+      pairwise: share(xs, (v) => v.pairwise),
+      rises: share(xs, (v) => v.rises),
+      frontmatter: share(xs, (v) => v.frontmatterPreserved),
+      deterministic: share(xs, (v) => v.deterministic),
+      meanDrop: meanDrop(xs),
+      errors: xs.filter((v) => v.error !== null).length,
+      missed: goalsMissed(xs)
+    }
+  })
+
+export const allGoalsMet = (report: HarnessReport): boolean => summarizeKinds(report).every((k) => k.missed.length === 0)
+
+const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`
+const num = (x: number): string => (Math.round(x * 10) / 10).toFixed(1)
+
+/** Markdown: the per-kind table, the overall line, the per-skill table and any crash. */
+export const renderMarkdown = (report: HarnessReport): string => {
+  const kinds = summarizeKinds(report)
+  const all = report.variants
+  const cleanScores = report.skills.filter((s) => s.clean !== null)
+  const mean = cleanScores.reduce((s, x) => s + x.clean!, 0) / Math.max(1, cleanScores.length)
+  const lowest = [...cleanScores].sort((a, b) => a.clean! - b.clean! || (a.skill < b.skill ? -1 : 1))[0]
+  const sources = (["corpus", "sample"] as const)
+    .map((src) => `${report.skills.filter((s) => s.source === src).length} ${src}`)
+    .join(" + ")
+  const out: Array<string> = []
+  out.push(
+    `${report.skills.length} skills (${sources}), ${report.kinds.length} kinds of damage, ${all.length} damaged variants ` +
+      `(${report.notApplicable.length} skill/kind pairs where the kind does not apply). ` +
+      `Goals: pairwise ≥ ${pct(GOALS.pairwise)}, apply rises ≥ ${pct(GOALS.rises)}, frontmatter kept ${pct(GOALS.frontmatter)}, ` +
+      `deterministic ${pct(GOALS.deterministic)}.`,
+    "",
+    "| kind | severity | variants | n/a | pairwise | apply rises | frontmatter kept | deterministic | mean drop | goals |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  )
+  for (const k of kinds) {
+    out.push(
+      `| \`${k.id}\` | ${k.severity} | ${k.variants} | ${k.notApplicable} | ${pct(k.pairwise)} | ${pct(k.rises)} | ` +
+        `${pct(k.frontmatter)} | ${pct(k.deterministic)} | ${num(k.meanDrop)} | ` +
+        `${k.missed.length === 0 ? "✓" : `✗ ${k.missed.join(", ")}`} |`
+    )
+  }
+  const met = kinds.filter((k) => k.missed.length === 0).length
+  out.push(
+    `| **all** | | ${all.length} | ${report.notApplicable.length} | ${pct(share(all, (v) => v.pairwise))} | ` +
+      `${pct(share(all, (v) => v.rises))} | ${pct(share(all, (v) => v.frontmatterPreserved))} | ` +
+      `${pct(share(all, (v) => v.deterministic))} | ${num(meanDrop(all))} | ${met}/${kinds.length} kinds meet every goal |`,
+    ""
+  )
+  const blind = kinds.filter((k) => k.variants > 0 && k.pairwise === 0).map((k) => `\`${k.id}\``)
+  if (blind.length > 0) out.push(`Not seen at all (pairwise 0%): ${blind.join(", ")}.`, "")
+  out.push(
+    `Clean scores: mean ${num(mean)}, minimum ${lowest ? `${num(lowest.clean!)} (${lowest.skill})` : "n/a"}.`,
+    "",
+    "| skill | source | clean score | variants | pairwise | apply rises | damage not seen (clean ≤ damaged) |",
+    "|---|---|---:|---:|---:|---:|---|"
+  )
+  for (const s of report.skills) {
+    const xs = all.filter((v) => v.skill === s.skill)
+    const missed = xs.filter((v) => !v.pairwise).map((v) => v.kind)
+    out.push(
+      `| ${s.skill} | ${s.source} | ${s.clean === null ? "crash" : num(s.clean)} | ${xs.length} | ${pct(share(xs, (v) => v.pairwise))} | ` +
+        `${pct(share(xs, (v) => v.rises))} | ${missed.length === 0 ? "" : missed.join(", ")} |`
+    )
+  }
+  const crashes = [
+    ...report.skills.filter((s) => s.error !== null).map((s) => `${s.skill} (clean): ${s.error}`),
+    ...all.filter((v) => v.error !== null).map((v) => `${v.skill} / ${v.kind}: ${v.error}`)
+  ]
+  if (crashes.length > 0) out.push("", "Crashes:", "", ...crashes.map((c) => `- ${c}`))
+  const fm = all.filter((v) => v.frontmatterProblem !== null)
+  if (fm.length > 0) out.push("", "Frontmatter not kept by apply:", "", ...fm.map((v) => `- ${v.skill} / ${v.kind}: ${v.frontmatterProblem}`))
+  return out.join("\n") + "\n"
+}
