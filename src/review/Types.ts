@@ -111,7 +111,7 @@ export const ProviderInfo = Schema.Struct({
 export type ProviderInfo = typeof ProviderInfo.Type
 
 export const ReviewResult = Schema.Struct({
-  /** 0..100, the weighted mean of `scores`. */
+  /** 0..100: the weighted mean of `scores`, less 10 per distinct critical rule broken (at most 25). */
   overallScore: Schema.Number,
   scores: Schema.Array(CriterionScore),
   findings: Schema.Array(Finding),

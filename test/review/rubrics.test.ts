@@ -13,15 +13,19 @@ import {
   resolveRubric
 } from "../../src/review/rubrics/Registry.js"
 import { CHECKS } from "../../src/review/mock/Checks.js"
+import { RULES } from "../../src/review/rules/Rules.js"
+import { RULES_START, withRuleReference } from "../../src/review/rules/Reference.js"
 import { ArtifactType, Rubric } from "../../src/review/Types.js"
 import { Schema } from "effect"
 
 const TYPES = ArtifactType.literals
 
 describe("built-in rubrics", () => {
-  it("has one schema-valid rubric per artifact type, keyed by the type, with weights summing to 100", () => {
+  it("has schema-valid rubrics keyed by artifact type, every version's weights summing to 100", () => {
     const rubrics = listRubrics()
-    expect(rubrics.map((r) => r.key)).toEqual([...TYPES].sort())
+    expect([...new Set(rubrics.map((r) => r.key))]).toEqual([...TYPES].sort())
+    // older versions stay, so a pinned audit can be re-run exactly
+    expect(new Set(rubrics.map((r) => `${r.key}@${r.version}`)).size).toBe(rubrics.length)
     for (const r of rubrics) {
       expect(() => Schema.decodeUnknownSync(Rubric)(r)).not.toThrow()
       expect(r.version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
@@ -117,14 +121,56 @@ describe("docs/rubrics.md", () => {
       expect(docs).toContain(`\`${r.key}\``)
       expect(docs).toContain(r.version)
     }
+    const latest = TYPES.map((t) => Option.getOrThrow(getRubric(t)))
     const table = docs.split("\n").filter((l) => /^\| `[a-z_]+` \|/.test(l))
     const header = docs.split("\n").find((l) => l.startsWith("| criterion |"))!.split("|").map((c) => c.trim()).filter(Boolean).slice(1)
-    for (const r of listRubrics()) {
+    for (const r of latest) {
       const col = header.indexOf(r.key)
+      expect(col, r.key).toBeGreaterThanOrEqual(0)
       for (const c of r.criteria) {
         const row = table.find((l) => l.startsWith(`| \`${c.key}\` |`))!.split("|").map((x) => x.trim()).slice(1, -1)
         expect(row[col + 1], `${r.key}.${c.key}`).toBe(String(c.weight))
       }
     }
+  })
+})
+
+describe("the rule catalogue", () => {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+  it("has unique, well-formed ids, one rule per criterion code, each with an example and a fix", () => {
+    expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length)
+    expect(new Set(RULES.map((r) => `${r.criterion}.${r.code}`)).size).toBe(RULES.length)
+    for (const r of RULES) {
+      expect(r.id).toMatch(/^SK-[A-Z]+(-[A-Z0-9]+)+$/)
+      expect(r.id.startsWith("SK-AI-")).toBe(false)
+      expect(isCriterionKey(r.criterion)).toBe(true)
+      expect(r.example.length).toBeGreaterThan(0)
+      expect(r.fix.length).toBeGreaterThan(0)
+    }
+  })
+
+  it("covers every finding code the mock's checks can emit", () => {
+    const dir = path.join(root, "src/review/mock/checks")
+    const codes = new Set<string>()
+    for (const f of fs.readdirSync(dir)) {
+      for (const m of fs.readFileSync(path.join(dir, f), "utf8").matchAll(/\.issue\(\s*([^,]+),/g)) {
+        // every code is a literal (or a choice of literals), so a new one cannot slip past this test
+        const literals = [...m[1]!.trim().matchAll(/(?:^|[?:]\s*)"([a-z_0-9]+)"/g)].map((x) => x[1]!)
+        expect(literals.length, `${f}: ${m[1]}`).toBeGreaterThan(0)
+        expect(m[1]!.replace(/"[a-z_0-9]+"/g, "").replace(/[\w\s?:.!=<>&|()]/g, ""), `${f}: ${m[1]}`).toBe("")
+        for (const c of literals) codes.add(c)
+      }
+    }
+    expect(codes.size).toBeGreaterThan(50)
+    const catalogued = new Set(RULES.map((r) => r.code))
+    expect([...codes].filter((c) => !catalogued.has(c))).toEqual([])
+  })
+
+  it("is what docs/rubrics.md's rule reference says (npm run docs:rules rewrites it)", () => {
+    const docs = fs.readFileSync(path.join(root, "docs/rubrics.md"), "utf8")
+    expect(docs).toContain(RULES_START)
+    expect(withRuleReference(docs)).toBe(docs)
+    for (const r of RULES) expect(docs).toContain(`#### \`${r.id}\``)
   })
 })

@@ -117,6 +117,11 @@ See \`examples/v2.md\` for a complete release.
 
 - Never include internal-only changes in the Features section.
 - Ask the user when a pull request has no label.
+
+## Verification
+
+Every merged pull request of the release appears exactly once in the draft, and each line names a
+change a user can see. If \`gh\` is not authenticated, stop and ask the user to run \`gh auth login\`.
 `
 
 export const sampleBundle = (content = SAMPLE_SKILL): Array<ReviewFile> => [

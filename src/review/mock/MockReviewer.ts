@@ -11,16 +11,17 @@ import { extname } from "../text/Paths.js"
 import { CHECKS, type CheckContext, type CheckOutcome, type Issue } from "./Checks.js"
 import { analyzeDoc, BundleIndex, type Doc, isInstructionFile } from "./Document.js"
 import { buildEvalKit } from "./EvalKit.js"
+import { LENGTH_BUDGETS } from "./checks/Layout.js"
 import { improveDoc } from "./Improve.js"
 import { getField } from "../text/Frontmatter.js"
 import { ruleIdFor } from "../rules/Rules.js"
+import { overallScoreOf } from "../Score.js"
 
 export const MOCK_PROVIDER = "mock"
 export const MOCK_MODEL = "rubr-mock-1"
 
-/** Points every distinct critical rule broken takes off the overall score, and their cap. */
-export const CRITICAL_PENALTY = 10
-export const CRITICAL_PENALTY_CAP = 25
+/** Criteria scored by what is absent (no contradiction, no hazard): not judged on a thin document. */
+const JUDGED_BY_ABSENCE: ReadonlySet<CriterionKey> = new Set(["consistency", "safety"])
 
 const SEVERITY_RANK = { critical: 0, major: 1, minor: 2, info: 3 } as const
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -77,26 +78,48 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
 
   const issues: Array<{ issue: Issue; path: string }> = []
   const computed = new Map<string, { score: number; rationale: string }>()
+  // every check on every reviewed document first: a thin document's absence criteria need the others
+  const outcomesOf = new Map<CriterionKey, Array<{ d: Doc; o: CheckOutcome; s: number }>>()
   for (const c of known) {
     const check = CHECKS[c.key as CriterionKey]
-    const outcomes = reviewed.map((d) => ({ d, o: check(ctxFor(d)) }))
+    const outcomes = reviewed.map((d) => {
+      const o = check(ctxFor(d))
+      return { d, o, s: scoreOf(o) }
+    })
     for (const { d, o } of outcomes) for (const issue of o.issues) issues.push({ issue, path: d.path })
+    outcomesOf.set(c.key as CriterionKey, outcomes)
+  }
+  // "no contradiction, nothing unsafe" proves little in a text too short to hold either: on a thin
+  // document these criteria take the mean of its other scores, so they neither lift nor sink it
+  const thin = new Set(reviewed.filter((d) => d.words < LENGTH_BUDGETS[input.artifactType].minWords))
+  const ownMean = (d: Doc) => {
+    const others = [...outcomesOf].filter(([k]) => !JUDGED_BY_ABSENCE.has(k)).map(([, os]) => os.find((x) => x.d === d)!.s)
+    return others.length === 0 ? 100 : Math.round(others.reduce((a, x) => a + x, 0) / others.length)
+  }
+  for (const [k, outcomes] of outcomesOf) {
+    if (!JUDGED_BY_ABSENCE.has(k)) continue
+    for (const x of outcomes) {
+      if (!thin.has(x.d) || x.o.deductions.length > 0) continue
+      x.s = ownMean(x.d)
+      x.o = { ...x.o, notes: [`too little text to judge (${x.d.words} words): scored as the mean of the other criteria`] }
+    }
+  }
+  for (const c of known) {
+    const outcomes = outcomesOf.get(c.key as CriterionKey)!
     let score: number
     let rationale: string
     if (outcomes.length === 1) {
-      score = scoreOf(outcomes[0]!.o)
+      score = outcomes[0]!.s
       rationale = rationaleOf(outcomes[0]!.o)
     } else {
-      const scores = outcomes.map(({ o }) => scoreOf(o))
-      score = Math.round(scores.reduce((s, x) => s + x, 0) / Math.max(1, scores.length))
+      score = Math.round(outcomes.reduce((s, x) => s + x.s, 0) / Math.max(1, outcomes.length))
       const worst = outcomes
-        .map(({ d, o }) => ({ d, o, s: scoreOf(o) }))
         .filter((x) => x.s < 100)
         .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
       rationale = `mean over ${outcomes.length} files` +
         (worst.length === 0
           ? "; no issues found"
-          : `; ${worst.slice(0, 5).map((x) => `${x.d.path} ${x.s} (${x.o.deductions.map((d) => `-${d.points} ${d.reason}`).join(", ")})`).join("; ")}${worst.length > 5 ? `; ${worst.length - 5} more below 100` : ""}`)
+          : `; ${worst.slice(0, 5).map((x) => `${x.d.path} ${x.s} (${x.o.deductions.map((d) => `-${d.points} ${d.reason}`).join(", ") || x.o.notes.join(", ")})`).join("; ")}${worst.length > 5 ? `; ${worst.length - 5} more below 100` : ""}`)
     }
     if (c.key === "formatting" && !fileMode) {
       // data files in a bundle review: JSON must parse
@@ -139,21 +162,6 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
         : `the mock reviewer has no rule for '${c.key}'; scored as the mean of the other criteria so it does not move the overall score`
     }
   })
-  const totalWeight = scores.reduce((s, x) => s + x.weight, 0)
-  const weightedMean = scores.length === 0
-    ? 100
-    : totalWeight > 0
-    ? scores.reduce((s, x) => s + x.weight * x.score, 0) / totalWeight
-    : scores.reduce((s, x) => s + x.score, 0) / scores.length
-  // a critical problem (broken frontmatter, a leaked secret, a destructive command) costs the overall
-  // score 10 points more per rule broken, at most 25: however light its criterion, it always shows
-  const criticalRules = new Set(
-    issues.filter(({ issue }) => issue.severity === "critical").map(({ issue }) => ruleIdFor(issue.criterion, issue.code))
-  )
-  const criticalPenalty = Math.min(CRITICAL_PENALTY_CAP, CRITICAL_PENALTY * criticalRules.size)
-  // one decimal, so a small deduction on a light criterion still shows in the overall score
-  const overallScore = Math.round(10 * Math.max(0, weightedMean - criticalPenalty)) / 10
-
   issues.sort(
     (a, b) =>
       SEVERITY_RANK[a.issue.severity] - SEVERITY_RANK[b.issue.severity] ||
@@ -202,7 +210,8 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const cases = buildEvalKit(lead, input.artifactType, bundle.paths)
 
   return {
-    overallScore,
+    // an empty rubric scores 100: nothing asked, nothing missed
+    overallScore: scores.length === 0 ? 100 : overallScoreOf(scores, findings),
     scores,
     findings,
     improvedVersion,

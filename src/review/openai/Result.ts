@@ -6,6 +6,7 @@
  * files limited to files under review with their frontmatter restored exactly.
  */
 import { aiRuleId } from "../rules/Rules.js"
+import { overallScoreOf } from "../Score.js"
 import { Either, ParseResult, Schema } from "effect"
 import { createHash } from "node:crypto"
 import type {
@@ -73,14 +74,6 @@ export const lineCount = (content: string): number => {
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n))
 
 const round1 = (n: number) => Math.round(n * 10) / 10
-
-/** The weighted mean of the scores (a plain mean when every weight is 0). */
-export const weightedMean = (scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>): number => {
-  if (scores.length === 0) return 0
-  const total = scores.reduce((s, c) => s + Math.max(c.weight, 0), 0)
-  if (total <= 0) return scores.reduce((s, c) => s + c.score, 0) / scores.length
-  return scores.reduce((s, c) => s + Math.max(c.weight, 0) * c.score, 0) / total
-}
 
 const findingId = (f: Omit<Finding, "id">): string =>
   "f_" + createHash("sha256")
@@ -168,7 +161,7 @@ export const toReviewResult = (
   if (cases.length === 0) return Either.left(new InvalidAnswer("evalCases is empty; give at least one case"))
 
   return Either.right({
-    overallScore: round1(weightedMean(scores)),
+    overallScore: overallScoreOf(scores, findings),
     scores,
     findings,
     improvedVersion: input.mode === "file" ? (improved[0] ?? null) : null,

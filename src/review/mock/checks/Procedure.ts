@@ -233,7 +233,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
   // commands, code or a format taught in the text with not one block that shows them
   const teaching = blocks.length === 0 ? teachesCode(doc) : []
-  const teachesCodeWithoutBlock = teaching.length >= 2 && artifactType !== "rubr_flow"
+  // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
+  const teachesCodeWithoutBlock = teaching.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",

@@ -7,6 +7,9 @@
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { isCommandLine } from "./Procedure.js"
+import { MISSING_MARKER } from "./References.js"
+
+const MARKED = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)`, "g")
 
 /** One result per document: the checks and the improved version ask the same questions. */
 const perDoc = <A>(compute: (doc: Doc) => A): ((doc: Doc) => A) => {
@@ -114,7 +117,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const words = plain.split(/\s+/).filter((w) => w !== "")
     if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
     // a keyword list ("a, b, c, d") is not a sentence
-    else if (!/^(\||<|>|\[)/.test(text) && plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
+    // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
+    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) &&
+      plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;}]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
   }
@@ -133,8 +138,10 @@ export interface Promised {
   readonly what: string
 }
 
+// "see/read/follow the X section" points into this document; "in/under the X section" only with
+// "below" or "above" ("in the Features section" is as often a section of the output)
 const POINTER =
-  /\b(?:see|in|under|follow|use|read|check) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+  /\b(?:(?:see|follow|read) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:in|under|use|check) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
 
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
@@ -146,12 +153,13 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
     let m: RegExpExecArray | null
     while ((m = POINTER.exec(text)) !== null) {
       const after = (line: number) => line > n
-      if (m[1]) {
-        const name = m[1].toLowerCase().replace(/^the /, "")
+      const section = m[1] ?? m[2]
+      if (section) {
+        const name = section.toLowerCase().replace(/^the /, "")
         const found = headings.some((h) => plainText(h.text).toLowerCase().includes(name) || name.includes(plainText(h.text).toLowerCase()))
-        if (!found) out.push({ line: n, what: `the "${m[1]}" section` })
-      } else if (m[2]) {
-        const kind = m[2].toLowerCase()
+        if (!found) out.push({ line: n, what: `the "${section}" section` })
+      } else if (m[3]) {
+        const kind = m[3].toLowerCase()
         const ok = /^step/.test(kind) || /^rule/.test(kind) || /^checklist/.test(kind)
           ? doc.md.listItems.some((i) => after(i.line))
           : /^example|^command|^template/.test(kind)
@@ -285,7 +293,9 @@ export const listItemUnits = (doc: Doc): Array<Paragraph> => {
 
 /** Later paragraphs (or list items) that say again what an earlier one said, in nearly the same words. */
 export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
+  // the apply's own "(not included in this bundle)" marks say the same thing on purpose
   const ps = [...paragraphs(doc), ...listItemUnits(doc)]
+    .map((p) => ({ ...p, text: p.text.replace(MARKED, "") }))
     .filter((p) => plainText(p.text).split(/\s+/).length >= 8)
     .sort((a, b) => a.start - b.start)
   const dupSections = duplicateSections(doc)
@@ -341,7 +351,8 @@ export interface Block {
 /** The top-level blocks of a line range: paragraphs, lists, code, tables (nested content belongs to its list). */
 export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
   const lines = doc.split.lines
-  const out: Array<{ kind: BlockKind; start: number; end: number }> = []
+  // items: bullets started without a blank line between; loose: a list whose items are spaced out
+  const out: Array<{ kind: BlockKind; start: number; end: number; items: number; loose: boolean }> = []
   let blank = true
   for (let n = from; n <= to; n++) {
     const l = lines[n - 1] ?? ""
@@ -365,10 +376,17 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
       continue
     }
     const last = out.at(-1)
-    if (kind === null || (last && last.kind === kind && (!blank || kind === "ordered" || kind === "code"))) {
-      if (last) last.end = n
+    // a bullet after a blank line continues a loose list (one item so far, or spaced out already);
+    // after a tight list of several items it starts a new part
+    const looseBullet = kind === "bullets" && last?.kind === "bullets" && blank && (last.items <= 1 || last.loose)
+    if (kind === null || (last && last.kind === kind && (!blank || kind === "ordered" || kind === "code" || looseBullet))) {
+      if (last) {
+        last.end = n
+        if (looseBullet) last.loose = true
+        else if (kind === "bullets") last.items++
+      }
     } else {
-      out.push({ kind, start: n, end: n })
+      out.push({ kind, start: n, end: n, items: 1, loose: false })
     }
     blank = false
   }

@@ -1,0 +1,31 @@
+/**
+ * The overall score, one rule for every reviewer: the weighted mean of the criterion scores, less
+ * a penalty for critical problems. A critical problem (broken frontmatter, a leaked secret, a
+ * destructive command) sits on one criterion whose weight may be light; the penalty makes sure it
+ * always shows, so a skill with a critical problem never outscores the same skill without it.
+ */
+import type { Finding } from "./Types.js"
+
+/** Points each distinct critical rule broken takes off the overall score, and their cap. */
+export const CRITICAL_PENALTY = 10
+export const CRITICAL_PENALTY_CAP = 25
+
+/** The weighted mean of the scores (a plain mean when every weight is 0; 0 with no scores). */
+export const weightedMean = (scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>): number => {
+  if (scores.length === 0) return 0
+  const total = scores.reduce((s, c) => s + Math.max(c.weight, 0), 0)
+  if (total <= 0) return scores.reduce((s, c) => s + c.score, 0) / scores.length
+  return scores.reduce((s, c) => s + Math.max(c.weight, 0) * c.score, 0) / total
+}
+
+/** 10 points per distinct rule with a critical finding, at most 25. */
+export const criticalPenalty = (findings: ReadonlyArray<Pick<Finding, "severity" | "ruleId">>): number => {
+  const rules = new Set(findings.filter((f) => f.severity === "critical").map((f) => f.ruleId))
+  return Math.min(CRITICAL_PENALTY_CAP, CRITICAL_PENALTY * rules.size)
+}
+
+/** One decimal, so a small deduction on a light criterion still shows. */
+export const overallScoreOf = (
+  scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>,
+  findings: ReadonlyArray<Pick<Finding, "severity" | "ruleId">>
+): number => Math.round(10 * Math.max(0, weightedMean(scores) - criticalPenalty(findings))) / 10
