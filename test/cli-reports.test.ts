@@ -21,13 +21,13 @@ const LONG = `Examples show only the happy path; ${"add a failing deploy, a part
 
 type Draft = Omit<CheckFinding, "failing">
 const drafts: ReadonlyArray<Draft> = [
-  { id: "f-1", ruleId: "error_handling", ruleName: "Error handling", severity: "critical", bundlePath: "SKILL.md", path: SKILL, lineStart: 14, lineEnd: 18, message: AWKWARD, suggestion: "Add a rollback step:\n- revert the release\n- tell #ops <now>" },
-  { id: "f-2", ruleId: "description", ruleName: null, severity: "major", bundlePath: "SKILL.md", path: SKILL, lineStart: 2, lineEnd: 2, message: "The description says what the skill does but not when to use it.", suggestion: "" },
-  { id: "f-3", ruleId: "frontmatter", ruleName: "Frontmatter", severity: "minor", bundlePath: "SKILL.md", path: SKILL, lineStart: 0, lineEnd: 0, message: "The frontmatter has no `license` key.", suggestion: "Add `license: MIT`." },
-  { id: "f-4", ruleId: "formatting", ruleName: "Formatting", severity: "minor", bundlePath: "reference/style guide.md", path: STYLE, lineStart: 7, lineEnd: 5, message: "A code block has no language tag.", suggestion: "Write ```bash." },
-  { id: "f-5", ruleId: "formatting", ruleName: "Formatting", severity: "minor", bundlePath: "reference/style guide.md", path: STYLE, lineStart: 30, lineEnd: 34, message: "A code block has no language tag.", suggestion: "Write ```bash." },
-  { id: "f-6", ruleId: "examples", ruleName: "Examples", severity: "info", bundlePath: "SKILL.md", path: SKILL, lineStart: 40, lineEnd: 41, message: LONG, suggestion: "Add one example that fails." },
-  { id: "f-7", ruleId: "custom_rule", ruleName: "Custom rule", severity: "info", bundlePath: "SKILL.md", path: SKILL, lineStart: 50, lineEnd: 50, message: "Team rule: mention the on-call rota.", suggestion: "" }
+  { id: "f-1", ruleId: "SK-FAIL-MISSING", ruleName: "Error handling", severity: "critical", bundlePath: "SKILL.md", path: SKILL, lineStart: 14, lineEnd: 18, message: AWKWARD, suggestion: "Add a rollback step:\n- revert the release\n- tell #ops <now>" },
+  { id: "f-2", ruleId: "SK-DESC-NO-TRIGGER", ruleName: null, severity: "major", bundlePath: "SKILL.md", path: SKILL, lineStart: 2, lineEnd: 2, message: "The description says what the skill does but not when to use it.", suggestion: "" },
+  { id: "f-3", ruleId: "SK-FM-UNKNOWN-KEY", ruleName: "Frontmatter", severity: "minor", bundlePath: "SKILL.md", path: SKILL, lineStart: 0, lineEnd: 0, message: "The frontmatter has no `license` key.", suggestion: "Add `license: MIT`." },
+  { id: "f-4", ruleId: "SK-EX-NO-LANGUAGE", ruleName: "Examples", severity: "minor", bundlePath: "reference/style guide.md", path: STYLE, lineStart: 7, lineEnd: 5, message: "A code block has no language tag.", suggestion: "Write ```bash." },
+  { id: "f-5", ruleId: "SK-EX-NO-LANGUAGE", ruleName: "Examples", severity: "minor", bundlePath: "reference/style guide.md", path: STYLE, lineStart: 30, lineEnd: 34, message: "A code block has no language tag.", suggestion: "Write ```bash." },
+  { id: "f-6", ruleId: "SK-EX-MISSING", ruleName: "Examples", severity: "info", bundlePath: "SKILL.md", path: SKILL, lineStart: 40, lineEnd: 41, message: LONG, suggestion: "Add one example that fails." },
+  { id: "f-7", ruleId: "SK-AI-CUSTOM-RULE", ruleName: "Custom rule", severity: "info", bundlePath: "SKILL.md", path: SKILL, lineStart: 50, lineEnd: 50, message: "Team rule: mention the on-call rota.", suggestion: "" }
 ]
 
 const checkReport = (failOn: FailOn = "major", overrides: Partial<CheckReport> = {}): CheckReport => ({
@@ -209,7 +209,7 @@ describe("checkJunit", () => {
         expect(c["system-out"]).toContain(f.message)
       }
     })
-    expect(findingCases.filter((c) => c.failure).map((c) => c["@_classname"])).toEqual(["rubr.findings.error_handling", "rubr.findings.description"])
+    expect(findingCases.filter((c) => c.failure).map((c) => c["@_classname"])).toEqual(["rubr.findings.SK-FAIL-MISSING", "rubr.findings.SK-DESC-NO-TRIGGER"])
   })
 
   it("puts the message, the suggestion and the location in a failure, the message and suggestion in system-out", () => {
@@ -331,28 +331,35 @@ describe("checkSarif", () => {
     expect(run.tool.driver).toMatchObject({ name: "rubr", version: "0.1.0", semanticVersion: "0.1.0", informationUri: GUIDES })
   })
 
-  it("has one rule per criterion of the audit, then the other rule ids of findings", () => {
-    expect(rules.map((r) => r.id)).toEqual(["frontmatter", "description", "error_handling", "formatting", "examples", "custom_rule"])
-    const eh = rules[2]
-    expect(eh.name).toBe("ErrorHandling")
-    expect(eh.shortDescription.text).toBe("Error handling")
-    expect(eh.fullDescription.text).toContain("Skill quality")
-    expect(eh.helpUri).toBe(`${GUIDES}/rubrics#error_handling`)
-    expect(eh.help.markdown).toContain(`(${GUIDES}/rubrics#error_handling)`)
-    expect(eh.properties.tags).toEqual(["rubr", "skill-quality"])
-    expect(rules[5].shortDescription.text).toBe("Custom rule")
-    expect(rules[1].shortDescription.text).toBe("Description")
-    // ids only findings name come after the criteria, sorted, whatever the findings' order
+  it("has one rule per rule id of the findings, in id order, documented under its own anchor", () => {
+    expect(rules.map((r) => r.id)).toEqual(["SK-AI-CUSTOM-RULE", "SK-DESC-NO-TRIGGER", "SK-EX-MISSING", "SK-EX-NO-LANGUAGE", "SK-FAIL-MISSING", "SK-FM-UNKNOWN-KEY"])
+    const fail = rules.find((r) => r.id === "SK-FAIL-MISSING")!
+    expect(fail.name).toBe("SkFailMissing")
+    // a catalogue rule: its title, its criterion, the rubric, and the fix
+    expect(fail.shortDescription.text).toBe("Nothing says what to do on failure")
+    expect(fail.fullDescription.text).toContain("Error handling, Skill quality rubric skill-quality@2026-11-01")
+    expect(fail.fullDescription.text).toContain("Fix: Say when to retry, stop and ask, or roll back.")
+    expect(fail.defaultConfiguration.level).toBe("error")
+    expect(fail.helpUri).toBe(`${GUIDES}/rubrics#sk-fail-missing`)
+    expect(fail.help.markdown).toContain(`(${GUIDES}/rubrics#sk-fail-missing)`)
+    expect(fail.properties.tags).toEqual(["rubr", "skill-quality", "error_handling"])
+    // an id outside the catalogue (a real provider's finding): named by its criterion, a warning by default
+    const ai = rules.find((r) => r.id === "SK-AI-CUSTOM-RULE")!
+    expect(ai.shortDescription.text).toBe("Custom rule")
+    expect(ai.defaultConfiguration.level).toBe("warning")
+    expect(ai.properties.tags).toEqual(["rubr", "skill-quality"])
+    // whatever the findings' order
     const extra = (ruleId: string): CheckFinding => ({ ...report.findings[6], ruleId, ruleName: null })
-    const more = checkSarif(checkReport("major", { findings: [extra("zeta"), extra("alpha"), extra("zeta")] }))
-    expect(more.runs[0].tool.driver.rules.map((r) => r.id).slice(5)).toEqual(["alpha", "zeta"])
-    expect(more.runs[0].tool.driver.rules[5].shortDescription.text).toBe("alpha")
+    const more = checkSarif(checkReport("major", { findings: [extra("SK-ZETA"), extra("SK-ALPHA"), extra("SK-ZETA")] }))
+    expect(more.runs[0].tool.driver.rules.map((r) => r.id)).toEqual(["SK-ALPHA", "SK-ZETA"])
+    expect(more.runs[0].tool.driver.rules[0].shortDescription.text).toBe("SK-ALPHA")
   })
 
   it("points each result's ruleIndex at its rule", () => {
     expect(run.results).toHaveLength(report.findings.length)
     for (const r of run.results) expect(rules[r.ruleIndex].id).toBe(r.ruleId)
-    expect(byFinding.get("f-7")!.ruleIndex).toBe(5)
+    expect(byFinding.get("f-7")!.ruleIndex).toBe(0)
+    expect(byFinding.get("f-4")!.ruleIndex).toBe(byFinding.get("f-5")!.ruleIndex)
   })
 
   it("maps severities to levels and never makes a non-failing finding an error", () => {
@@ -422,10 +429,10 @@ describe("checkSarif", () => {
     expect(run.originalUriBaseIds["%SRCROOT%"]).not.toHaveProperty("uri")
   })
 
-  it("is still valid with no findings: every criterion as a rule, no results", () => {
+  it("is still valid with no findings: no rules, no results", () => {
     const empty = sarifOf(checkSarif(checkReport("major", { findings: [], eval: null, passed: true })))
     expect(empty.runs[0].results).toEqual([])
-    expect(empty.runs[0].tool.driver.rules).toHaveLength(5)
+    expect(empty.runs[0].tool.driver.rules).toEqual([])
     expect(empty.runs[0].invocations[0].properties).not.toHaveProperty("evalRunId")
   })
 

@@ -191,7 +191,15 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
         expect(r.locations[0].physicalLocation.artifactLocation.uri).toBe("release-notes/SKILL.md")
         expect(r.locations[0].physicalLocation.region.startLine).toBeGreaterThanOrEqual(1)
       }
-      for (const rule of run.tool.driver.rules) expect(rule.helpUri).toBe(`${app.baseUrl}/guides/rubrics#${rule.id}`)
+      // every rule is a catalogue id, linked to its own anchor in the rubrics guide
+      for (const rule of run.tool.driver.rules) {
+        expect(rule.id).toMatch(/^SK-[A-Z]+(-[A-Z0-9]+)+$/)
+        expect(rule.helpUri).toBe(`${app.baseUrl}/guides/rubrics#${rule.id.toLowerCase()}`)
+      }
+      const guide = yield* Effect.promise(() => fetch(`${app.baseUrl}/guides/rubrics`).then((r) => r.text()))
+      for (const rule of run.tool.driver.rules) expect(guide).toContain(`id="${rule.id.toLowerCase()}"`)
+      // the JUnit classnames name the same rules
+      expect(new Set(findings.map((f) => f.classname.replace("rubr.findings.", "")))).toEqual(new Set(run.results.map((r: any) => r.ruleId)))
       expect(Fs.existsSync(Path.join(dir, "SKILL.md"))).toBe(true)
     }))
 

@@ -1,11 +1,12 @@
 /**
  * The documentation as HTML pages (`/api/v1/guides`): the targets of the CLI's help links. Every
- * rubric criterion (a SARIF rule id) has its anchor in the rubrics guide, and the rubr_flow issue
+ * rubric criterion and every rule id (SARIF's rules) has its anchor in the rubrics guide, and the rubr_flow issue
  * codes theirs in the format's guide.
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { CRITERION_KEYS } from "../src/review/rubrics/Criteria.js"
+import { RULES } from "../src/review/rules/Rules.js"
 import { makeTestApp } from "./support/TestApp.js"
 import { call } from "./support/fixtures.js"
 
@@ -20,6 +21,8 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "1000" } }))
       const rubrics = yield* call((app) => app.request("GET", "/guides/rubrics"))
       expect(rubrics.status).toBe(200)
       for (const key of CRITERION_KEYS) expect([key, rubrics.text.includes(`id="${key}"`)]).toEqual([key, true])
+      // every rule id too: SARIF's helpUri points at `#sk-name-folder`
+      for (const rule of RULES) expect([rule.id, rubrics.text.includes(`id="${rule.id.toLowerCase()}"`)]).toEqual([rule.id, true])
       const flow = yield* call((app) => app.request("GET", "/guides/rubr-flow"))
       expect(flow.text).toContain('id="issue-codes"')
       // links between the docs lead to the other guides

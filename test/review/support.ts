@@ -121,7 +121,7 @@ See \`examples/v2.md\` for a complete release.
 ## Verification
 
 Every merged pull request of the release appears exactly once in the draft, and each line names a
-change a user can see. If \`gh\` is not authenticated, stop and ask the user to run \`gh auth login\`.
+change a user can see. If \`gh\` fails or is not authenticated, stop and report the error.
 `
 
 export const sampleBundle = (content = SAMPLE_SKILL): Array<ReviewFile> => [

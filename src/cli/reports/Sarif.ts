@@ -1,5 +1,5 @@
 /**
- * SARIF 2.1.0 logs for `rubr check` (one result per finding, one rule per rubric criterion) and
+ * SARIF 2.1.0 logs for `rubr check` (one result per finding, one rule per rule id found) and
  * `rubr validate` (one result per issue, one rule per issue code), shaped for GitHub code scanning.
  * Pure: the caller JSON.stringifies the log.
  */
@@ -60,9 +60,11 @@ export interface SarifLog {
 /** The key of our entry in `partialFingerprints`. */
 export const FINGERPRINT_KEY = "rubrResultHash/v1"
 
-/** `error_handling` → `ErrorHandling` */
+/** `error_handling` → `ErrorHandling`, `SK-NAME-FOLDER` → `SkNameFolder` */
 export const pascalCase = (id: string): string =>
-  id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("") || "Rule"
+  id.split(/[^A-Za-z0-9]+/).filter(Boolean)
+    .map((w) => w[0].toUpperCase() + (w === w.toUpperCase() ? w.slice(1).toLowerCase() : w.slice(1)))
+    .join("") || "Rule"
 
 // results are relative to %SRCROOT%: `/`-separated, without a leading `./`, root or drive
 const relative = (path: string) => path.replace(/\\/g, "/").replace(/^[A-Za-z]:(?=\/)/, "").replace(/^(\.?\/)+/, "")

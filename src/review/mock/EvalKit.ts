@@ -38,7 +38,9 @@ export const buildEvalKit = (doc: Doc | undefined, artifactType: ArtifactType, b
   const description = (doc.fm.closed ? getField(doc.fm, "description")?.value : undefined)?.replace(/\s+/g, " ").trim() ?? ""
   const whenMatch = description.match(/\b(?:use (?:this skill |it )?(?:when|whenever|if|for)|whenever|when)\b[:,]?\s*([^.;]+)/i)
   const when = whenMatch ? clip(whenMatch[1]!.trim(), 240) : ""
-  const what = clip((description.split(/(?<=[.;])\s/)[0] ?? "").replace(/[.;]$/, ""))
+  const firstClause = (description.split(/(?<=[.;])\s/)[0] ?? "").replace(/[.;]$/, "")
+  // "Helps." names no task: a situation is derived from a clause of three words or more, else the label
+  const what = firstClause.split(/\s+/).length >= 3 ? clip(firstClause) : ""
   const lists = orderedLists(doc)
   const topIndent = (l: (typeof lists)[number]) => doc.split.lines[l.items[0]!.line - 1]!.search(/\S/)
   const mainList = [...lists].filter((l) => topIndent(l) === 0).sort((a, b) => b.items.length - a.items.length)[0]

@@ -355,7 +355,7 @@ export const improveDoc = (
       doc.md.headings.some((h) => /\b(when to (use|apply)|use cases?|triggers?|when should)\b/i.test(h.text)) ||
       doc.prose.some(([, t]) => /^\s*use (this skill )?when\b/i.test(t))
     // the description itself gets its trigger when it is one plain line (Repairs.ts); this section is the fallback
-    const rewritesDescription = found("SK-DESC-SHORT") || found("SK-DESC-VAGUE") || found("SK-DESC-EMPTY") ||
+    const rewritesDescription = found("SK-DESC-SHORT") || found("SK-DESC-GENERIC") || found("SK-DESC-EMPTY") ||
       (descField !== undefined && descField.line === descField.endLine && descField.kind === "scalar")
     if (criteria.has("description") && artifactType === "skill" && !TRIGGER.test(descValue) && !hasWhenSection && !rewritesDescription) {
       const h2 = doc.md.headings.find((h) => h.level === 2)

@@ -124,7 +124,7 @@ export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {
     ed.change(name.line, 3, `Line ${name.line}: set \`name\` to \`${folder}\`, the folder's name (it was \`${name.value.trim()}\`).`)
   }
   const description = getField(doc.fm, "description")
-  const rewrite = ed.found("SK-DESC-SHORT") || ed.found("SK-DESC-VAGUE") || ed.found("SK-DESC-EMPTY")
+  const rewrite = ed.found("SK-DESC-SHORT") || ed.found("SK-DESC-GENERIC") || ed.found("SK-DESC-EMPTY")
   if (description && !rewrite && ed.found("SK-DESC-NO-TRIGGER") && description.line === description.endLine && description.kind === "scalar") {
     // a good "what" without a "when": the trigger is appended, from the title
     const value = `${description.value.trim().replace(/[.\s]*$/, ".")} Use when a request involves ${titleOf(ctx).toLowerCase()}.`.slice(0, 1024)

@@ -54,7 +54,8 @@ export const RULES: ReadonlyArray<Rule> = [
   r("description", "no_trigger", "SK-DESC-NO-TRIGGER", "major", "The description does not say when to use the skill", "description: Deploys a pull request to a preview environment.", "Append \"Use when …\" naming the requests. (apply: a \"Use when\" clause from the title on a one-line description, else a \"When to use\" section)"),
   r("description", "no_what", "SK-DESC-NO-WHAT", "info", "The description gives only the trigger", "description: Use when deploying.", "Open with what the skill does."),
   r("description", "first_person", "SK-DESC-FIRST-PERSON", "minor", "The description is in the first person", "description: I deploy your app.", "Write it in the third person."),
-  r("description", "vague", "SK-DESC-VAGUE", "minor", "The description is vague", "description: Helps with various deployment stuff.", "Name the exact requests and situations. (apply: from the title and opening)"),
+  r("description", "vague", "SK-DESC-VAGUE", "minor", "Vague wording in the description", "description: Deploys the app to various environments as needed, etc.", "Name the exact requests and situations."),
+  r("description", "generic", "SK-DESC-GENERIC", "major", "The description says nothing specific", "description: Helps with tasks and workflows for the team.", "Say what it does, on what, and when to use it. (apply: rewritten from the title and opening)"),
   r("description", "xml", "SK-DESC-XML", "major", "The description contains an XML tag", "description: <b>Deploys</b> the app.", "Remove the tag."),
   // purpose
   r("purpose", "missing", "SK-PURPOSE-MISSING", "major", "The opening does not state the goal", "# Deploy\n\n1. Run the build.", "Open with one to three sentences on what this is for."),

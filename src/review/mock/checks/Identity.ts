@@ -267,7 +267,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
   const vague = VAGUE_TERMS.filter((t) => t.strength === "strong" && (t.pattern.lastIndex = 0, t.pattern.test(value)))
   if (artifactType === "skill" && value.length >= minLen && saysNothingSpecific(doc, value)) {
     o.issue(
-      "vague",
+      "generic",
       "major",
       line,
       "The description says nothing specific: none of its words name what the document is about",
