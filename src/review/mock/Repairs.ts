@@ -18,7 +18,7 @@
  *                         a confirmation before destructive commands; piped scripts downloaded first
  */
 import { getField, yamlScalar } from "../text/Frontmatter.js"
-import { plainText } from "../text/Markdown.js"
+import { maskInlineCode, plainText } from "../text/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import type { CheckContext } from "./checks/Common.js"
@@ -40,16 +40,27 @@ export interface Editor {
   readonly found: (ruleId: string) => boolean
 }
 
-const sentences = (text: string) => text.match(/[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g) ?? [text]
+const SENTENCE = /[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g
 
-/** Removes the sentences of a line that match; the line goes when nothing but its marker is left. */
+/**
+ * Removes the sentences of a line that match; the line goes when nothing but its marker is left.
+ * Sentences are found, and matched, on the line with its inline code masked (as the checks read it),
+ * so a `terraform plan` or a `v1.2` inside code neither splits a sentence nor hides it.
+ */
 const dropSentences = (ed: Editor, line: number, match: (sentence: string) => boolean): boolean => {
   const original = ed.text(line)
   const marker = /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(original)![0]
   const body = original.slice(marker.length)
-  const kept = sentences(body).filter((s) => !match(s))
-  const rest = kept.join("").trim()
-  if (rest === body.trim()) return false
+  const masked = maskInlineCode(body).masked
+  let rest = ""
+  let dropped = false
+  for (const m of masked.matchAll(SENTENCE)) {
+    const raw = body.slice(m.index, m.index + m[0].length)
+    if (match(m[0]) || match(raw)) dropped = true
+    else rest += raw
+  }
+  if (!dropped) return false
+  rest = rest.trim()
   if (rest === "" || /^[\W_]*$/.test(rest)) ed.remove(line)
   else ed.setText(line, marker + rest)
   return true
