@@ -1,7 +1,8 @@
 /** The seeded-defect harness itself (quality/): clean samples, deterministic damage that always changes something. */
 import { describe, expect, it } from "vitest"
 import { bundleReferences, DAMAGE_KINDS, type Skill, SKILL_MD, skillMd } from "../quality/Damage.js"
-import { frontmatterKept } from "../quality/Harness.js"
+import { frontmatterKept, runHarness } from "../quality/Harness.js"
+import { GOALS, summarizeKinds } from "../quality/Report.js"
 import { loadSamples } from "../quality/Skills.js"
 import { parseFrontmatter } from "../src/review/text/Frontmatter.js"
 
@@ -86,5 +87,36 @@ describe("frontmatter kept after apply", () => {
     expect(frontmatterKept(unclosed, unclosed, [])).toMatch(/not closed/)
     expect(frontmatterKept(unclosed, damaged, [])).toBeNull()
     expect(frontmatterKept(unclosed, damaged.replace("description: Does x. Use when y.\n", ""), [])).toMatch(/description/)
+  })
+})
+
+describe("the harness's results (the table of docs/quality.md)", () => {
+  const report = runHarness()
+  const kinds = summarizeKinds(report)
+  /**
+   * The two goals the mock cannot reach, explained in docs/quality.md: a truncated skill's apply
+   * cannot write the content that was cut (it invents nothing), and a lost heading in a skill made
+   * only of prose and code leaves nothing but meaning to see it by. Held at their current level.
+   */
+  const LIMITS: Record<string, { readonly goal: "pairwise" | "rises"; readonly atLeast: number }> = {
+    truncated: { goal: "rises", atLeast: 0.7 },
+    "removed-headings": { goal: "pairwise", atLeast: 0.94 }
+  }
+
+  it("meets every goal for every kind of damage, but the two documented limits, which hold their level", () => {
+    for (const k of kinds) {
+      const limit = LIMITS[k.id]
+      expect([k.id, k.pairwise >= (limit?.goal === "pairwise" ? limit.atLeast : GOALS.pairwise)]).toEqual([k.id, true])
+      expect([k.id, k.rises >= (limit?.goal === "rises" ? limit.atLeast : GOALS.rises)]).toEqual([k.id, true])
+      expect([k.id, k.risesWhenChanged, k.frontmatter, k.deterministic, k.errors]).toEqual([k.id, 1, 1, 1, 0])
+    }
+  }, 60_000)
+
+  it("scores every clean, well-written skill at least 85", () => {
+    for (const s of report.skills) expect([s.skill, (s.clean ?? 0) >= 85]).toEqual([s.skill, true])
+  })
+
+  it("never scores an apply lower than the damaged skill", () => {
+    for (const v of report.variants.filter((x) => x.applied !== null)) expect([v.skill, v.kind, v.applied! >= v.damaged!]).toEqual([v.skill, v.kind, true])
   })
 })

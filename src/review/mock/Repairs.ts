@@ -222,7 +222,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   }
   // examples: the commands the text names, else the first short example file, else a worked run of the steps
   if (ed.found("SK-EX-NO-CODE") || ed.found("SK-EX-MISSING") || ed.found("SK-EX-ONLY-IN-FILES")) {
-    const block = exampleBlock(ctx)
+    const block = exampleBlock(ctx, ed)
     if (block) {
       const end = doc.split.lines.length + 1
       ed.insertBefore(end, ["", "## Example", "", block.lead, "", `\`\`\`${block.lang}`, ...block.lines, "```"])
@@ -232,12 +232,14 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
 }
 
 /** An example made only of the document's own material. */
-const exampleBlock = (ctx: CheckContext): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {
+const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {
   const { doc } = ctx
+  // from what the repairs keep: a line they removed (an unfinished step, a hazard) is no example
   const commands: Array<string> = []
   for (const c of doc.md.inlineCode) {
     const t = c.text.trim()
-    if (!doc.md.inCode[c.line] && isCommandLine(t) && !commands.includes(t)) commands.push(t)
+    // a command with its arguments, not a tool's bare name (`gh`)
+    if (!doc.md.inCode[c.line] && !ed.removed(c.line) && /\s/.test(t) && isCommandLine(t) && !commands.includes(t)) commands.push(t)
   }
   if (commands.length >= 2) {
     return { lead: "The commands this skill runs, in order:", lang: "bash", lines: commands.slice(0, 10), what: `the ${Math.min(10, commands.length)} commands the text names, in order; add their expected output` }
@@ -253,7 +255,7 @@ const exampleBlock = (ctx: CheckContext): { lead: string; lang: string; lines: R
     return { lead: `From \`${target}\`:`, lang: /\.md$/.test(target!) ? "markdown" : "text", lines, what: `the content of ${target}, shown inline` }
   }
   // a worked run: the description's trigger as the request, the steps as what happens
-  const steps = orderedLists(doc)[0]?.items ?? []
+  const steps = (orderedLists(doc)[0]?.items ?? []).filter((s) => !ed.removed(s.line))
   const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\buse (?:this skill |it )?(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return null
   const titles = steps.slice(0, 8).map((s, k) => `${k + 1}. ${plainText(s.text).replace(/[:.].*$/, "").slice(0, 80)}`)
@@ -319,6 +321,8 @@ export const repairSafety = (ctx: CheckContext, ed: Editor) => {
         if (doc.md.inCode[h.line]) {
           ed.remove(h.line)
         } else if (!dropSentences(ed, h.line, (s) => s.includes(h.match) || h.match.includes(s.trim()))) break
+        // a second sentence of the same kind on the line is dropped with the first, under one change line
+        if (hazards.some((o) => o !== h && o.hazard === h.hazard && o.line === h.line && hazards.indexOf(o) < hazards.indexOf(h))) break
         ed.change(h.line, 61, `Line ${h.line}: removed ${h.hazard === "prompt_injection" ? "an instruction to ignore earlier instructions" : h.hazard === "exfiltration" ? "an instruction to send data elsewhere" : "an instruction granting unbounded autonomy"}.`)
         break
       }

@@ -170,7 +170,9 @@ const scan = (doc: Doc): Array<Finding> => {
       if (!inCode && INJECTION.test(s) && !negated) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
       const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
       if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
-      if (!inCode && !BOUNDED.test(s) && (NEVER_STOP.test(s) || (!negated && UNBOUNDED.some((re) => re.test(s))))) {
+      // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
+      const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, ""))
+      if (!inCode && !bounded && (NEVER_STOP.test(s) || (!negated && UNBOUNDED.some((re) => re.test(s))))) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })
       }
     }
@@ -199,7 +201,7 @@ const scan = (doc: Doc): Array<Finding> => {
   // one finding per hazard and line
   const seen = new Set<string>()
   return out.filter((f) => {
-    const key = `${f.hazard}:${f.line}:${f.hazard === "secret" ? f.match : ""}`
+    const key = `${f.hazard}:${f.line}:${f.match}`
     if (seen.has(key)) return false
     seen.add(key)
     return true
@@ -211,7 +213,14 @@ const maskSecret = (s: string) => (s.length <= 8 ? "****" : `${s.slice(0, 4)}…
 
 export const safety = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("safety", ctx.disabledRules)
-  const hazards = scanHazards(ctx.doc).filter((f) => !o.isDisabled(f.hazard))
+  // one finding per line and kind (a line may hold two unbounded sentences); every secret counts
+  const seen = new Set<string>()
+  const hazards = scanHazards(ctx.doc).filter((f) => {
+    const key = `${f.hazard}:${f.line}:${f.hazard === "secret" ? f.match : ""}`
+    if (o.isDisabled(f.hazard) || seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
   const count = (h: Hazard) => hazards.filter((f) => f.hazard === h).length
   for (const f of hazards) {
     switch (f.hazard) {

@@ -74,6 +74,8 @@ export const flattenedSteps = perDoc((doc: Doc): Array<Flattened> => {
 
 // ---------------------------------------------------------------- code taught without code
 
+/** A file or folder name alone (`reference/style.md`, `scripts/`): a reference, not code being taught. */
+const PATH_ONLY = /^(\.{0,2}\/)?[\w.@~<>{}$*-]+(\/[\w.@<>{}$*-]+)*\/?$/
 const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|\.(json|ya?ml|toml|sql|py|ts|js|sh|md|csv|tf|xml|html|css)\b|^\$|\/|::|->|=>|^[A-Z_]{3,}$)/
 
 /**
@@ -85,7 +87,8 @@ export const teachesCode = perDoc((doc: Doc): Array<number> => {
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
     const t = c.text.trim()
-    if (isCommandLine(t) || (CODEISH.test(t) && t.length >= 3)) lines.add(c.line)
+    // a command with its arguments (a tool's bare name, `gh`, teaches nothing), or a code-like fragment
+    if ((isCommandLine(t) && /\s/.test(t)) || (CODEISH.test(t) && t.length >= 3 && !PATH_ONLY.test(t))) lines.add(c.line)
   }
   for (const [n, text] of doc.prose) {
     if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|config(uration)?|schema|template|format)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
@@ -141,7 +144,7 @@ export interface Promised {
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
 // "below" or "above" ("in the Features section" is as often a section of the output)
 const POINTER =
-  /\b(?:(?:see|follow|read) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:in|under|use|check) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
 
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
