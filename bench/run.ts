@@ -14,6 +14,7 @@ import { conversionsSection } from "./conversions.js"
 import { evalsSection } from "./evals.js"
 import { filesSection } from "./files.js"
 import { mcpSection } from "./mcp.js"
+import { reviewSection } from "./review.js"
 import { type BenchContext, root, type Row, table, withBench } from "./harness.js"
 
 /** A section answers rows (service vs baseline) or a markdown table of its own. */
@@ -23,7 +24,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   conversions: conversionsSection,
   evals: evalsSection,
   mcp: mcpSection,
-  cli: cliSection
+  cli: cliSection,
+  review: reviewSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
