@@ -56,12 +56,30 @@ export const errorResponse = (error: ApiError) =>
     return HttpServerResponse.unsafeJson(body, { status, headers })
   })
 
-const fromDecodeError = (error: HttpApiError.HttpApiDecodeError) =>
-  new ValidationFailed({
-    message: "The request is invalid: " +
-      error.issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
-    details: error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))
+/**
+ * An optional field is a union with `undefined`, so a bad value also fails its "Expected undefined"
+ * branch, at the field and at every optional parent. Those echoes say nothing when a real problem is
+ * reported at the same path or below it; only that problem is kept.
+ */
+const meaningfulIssues = (issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>) => {
+  const key = (p: ReadonlyArray<PropertyKey>) => p.map(String).join(".")
+  const isEcho = (m: string) => m.startsWith("Expected undefined, actual")
+  const real = issues.filter((i) => !isEcho(i.message)).map((i) => key(i.path))
+  return issues.filter((i) => {
+    if (!isEcho(i.message)) return true
+    const at = key(i.path)
+    return !real.some((r) => r === at || at === "" || r.startsWith(`${at}.`))
   })
+}
+
+const fromDecodeError = (error: HttpApiError.HttpApiDecodeError) => {
+  const issues = meaningfulIssues(error.issues)
+  return new ValidationFailed({
+    message: "The request is invalid: " +
+      issues.map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; "),
+    details: issues.map((i) => ({ path: i.path.join("."), message: i.message }))
+  })
+}
 
 const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest) => {
   const path = request.url.split("?")[0]

@@ -258,7 +258,12 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const steps = (orderedLists(doc)[0]?.items ?? []).filter((s) => !ed.removed(s.line))
   const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\buse (?:this skill |it )?(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return null
-  const titles = steps.slice(0, 8).map((s, k) => `${k + 1}. ${plainText(s.text).replace(/[:.].*$/, "").slice(0, 80)}`)
+  // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
+  const titles = steps.slice(0, 8).map((s, k) => {
+    const first = (plainText(s.text).split(/(?<=[.!?])\s/)[0] ?? "").replace(/[.:;\s]+$/, "")
+    const short = first.length <= 100 ? first : `${first.slice(0, first.lastIndexOf(" ", 100))}…`
+    return `${k + 1}. ${short}`
+  })
   return {
     lead: "A run of this skill, from its trigger and its steps (replace it with a real request and result):",
     lang: "text",
