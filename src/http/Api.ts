@@ -18,6 +18,7 @@ import { GuidesApi } from "../docs/Api.js"
 import { McpApi } from "../mcp/Api.js"
 import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
+import { documentAccess, servers } from "../system/OpenApiAccess.js"
 
 // The platform registers its own decode error (a 400 with `_tag` and `issues`) on every API. Ours is
 // rewritten to the `validation_failed` envelope by the error middleware, so the contract drops it.
@@ -26,7 +27,7 @@ const withoutPlatformDecodeError = Object.assign(Object.create(Object.getPrototy
   errorSchema: Schema.Never
 }) as HttpApi.HttpApi<"rubr", never, never>
 
-export const RubrApi = withoutPlatformDecodeError
+const contract = withoutPlatformDecodeError
   .add(SystemApi)
   .add(IdentityApi)
   .add(BundlesApi).add(FilesApi).add(VersionsApi)
@@ -44,5 +45,13 @@ export const RubrApi = withoutPlatformDecodeError
     OpenApi.Description,
     "Reviews and improves LLM instruction artifacts. Success bodies are `{data, requestId}`; errors are `{error:{code, message, requestId, details}}`."
   )
+
+/**
+ * The contract, and its OpenAPI document: the servers the paths are relative to, and each operation's
+ * access rule (`x-required-scopes` and a sentence) read off its `Access` annotation (src/system/OpenApiAccess.ts).
+ */
+export const RubrApi = contract
+  .annotate(OpenApi.Servers, servers)
+  .annotate(OpenApi.Transform, documentAccess(contract))
 
 export type RubrApi = typeof RubrApi
