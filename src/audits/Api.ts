@@ -111,6 +111,8 @@ export class AuditsApi extends HttpApiGroup.make("audits")
       .addSuccess(Envelope(Schema.Struct({ auditRuns: Schema.Array(AuditRun), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Summary, "List audits")
+      .annotate(OpenApi.Description, "Audit runs of this bundle, newest first.")
   )
   .add(
     HttpApiEndpoint.post("startAudit", "/artifact-bundles/:artifactBundleId/audits")
@@ -120,9 +122,14 @@ export class AuditsApi extends HttpApiGroup.make("audits")
       .addSuccess(Envelope(StartAuditData), { status: 202 })
       .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
       .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
+      .annotate(OpenApi.Summary, "Start an audit")
       .annotate(
         OpenApi.Description,
-        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the audit job and answers 202 at once. Poll GET /jobs/{jobId}."
+        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the audit job and answers 202 at once. " +
+          "Poll GET /jobs/{jobId}, then read the run. " +
+          "An empty body audits the current state: the main artifact with the other files as context, or, with no main artifact, every current file (bundle-level mode). " +
+          "`targetFileId` with `targetVersionNumber`, or `artifactBundleVersionNumber` alone, selects a file version or a bundle version event. " +
+          "An identical audit already queued, running or completed is a 409 unless `force` is true."
       )
   )
   .add(
@@ -132,6 +139,11 @@ export class AuditsApi extends HttpApiGroup.make("audits")
       .addSuccess(Envelope(Schema.Struct({ estimate: AuditEstimate, creditCost: CreditCost, target: AuditTarget })))
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
+      .annotate(OpenApi.Summary, "Estimate an audit")
+      .annotate(
+        OpenApi.Description,
+        "The estimate, credit cost and target a start with the same body would have; starts nothing and spends no credits."
+      )
   )
   .add(
     HttpApiEndpoint.get("getAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId")
@@ -139,6 +151,12 @@ export class AuditsApi extends HttpApiGroup.make("audits")
       .addSuccess(Envelope(Schema.Struct({ auditRun: AuditRunDetail })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
+      .annotate(OpenApi.Summary, "Get an audit")
+      .annotate(
+        OpenApi.Description,
+        "The audit run with its stored result: scores, findings (most severe first), the improved version (`improvedFiles` for a whole-bundle audit), the eval kit, target versions, safe errors, credits and provider usage. " +
+          "Raw provider responses are never exposed."
+      )
   )
   .add(
     HttpApiEndpoint.post("applyAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId/apply")
@@ -153,7 +171,13 @@ export class AuditsApi extends HttpApiGroup.make("audits")
         OpenApi.Description,
         "Writes one new version per rewritten file (frontmatter preserved). 409 when the run is not completed, was already applied, or a file changed since the audit."
       )
+      .annotate(OpenApi.Summary, "Apply an audit's improvements")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Audits")
+  .annotate(
+    OpenApi.Description,
+    "Rubric audits score an artifact against a rubric, point at the lines that need work and write an improved version that can be applied. " +
+      "Credit-spending and asynchronous: the start answers 202 with a job to poll."
+  )
 {}

@@ -120,7 +120,12 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
       .addSuccess(Envelope(Schema.Struct({ artifactBundles: Schema.Array(ArtifactBundle), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 429))
       .annotate(Access, bundleRead)
-      .annotate(OpenApi.Description, "The caller's bundles, newest first.")
+      .annotate(OpenApi.Summary, "List bundles")
+      .annotate(
+        OpenApi.Description,
+        "The caller's bundles, newest first; only the owner can list them. `status` filters by `active`, `archived` or `all` (default `all`); " +
+          "`limit` (default 50, 1-200) and `offset` page the list."
+      )
   )
   .add(
     HttpApiEndpoint.post("create", "/artifact-bundles")
@@ -128,6 +133,12 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
       .addSuccess(Envelope(Schema.Struct({ artifactBundle: ArtifactBundle })), { status: 201 })
       .pipe(statuses(400, 401, 403, 429))
       .annotate(Access, bundleWrite)
+      .annotate(OpenApi.Summary, "Create a bundle")
+      .annotate(
+        OpenApi.Description,
+        "Creates an active bundle owned by the caller, from `name` and optionally `description` and `settings`. " +
+          "The main artifact (`primaryFile`) is detected by the service from uploaded files and cannot be set by a client."
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/artifact-bundles/:artifactBundleId")
@@ -135,7 +146,11 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
       .addSuccess(Envelope(BundleDetail))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, bundleRead)
-      .annotate(OpenApi.Description, "The bundle, its active files and their folder tree.")
+      .annotate(OpenApi.Summary, "Get a bundle")
+      .annotate(
+        OpenApi.Description,
+        "The bundle, its active files and their folder tree. Another user's bundle, like an unknown id, is 404."
+      )
   )
   .add(
     HttpApiEndpoint.patch("update", "/artifact-bundles/:artifactBundleId")
@@ -144,7 +159,12 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
       .addSuccess(Envelope(BundleDetail))
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, bundleWrite)
-      .annotate(OpenApi.Description, "Changes name and description only. Archived bundles answer 409.")
+      .annotate(OpenApi.Summary, "Update a bundle")
+      .annotate(
+        OpenApi.Description,
+        "Changes `name` and `description` only (`null` clears the description); any other field, such as `status`, `primaryFile` or `settings`, is 400. " +
+          "An archived bundle rejects writes: 409."
+      )
   )
   .add(
     HttpApiEndpoint.del("archive", "/artifact-bundles/:artifactBundleId")
@@ -152,7 +172,12 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
       .addSuccess(Envelope(Schema.Struct({ artifactBundle: ArtifactBundle })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, bundleWrite)
-      .annotate(OpenApi.Description, "Archives the bundle (idempotent). Files and versions stay stored; writes are refused.")
+      .annotate(OpenApi.Summary, "Archive a bundle")
+      .annotate(
+        OpenApi.Description,
+        "Archives the bundle (idempotent). Its files and versions stay stored and readable; an archived bundle rejects every write with 409. " +
+          "`DELETE .../permanent` then removes it for good."
+      )
   )
   .add(
     HttpApiEndpoint.del("deletePermanently", "/artifact-bundles/:artifactBundleId/permanent")
@@ -166,9 +191,15 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
         OpenApi.Description,
         "Removes an archived bundle with its files, versions and run history, irreversibly. 409 unless archived."
       )
+      .annotate(OpenApi.Summary, "Delete an archived bundle permanently")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Artifact bundles")
+  .annotate(
+    OpenApi.Description,
+    "An artifact bundle is one artifact under review (a skill, agent, prompt, command, workflow or rubr_flow package) plus its related files: references, examples, tests, generated files and version history. " +
+      "Bundles are scoped to their owner (another user's bundle is 404 `not_found`, never 403), `active` or `archived`; archived bundles reject writes."
+  )
 {}
 
 export class FilesApi extends HttpApiGroup.make("files")
@@ -183,7 +214,12 @@ export class FilesApi extends HttpApiGroup.make("files")
       })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
-      .annotate(OpenApi.Description, "Active files by path (paged); the tree always covers every active file.")
+      .annotate(OpenApi.Summary, "List files")
+      .annotate(
+        OpenApi.Description,
+        "The bundle's active files by path (paged with `limit` and `offset`); the tree always covers every active file. " +
+          "Soft-deleted files are not listed."
+      )
   )
   .add(
     HttpApiEndpoint.post("upload", "/artifact-bundles/:artifactBundleId/files")
@@ -192,9 +228,12 @@ export class FilesApi extends HttpApiGroup.make("files")
       .addSuccess(Envelope(Schema.Struct({ files: Schema.Array(FileWithVersion) })), { status: 201 })
       .pipe(statuses(400, 401, 403, 404, 409, 413, 429, 503))
       .annotate(Access, fileWrite)
+      .annotate(OpenApi.Summary, "Upload files")
       .annotate(
         OpenApi.Description,
-        "Uploads 1-100 new files in one transaction: all land as version 1, or none does. An active path is a 409."
+        "Uploads 1-100 new text files in one transaction: all land as version 1, or none does. A path already active, or an archived bundle, is a 409. " +
+          "Size, content hash, media type and detected language are recorded. The main artifact is inferred from high-confidence file names " +
+          "(SKILL.md, AGENTS.md, README.md, prompt.md, system.md, instructions.md, workflow.md, rubr_flow files); without a confident choice the bundle has none."
       )
   )
   .add(
@@ -203,6 +242,8 @@ export class FilesApi extends HttpApiGroup.make("files")
       .addSuccess(Envelope(FileContent))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
+      .annotate(OpenApi.Summary, "Read a file")
+      .annotate(OpenApi.Description, "The active file's record, its latest version and its content.")
   )
   .add(
     HttpApiEndpoint.put("update", "/artifact-bundles/:artifactBundleId/files/:fileId")
@@ -211,7 +252,11 @@ export class FilesApi extends HttpApiGroup.make("files")
       .addSuccess(Envelope(FileWithVersion))
       .pipe(statuses(400, 401, 403, 404, 409, 413, 429, 503))
       .annotate(Access, fileWrite)
-      .annotate(OpenApi.Description, "Stores the content as the file's next version; earlier versions stay readable.")
+      .annotate(OpenApi.Summary, "Update a file")
+      .annotate(
+        OpenApi.Description,
+        "Stores the content as the file's next version; earlier versions stay readable. An archived bundle is a 409."
+      )
   )
   .add(
     HttpApiEndpoint.del("delete", "/artifact-bundles/:artifactBundleId/files/:fileId")
@@ -219,10 +264,20 @@ export class FilesApi extends HttpApiGroup.make("files")
       .addSuccess(Envelope(Schema.Struct({ file: FileRecord })))
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, fileWrite)
-      .annotate(OpenApi.Description, "Soft-deletes the file: its path is free again, its versions stay as history.")
+      .annotate(OpenApi.Summary, "Delete a file")
+      .annotate(
+        OpenApi.Description,
+        "Soft-deletes the file: it disappears from lists, reads, audits and conversions, its path is free again, and its versions stay as history."
+      )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Files")
+  .annotate(
+    OpenApi.Description,
+    "The text files of a bundle. Every file keeps an immutable version history: an upload is version 1 and each change is the next version. " +
+      "A path is unique among the bundle's active files and reusable after a soft delete. " +
+      "The main artifact is chosen by the service, never by a client."
+  )
 {}
 
 export class VersionsApi extends HttpApiGroup.make("versions")
@@ -233,7 +288,11 @@ export class VersionsApi extends HttpApiGroup.make("versions")
       .addSuccess(Envelope(Schema.Struct({ versions: Schema.Array(BundleVersionEvent), pagination: Pagination })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, bundleRead)
-      .annotate(OpenApi.Description, "Bundle version events (one per file version), newest first.")
+      .annotate(OpenApi.Summary, "List bundle versions")
+      .annotate(
+        OpenApi.Description,
+        "Bundle version events (one per file version written in the bundle), newest first; `cursor` takes the previous page's `nextCursor`."
+      )
   )
   .add(
     HttpApiEndpoint.post("restoreBundle", "/artifact-bundles/:artifactBundleId/restore")
@@ -247,9 +306,11 @@ export class VersionsApi extends HttpApiGroup.make("versions")
       })))
       .pipe(statuses(400, 401, 403, 404, 409, 429, 503))
       .annotate(Access, access.scopes({ allOf: ["artifact_bundles:write", "files:write"] }))
+      .annotate(OpenApi.Summary, "Restore a bundle version")
       .annotate(
         OpenApi.Description,
-        "Writes a restore version of every file that existed at that bundle version and is still active; files created later or deleted since are skipped."
+        "Writes a restore version of every file that existed at that bundle version and is still active; files created later or deleted since are skipped and reported in `skippedFiles`. " +
+          "History is never rewritten."
       )
   )
   .add(
@@ -260,6 +321,7 @@ export class VersionsApi extends HttpApiGroup.make("versions")
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
       .annotate(OpenApi.Description, "The file's versions, newest first (keyset pages through nextCursor).")
+      .annotate(OpenApi.Summary, "List file versions")
   )
   .add(
     HttpApiEndpoint.get("getFileVersion", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber")
@@ -267,6 +329,8 @@ export class VersionsApi extends HttpApiGroup.make("versions")
       .addSuccess(Envelope(Schema.Struct({ version: FileVersion, content: Schema.String })))
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, fileRead)
+      .annotate(OpenApi.Summary, "Read a file version")
+      .annotate(OpenApi.Description, "One immutable version of the file, with its content.")
   )
   .add(
     HttpApiEndpoint.post(
@@ -279,7 +343,12 @@ export class VersionsApi extends HttpApiGroup.make("versions")
       .pipe(statuses(400, 401, 403, 404, 409, 429, 503))
       .annotate(Access, fileWrite)
       .annotate(OpenApi.Description, "Writes that version's content as the file's new latest version; history is untouched.")
+      .annotate(OpenApi.Summary, "Restore a file version")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Versions")
+  .annotate(
+    OpenApi.Description,
+    "The immutable history: file versions are numbered per file from 1, bundle version events by `artifactBundleVersionNumber`; restores add new versions and never rewrite history."
+  )
 {}

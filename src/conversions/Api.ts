@@ -182,6 +182,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
       .annotate(OpenApi.Description, "Conversions of this bundle, newest first.")
+      .annotate(OpenApi.Summary, "List conversions")
   )
   .add(
     HttpApiEndpoint.post("startConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
@@ -191,10 +192,13 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       .addSuccess(Envelope(StartConversionData), { status: 202 })
       .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
       .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
+      .annotate(OpenApi.Summary, "Start a rubr_flow conversion")
       .annotate(
         OpenApi.Description,
         "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the conversion job and answers 202 at once. " +
-          "The job runs analysis → mapping → generation → validation → repair → saving; poll GET /jobs/{jobId}, then read the report."
+          "The job runs analysis → mapping → generation → validation → repair → saving; poll GET /jobs/{jobId}, then read the report. " +
+          "Target selection follows the audit rules. Output that fails validation gets one repair attempt; still invalid, nothing is saved. " +
+          "The output is written as a new version of `outputPath` (default generated/rubr_flow.rubr_flow)."
       )
   )
   .add(
@@ -205,6 +209,7 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
       .annotate(OpenApi.Description, "The cost and target a start with the same body would have; starts nothing.")
+      .annotate(OpenApi.Summary, "Estimate a rubr_flow conversion")
   )
   .add(
     HttpApiEndpoint.get("getConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/:conversionId")
@@ -213,7 +218,13 @@ export class ConversionsApi extends HttpApiGroup.make("conversions")
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
       .annotate(OpenApi.Description, "The conversion report: validation, repair, block mapping, missing requirements, risks, suggested evals.")
+      .annotate(OpenApi.Summary, "Get a conversion report")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "rubr_flow conversions")
+  .annotate(
+    OpenApi.Description,
+    "Conversion of an artifact into a rubr_flow procedure package, through the phases analysis, mapping, generation, validation, repair and saving. " +
+      "Valid output is saved as a new version of the output file (source `rubr_flow_conversion`); output still invalid after one repair attempt is never saved."
+  )
 {}

@@ -44,8 +44,17 @@ export class CreditsApi extends HttpApiGroup.make("credits")
       .addSuccess(Envelope(Credits))
       .pipe(statuses(400, 401, 403))
       .annotate(Access, access.scopes({ anyOf: ["credits:read"] }))
-      .annotate(OpenApi.Description, "The balance is derived from the append-only ledger: grants + refunds - debits.")
+      .annotate(OpenApi.Summary, "Get credits")
+      .annotate(
+        OpenApi.Description,
+        "The balance, derived from the append-only ledger (grants + refunds - debits), account totals, recent ledger events (newest first, `limit` of them), the configured free grants and the limits in force."
+      )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Credits")
+  .annotate(
+    OpenApi.Description,
+    "Credits are tracked in an immutable ledger: grants and refunds add, debits subtract, and the balance never goes below zero. " +
+      "Costs can be previewed with the estimate routes before a run."
+  )
 {}

@@ -14,6 +14,7 @@ export class GuidesApi extends HttpApiGroup.make("guides")
       .pipe(statuses(429))
       .annotate(Access, access.public)
       .annotate(OpenApi.Description, "The service's documentation (README and docs/), as HTML pages people can read.")
+      .annotate(OpenApi.Summary, "List the guides")
   )
   .add(
     HttpApiEndpoint.get("getGuide", "/guides/:slug")
@@ -23,6 +24,11 @@ export class GuidesApi extends HttpApiGroup.make("guides")
       .pipe(statuses(400, 429))
       .annotate(Access, access.public)
       .annotate(OpenApi.Description, "One guide by slug: `readme`, or a docs/ page's name (`rubrics`, `ci`, `mcp`). Links from the CLI point into these pages.")
+      .annotate(OpenApi.Summary, "Read a guide")
   )
   .annotate(OpenApi.Title, "Guides")
+  .annotate(
+    OpenApi.Description,
+    "The service's documentation (the README and docs/) as HTML pages people can read. Public, no token needed."
+  )
 {}

@@ -51,6 +51,11 @@ export class EmailPreferencesApi extends HttpApiGroup.make("emailPreferences")
       .addSuccess(Envelope(EmailPreferencesData))
       .pipe(statuses(401))
       .annotate(Access, access.loginOnly)
+      .annotate(OpenApi.Summary, "Get email preferences")
+      .annotate(
+        OpenApi.Description,
+        "The caller's optional categories (`optional`; each off until enabled, the newsletter until explicitly subscribed) and the categories every account receives (`mustReceive`)."
+      )
   )
   .add(
     HttpApiEndpoint.patch("updateEmailPreferences", "/me/email-preferences")
@@ -58,13 +63,21 @@ export class EmailPreferencesApi extends HttpApiGroup.make("emailPreferences")
       .addSuccess(Envelope(EmailPreferencesData))
       .pipe(statuses(400, 401))
       .annotate(Access, access.loginOnly)
+      .annotate(OpenApi.Summary, "Update email preferences")
       .annotate(
         OpenApi.Description,
-        "All or nothing: an unknown or must-receive category fails the whole request with 400 validation_failed, one detail per entry."
+        "Turns optional categories on or off. " +
+          "All or nothing: an unknown or must-receive category fails the whole request with 400 validation_failed, one detail per entry."
       )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Email preferences")
+  .annotate(
+    OpenApi.Description,
+    "The caller's email categories. " +
+      "Optional categories are off until enabled; must-receive categories (account security, critical service or account notices, required legal notices) cannot be turned off. " +
+      "Login tokens only."
+  )
 {}
 
 export class NewsletterApi extends HttpApiGroup.make("newsletter")
@@ -74,9 +87,11 @@ export class NewsletterApi extends HttpApiGroup.make("newsletter")
       .addSuccess(Envelope(Accepted))
       .pipe(statuses(400, 429))
       .annotate(Access, access.public)
+      .annotate(OpenApi.Summary, "Subscribe to the newsletter")
       .annotate(
         OpenApi.Description,
-        "Subscribes the address and emails it a confirmation with a one-click unsubscribe link. The answer is the same for every valid address."
+        "Subscribes the address (`consent` must be true) and emails it a confirmation with a one-click unsubscribe link. " +
+          "The answer is the same for every valid address."
       )
   )
   .add(
@@ -89,6 +104,7 @@ export class NewsletterApi extends HttpApiGroup.make("newsletter")
         OpenApi.Description,
         "Changes nothing by itself: emails a subscribed address a one-click unsubscribe link. The answer is the same for every valid address."
       )
+      .annotate(OpenApi.Summary, "Request an unsubscribe link")
   )
   .add(
     HttpApiEndpoint.post("consumeUnsubscribeToken", "/email/unsubscribe-tokens/:token/consume")
@@ -100,6 +116,7 @@ export class NewsletterApi extends HttpApiGroup.make("newsletter")
         OpenApi.Description,
         "Spends a one-click unsubscribe token and turns its category off. An unknown or already used token: 400, nothing changes."
       )
+      .annotate(OpenApi.Summary, "Unsubscribe with a one-click token")
   )
   .add(
     HttpApiEndpoint.get("unsubscribePage", "/email/unsubscribe-tokens/:token/consume")
@@ -111,6 +128,13 @@ export class NewsletterApi extends HttpApiGroup.make("newsletter")
         OpenApi.Description,
         "The page a browser opens from the link in an email: one button that POSTs to this same URL. Opening it changes nothing."
       )
+      .annotate(OpenApi.Summary, "Show the unsubscribe page")
   )
   .annotate(OpenApi.Title, "Newsletter and unsubscribe")
+  .annotate(
+    OpenApi.Description,
+    "Newsletter subscription and one-click unsubscribe. " +
+      "Answers are the same whether or not an address matches a user or a subscription; subscription is never automatic; only hashes of unsubscribe tokens are kept. " +
+      "Public, no token needed."
+  )
 {}

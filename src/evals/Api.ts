@@ -195,6 +195,7 @@ export class EvalsApi extends HttpApiGroup.make("evals")
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
       .annotate(OpenApi.Description, "Eval runs of this bundle, newest first.")
+      .annotate(OpenApi.Summary, "List evals")
   )
   .add(
     HttpApiEndpoint.post("startEval", "/artifact-bundles/:artifactBundleId/evals")
@@ -204,10 +205,13 @@ export class EvalsApi extends HttpApiGroup.make("evals")
       .addSuccess(Envelope(StartEvalData), { status: 202 })
       .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
       .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
+      .annotate(OpenApi.Summary, "Start an eval")
       .annotate(
         OpenApi.Description,
         "Compares two immutable versions of this bundle on test cases (from the body, else the latest completed audit's eval kit for the source, else generated). " +
-          "Admits (rate limits, usage caps, credits, circuit breaker), debits the dynamic estimate (it grows with caseCount), queues the job and answers 202. Poll GET /jobs/{jobId}."
+          "With no selectors, version 1 and the latest version of the main artifact are compared; with no main artifact, file selectors are required. " +
+          "Admits (rate limits, usage caps, credits, circuit breaker), debits the dynamic estimate (it grows with caseCount), queues the job and answers 202. " +
+          "Poll GET /jobs/{jobId}."
       )
   )
   .add(
@@ -218,6 +222,7 @@ export class EvalsApi extends HttpApiGroup.make("evals")
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
       .annotate(OpenApi.Description, "The cost, versions and cases a start with the same body would have; starts nothing.")
+      .annotate(OpenApi.Summary, "Estimate an eval")
   )
   .add(
     HttpApiEndpoint.get("getEval", "/artifact-bundles/:artifactBundleId/evals/:evalRunId")
@@ -226,7 +231,13 @@ export class EvalsApi extends HttpApiGroup.make("evals")
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
       .annotate(OpenApi.Description, "The eval run with its per-case results, comparison, diff and metadata.")
+      .annotate(OpenApi.Summary, "Get an eval")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Evals")
+  .annotate(
+    OpenApi.Description,
+    "Evals compare two immutable file versions of one bundle on test cases, recording observed behaviour, pass/fail for each side, score deltas and a diff. " +
+      "Credit-spending and asynchronous; failed cases are kept as evidence."
+  )
 {}

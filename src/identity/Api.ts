@@ -64,13 +64,24 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       })))
       .pipe(statuses(401, 403))
       .annotate(Access, access.scopes({}))
-      .annotate(OpenApi.Description, "The caller: identities for login tokens, the key record for API-key callers.")
+      .annotate(OpenApi.Summary, "Get the caller")
+      .annotate(
+        OpenApi.Description,
+        "The calling user (`data.user`), with its sign-in identities (`data.identities`) for a login token, or the key's record (`data.apiKey`) for an API-key caller. " +
+          "The first accepted login token of a new identity creates the user and records its signup credit grant once."
+      )
   )
   .add(
     HttpApiEndpoint.get("listApiKeys", "/api-keys")
       .addSuccess(Envelope(Schema.Struct({ apiKeys: Schema.Array(ApiKey) })))
       .pipe(statuses(401, 403))
       .annotate(Access, access.loginOnly)
+      .annotate(OpenApi.Summary, "List API keys")
+      .annotate(
+        OpenApi.Description,
+        "The caller's API keys, newest first, including revoked ones (reported by `status` and `revokedAt`). " +
+          "The raw key and its hash are never returned."
+      )
   )
   .add(
     HttpApiEndpoint.post("createApiKey", "/api-keys")
@@ -81,7 +92,12 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       )
       .pipe(statuses(400, 401, 403))
       .annotate(Access, access.loginOnly)
-      .annotate(OpenApi.Description, "Creates a key. `rawApiKey` is shown here once and never again.")
+      .annotate(OpenApi.Summary, "Create an API key")
+      .annotate(
+        OpenApi.Description,
+        "Creates a named key with a non-empty subset of the 13 scopes (an unknown scope is 400) and an optional future `expiresAt`. " +
+          "`rawApiKey` is shown here once and never again: only its hash is stored."
+      )
   )
   .add(
     HttpApiEndpoint.del("revokeApiKey", "/api-keys/:keyId")
@@ -89,8 +105,19 @@ export class IdentityApi extends HttpApiGroup.make("identity")
       .addSuccess(Envelope(Schema.Struct({ apiKey: ApiKey })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.loginOnly)
+      .annotate(OpenApi.Summary, "Revoke an API key")
+      .annotate(
+        OpenApi.Description,
+        "Revokes one of the caller's keys: a revoked key cannot authenticate (401), and past records keep their reference to it. " +
+          "Revoking a revoked key answers it unchanged; another user's key is 404."
+      )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Identity and keys")
+  .annotate(
+    OpenApi.Description,
+    "The caller's account (`GET /me`) and its API keys: named, scoped, revocable keys for scripts, integrations, MCP clients and the CLI, shown once at creation and stored only as hashes. " +
+      "Key management accepts login tokens only."
+  )
 {}
 

@@ -51,6 +51,12 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       .addSuccess(Envelope(Schema.Struct({ job: Job })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["jobs:read"] }))
+      .annotate(OpenApi.Summary, "Get a job")
+      .annotate(
+        OpenApi.Description,
+        "The job's latest state, phase, percent and message, timestamps, bundle and resource ids, attempts, safe result metadata, and a safe error code and message when it failed or paused. " +
+          "Poll it until it is terminal. Another user's job is 404."
+      )
   )
   .add(
     HttpApiEndpoint.get("listJobEvents", "/jobs/:jobId/events")
@@ -62,7 +68,11 @@ export class JobsApi extends HttpApiGroup.make("jobs")
       .addSuccess(Envelope(Schema.Struct({ events: Schema.Array(JobEvent) })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, access.scopes({ anyOf: ["jobs:read"] }))
-      .annotate(OpenApi.Description, "Append-only progress events, ordered by sequence. Poll with `after`.")
+      .annotate(OpenApi.Summary, "List a job's events")
+      .annotate(
+        OpenApi.Description,
+        "Append-only progress events, ordered by sequence. Poll with `after` (the last sequence seen)."
+      )
   )
   .add(
     HttpApiEndpoint.post("cancelJob", "/jobs/:jobId/cancel")
@@ -74,7 +84,13 @@ export class JobsApi extends HttpApiGroup.make("jobs")
         OpenApi.Description,
         "Cancels a queued (never starts) or running (interrupted at the next safe point) job; unused credits are refunded. A finished job is 409."
       )
+      .annotate(OpenApi.Summary, "Cancel a job")
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Jobs")
+  .annotate(
+    OpenApi.Description,
+    "Long-running, credit-spending work (audits, conversions, evals, proof reports) runs as jobs: a start answers 202 with a job id, and the client polls the job until it is terminal (`completed`, `failed` or `cancelled`). " +
+      "There is no push channel. A login token reaches its own jobs; an API key needs `jobs:read` to poll and `jobs:write` to cancel."
+  )
 {}

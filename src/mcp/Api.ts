@@ -22,6 +22,11 @@ export class McpApi extends HttpApiGroup.make("mcp")
           "Methods: initialize, notifications/initialized, ping, tools/list, tools/call, resources/list, resources/read. " +
           "Documentation tools are public; product tools take the same bearer token, scopes, limits and credits as REST. docs/mcp.md lists the tools."
       )
+      .annotate(OpenApi.Summary, "Send an MCP request")
   )
   .annotate(OpenApi.Title, "MCP")
+  .annotate(
+    OpenApi.Description,
+    "The Model Context Protocol endpoint for AI clients (JSON-RPC over HTTP): documentation tools are public; product tools take the same bearer token, scopes, rate limits, ownership checks and credits as REST."
+  )
 {}

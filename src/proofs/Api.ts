@@ -97,6 +97,7 @@ export class ProofReportsApi extends HttpApiGroup.make("proofReports")
       .pipe(statuses(400, 401, 403, 404, 429))
       .annotate(Access, readAccess)
       .annotate(OpenApi.Description, "Proof reports of this bundle, newest first.")
+      .annotate(OpenApi.Summary, "List proof reports")
   )
   .add(
     HttpApiEndpoint.post("createProofReport", "/artifact-bundles/:artifactBundleId/proof-reports")
@@ -111,6 +112,7 @@ export class ProofReportsApi extends HttpApiGroup.make("proofReports")
         "Creates a proof report of a completed eval run (409 while it is not completed), or starts an eval with the given selectors first. " +
           "Costs 0 credits (an eval it starts is charged as an eval) and passes the same admission. The job assembles, signs and exports the report."
       )
+      .annotate(OpenApi.Summary, "Create a proof report")
   )
   .add(
     HttpApiEndpoint.get("getProofReport", "/artifact-bundles/:artifactBundleId/proof-reports/:proofReportId")
@@ -118,6 +120,11 @@ export class ProofReportsApi extends HttpApiGroup.make("proofReports")
       .addSuccess(Envelope(Schema.Struct({ proofReport: ProofReportDetail })))
       .pipe(statuses(400, 401, 403, 404))
       .annotate(Access, readAccess)
+      .annotate(OpenApi.Summary, "Get a proof report")
+      .annotate(
+        OpenApi.Description,
+        "The proof report: the versions it is bound to, its status, signature and export metadata (or an export failure note when object storage was unavailable), and the signed payload once completed."
+      )
   )
   .add(
     HttpApiEndpoint.get("exportProofReport", "/artifact-bundles/:artifactBundleId/proof-reports/:proofReportId/export")
@@ -127,8 +134,18 @@ export class ProofReportsApi extends HttpApiGroup.make("proofReports")
       }))
       .pipe(statuses(400, 401, 403, 404, 409))
       .annotate(Access, access.scopes({ anyOf: ["exports:read", "artifact_bundles:read"] }))
-      .annotate(OpenApi.Description, "The signed export document, once the report is completed (409 before).")
+      .annotate(OpenApi.Summary, "Download a proof report's signed export")
+      .annotate(
+        OpenApi.Description,
+        "The signed export document, once the report is completed (409 before). " +
+          "Any change to any byte of the signed content makes verification fail; verify it with the keys at GET /signing-keys (or `rubr verify`)."
+      )
   )
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Proof reports")
+  .annotate(
+    OpenApi.Description,
+    "A proof report is the signed evidence of a completed eval, bound to the exact bytes (content hashes) of the source and candidate versions. " +
+      "Its export is signed by the service; verify it with the keys at `GET /signing-keys`."
+  )
 {}

@@ -14,6 +14,12 @@ export class RubrFlowApi extends HttpApiGroup.make("rubrFlow")
         OpenApi.Description,
         "The JSON Schema of the rubr_flow format, derived from the same definition the validator uses. It checks shape only; `rubr validate` also checks meaning."
       )
+      .annotate(OpenApi.Summary, "Get the rubr_flow JSON Schema")
   )
   .annotate(OpenApi.Title, "rubr_flow")
+  .annotate(
+    OpenApi.Description,
+    "The rubr_flow format: a versioned procedure package an agent follows step by step, in a form a machine can check. " +
+      "Its public JSON Schema lives here; `docs/rubr-flow.md` describes the format."
+  )
 {}

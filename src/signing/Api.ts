@@ -32,6 +32,8 @@ export class SigningKeysApi extends HttpApiGroup.make("signingKeys")
         OpenApi.Description,
         "The JWKS that verifies signed exports (proof reports). A rotated-out key stays listed, so older exports keep verifying. The body is the key set itself, not the `{data}` envelope."
       )
+      .annotate(OpenApi.Summary, "List the signing keys")
   )
   .annotate(OpenApi.Title, "Signing keys")
+  .annotate(OpenApi.Description, "The public keys (a JWKS) that verify the service's signed exports. Public, no token needed.")
 {}
