@@ -1,7 +1,9 @@
 /**
- * The benchmark harness shared by every section: one embedded PostgreSQL with a migrated database, the
- * service and the baseline as child processes on it, a seeded user with an all-scopes API key, and an
- * autocannon runner (autocannon runs in this process; the servers are separate processes).
+ * The benchmark harness shared by every section: one embedded PostgreSQL with a migrated database (fast
+ * or durable settings, see `PostgresMode`), the service and the baseline as child processes on it, a
+ * seeded user with an all-scopes API key, and an autocannon runner (autocannon runs in this process;
+ * the servers are separate processes). The service runs with `--expose-gc` and bench/heap-probe.ts
+ * preloaded, so `ctx.heap()` can read its heap after a full GC.
  */
 import autocannon from "autocannon"
 import { Effect, Exit, Scope } from "effect"
@@ -9,13 +11,14 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import pg from "pg"
 import { runMigrations as runWorkerMigrations } from "graphile-worker"
 import { allScopes } from "../src/auth/Scopes.js"
 import { freePort, startEmbedded } from "../src/db/EmbeddedPostgres.js"
 import { migrate } from "../src/db/Migrations.js"
 import { generateRawKey, hashKey } from "../src/identity/ApiKeys.js"
+import type { HeapReport, HeapSample } from "./heap-probe.js"
 
 export const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -40,7 +43,19 @@ export interface Row {
   readonly baseline: Measurement
 }
 
+/**
+ * How the embedded PostgreSQL runs: `fast` (fsync, synchronous_commit and full_page_writes off, as in
+ * the tests; the default) or `durable` (PostgreSQL's defaults, all on, as in production).
+ */
+export type PostgresMode = "fast" | "durable"
+
+export const postgresModes: Record<PostgresMode, string> = {
+  fast: "fast: fsync=off, synchronous_commit=off, full_page_writes=off",
+  durable: "durable: fsync=on, synchronous_commit=on, full_page_writes=on (production settings)"
+}
+
 export interface BenchContext {
+  readonly postgres: PostgresMode
   readonly pool: pg.Pool
   readonly databaseUrl: string
   readonly urls: Record<Target, string>
@@ -48,6 +63,12 @@ export interface BenchContext {
   readonly apiKey: string
   readonly durationSeconds: number
   readonly run: (options: RunOptions) => Promise<Measurement>
+  /** The server processes' ids (for /proc sampling). */
+  readonly pids: Record<Target, number | undefined>
+  /** The service's heap after full GCs (bench/heap-probe.ts, through SIGUSR2). */
+  readonly heap: () => Promise<HeapReport>
+  /** The service's memory samples (every 200 ms, bench/heap-probe.ts) taken between two Date.now() times. */
+  readonly heapSamples: (since: number, until: number) => Array<HeapSample>
 }
 
 export interface RunOptions {
@@ -92,8 +113,14 @@ const startNodeFlags = (cwd: string): Array<string> => {
 /** Extra node flags from an environment variable (space-separated), e.g. BENCH_SERVICE_NODE_ARGS. */
 const nodeArgsFrom = (name: string) => (process.env[name] ?? "").split(" ").filter((arg) => arg.length > 0)
 
-const tsx = (script: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = [], cwd = root) =>
-  spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", script], {
+const tsx = (
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = [],
+  cwd = root,
+  preloads: ReadonlyArray<string> = []
+) =>
+  spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", ...preloads.flatMap((p) => ["--import", p]), script], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -191,15 +218,23 @@ async (options: RunOptions): Promise<Measurement> => {
 }
 
 /** Starts everything; `use` runs the sections; everything stops afterwards, whatever happens. */
-export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Promise<A> => {
+export const withBench = async <A>(
+  use: (ctx: BenchContext) => Promise<A>,
+  options: { readonly postgres?: PostgresMode } = {}
+): Promise<A> => {
+  const mode = options.postgres ?? "fast"
   const scope = Effect.runSync(Scope.make())
   Fs.mkdirSync(Path.join(root, "bench", "results"), { recursive: true })
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-"))
   Fs.chmodSync(dir, 0o755)
+  const fsType = filesystemOf(dir)
+  if (mode === "durable" && fsType === "tmpfs") {
+    process.stderr.write(`bench: WARNING: ${dir} is on tmpfs, where fsync costs nothing; set TMPDIR to a disk for durable numbers\n`)
+  }
   const children: Array<ChildProcess> = []
   let pool: pg.Pool | undefined
   try {
-    const server = await Effect.runPromise(Scope.extend(startEmbedded({ dataDir: dir, fast: true }), scope))
+    const server = await Effect.runPromise(Scope.extend(startEmbedded({ dataDir: dir, fast: mode === "fast" }), scope))
     const admin = new pg.Client({ connectionString: server.url })
     await admin.connect()
     await admin.query("CREATE DATABASE rubr_bench")
@@ -236,7 +271,17 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
       SERVICE_MAX_FILES_PER_BUNDLE: generous
     })
     const serviceNodeArgs = nodeArgsFrom("BENCH_SERVICE_NODE_ARGS")
-    const service = tsx("src/main.ts", serviceEnv(servicePort), serviceNodeArgs)
+    // --expose-gc and the heap probe let the load section read the service's heap after a GC (SIGUSR2)
+    // and what its memory was made of during a run (samples every 200 ms)
+    const heapFile = Path.join(dir, "heap.json")
+    const sampleFile = Path.join(dir, "heap-samples.jsonl")
+    const service = tsx(
+      "src/main.ts",
+      { ...serviceEnv(servicePort), BENCH_HEAP_REPORT_FILE: heapFile, BENCH_HEAP_SAMPLE_FILE: sampleFile },
+      ["--expose-gc", ...serviceNodeArgs],
+      root,
+      [pathToFileURL(Path.join(root, "bench", "heap-probe.ts")).href]
+    )
     children.push(service)
     // keep the service's own output (warnings, errors) for after the run
     const log = Fs.createWriteStream(Path.join(root, "bench", "results", "service.log"))
@@ -259,14 +304,24 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
     await waitForPort(`http://127.0.0.1:${servicePort}/api/v1/health`, service)
 
     const durationSeconds = Number(process.env.BENCH_DURATION ?? 10)
+    const pids = { service: service.pid, baseline: baseline.pid }
     return await use({
+      postgres: mode,
+      pids,
+      heap: () => readHeap(service, heapFile),
+      heapSamples: (since, until) =>
+        (Fs.existsSync(sampleFile) ? Fs.readFileSync(sampleFile, "utf8") : "")
+          .split("\n")
+          .filter((line) => line.length > 0)
+          .map((line) => JSON.parse(line) as HeapSample)
+          .filter((sample) => sample.at >= since && sample.at <= until),
       pool,
       databaseUrl,
       urls: { service: `http://127.0.0.1:${servicePort}/api/v1`, baseline: `http://127.0.0.1:${baselinePort}/api/v1` },
       userId: user.id,
       apiKey: raw,
       durationSeconds,
-      run: runner(raw, durationSeconds, { service: service.pid, baseline: baseline.pid }, dir)
+      run: runner(raw, durationSeconds, pids, dir)
     })
   } finally {
     for (const child of children) {
@@ -285,6 +340,35 @@ export const withBench = async <A>(use: (ctx: BenchContext) => Promise<A>): Prom
     await Effect.runPromise(Scope.close(scope, Exit.void))
     Fs.rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The type of the filesystem a path is on, from /proc/mounts (the longest mount point above it). */
+const filesystemOf = (path: string) => {
+  try {
+    let best = { point: "", type: "unknown" }
+    for (const line of Fs.readFileSync("/proc/mounts", "utf8").split("\n")) {
+      const [, point, type] = line.split(" ")
+      if (!point || !type) continue
+      const inside = point === "/" || path === point || path.startsWith(`${point}/`)
+      if (inside && point.length > best.point.length) best = { point, type }
+    }
+    return best.type
+  } catch {
+    return "unknown"
+  }
+}
+
+/** Asks the service for a heap report (SIGUSR2 to bench/heap-probe.ts) and waits for the file. */
+const readHeap = async (child: ChildProcess, file: string): Promise<HeapReport> => {
+  Fs.rmSync(file, { force: true })
+  child.kill("SIGUSR2")
+  const started = Date.now()
+  while (Date.now() - started < 30_000) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode} before its heap report`)
+    if (Fs.existsSync(file)) return JSON.parse(Fs.readFileSync(file, "utf8")) as HeapReport
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error("the service wrote no heap report in 30 s (is bench/heap-probe.ts preloaded?)")
 }
 
 const waitForPort = async (url: string, child: ChildProcess) => {
