@@ -30,6 +30,12 @@ export type AccessRule =
 /** Endpoint annotation read by the authentication middleware. */
 export class Access extends Context.Tag("rubr/Access")<Access, AccessRule>() {}
 
+/**
+ * A public endpoint whose calls may also carry a bearer token (MCP: documentation tools are public,
+ * product tools need the token). Such a call is counted per IP only when it carries none.
+ */
+export class AcceptsCredentials extends Context.Tag("rubr/AcceptsCredentials")<AcceptsCredentials, boolean>() {}
+
 export const access = {
   public: { kind: "public" } as AccessRule,
   loginOnly: { kind: "loginOnly" } as AccessRule,

@@ -2,7 +2,6 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { NotFound } from "../domain/Errors.js"
 import { RubrApi } from "../http/Api.js"
-import { throttlePublicIp } from "../limits/ClientIp.js"
 import { findDoc, loadDocs } from "./Docs.js"
 import { renderGuide } from "./Html.js"
 
@@ -17,15 +16,12 @@ export const GuidesHttp = HttpApiBuilder.group(RubrApi, "guides", (handlers) =>
     const listing = { slug: "", path: "", title: "rubr guides", headings: [], content: `# rubr guides\n\n${docs.map((d) => `- [${d.title}](${d.path})`).join("\n")}\n` }
     const index = renderGuide(listing, docs, base, "/api/v1/docs")
     return handlers
-      .handle("listGuides", () => Effect.as(throttlePublicIp, html(index)))
+      .handle("listGuides", () => Effect.succeed(html(index)))
       .handle("getGuide", ({ path }) =>
-        Effect.zipRight(
-          throttlePublicIp,
-          Effect.suspend(() => {
-            const page = pages.get(findDoc(docs, { slug: path.slug })?.slug ?? "")
-            return page === undefined
-              ? Effect.fail(new NotFound({ message: `No guide is called ${path.slug}; GET /api/v1/guides lists them.`, details: [] }))
-              : Effect.succeed(html(page))
-          })
-        ))
+        Effect.suspend(() => {
+          const page = pages.get(findDoc(docs, { slug: path.slug })?.slug ?? "")
+          return page === undefined
+            ? Effect.fail(new NotFound({ message: `No guide is called ${path.slug}; GET /api/v1/guides lists them.`, details: [] }))
+            : Effect.succeed(html(page))
+        }))
   }))

@@ -4,7 +4,6 @@ import * as Crypto from "node:crypto"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../http/Api.js"
 import { ok } from "../http/Envelope.js"
-import { throttlePublicIp } from "../limits/ClientIp.js"
 import { Newsletter } from "./Newsletter.js"
 import { EmailPreferences } from "./Preferences.js"
 
@@ -64,22 +63,18 @@ export const NewsletterHttp = HttpApiBuilder.group(RubrApi, "newsletter", (handl
     return handlers
       .handle("subscribeNewsletter", ({ payload }) =>
         Effect.gen(function*() {
-          yield* throttlePublicIp
           return yield* ok(yield* newsletter.subscribe(payload.email))
         }))
       .handle("unsubscribeNewsletter", ({ payload }) =>
         Effect.gen(function*() {
-          yield* throttlePublicIp
           return yield* ok(yield* newsletter.requestUnsubscribe(payload.email))
         }))
       .handle("consumeUnsubscribeToken", ({ path }) =>
         Effect.gen(function*() {
-          yield* throttlePublicIp
           return yield* ok(yield* newsletter.consume(path.token))
         }))
       .handle("unsubscribePage", () =>
         Effect.gen(function*() {
-          yield* throttlePublicIp
           return HttpServerResponse.text(page, { contentType: "text/html; charset=utf-8", headers: pageHeaders })
         }))
   }))

@@ -25,7 +25,11 @@ import {
   ValidationFailed
 } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
-import { methodsFor, readsBody } from "./Routes.js"
+import { countsPerIp, methodsFor, readsBody } from "./Routes.js"
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.js"
+import { bufferBody } from "./Body.js"
+import { throttlePublicIp } from "../limits/ClientIp.js"
+import { RateLimiter } from "../limits/RateLimiter.js"
 
 interface ErrorClassInfo {
   readonly code: string
@@ -49,6 +53,8 @@ export const errorResponse = (error: ApiError) =>
     const { status, body } = envelopeOf(error, requestId)
     const headers: Record<string, string> = {}
     if (error instanceof RateLimitExceeded) headers["retry-after"] = String(error.retryAfterSeconds)
+    // the rest of an oversized body is never read: the connection closes after the answer
+    if (error instanceof PayloadTooLarge) headers["connection"] = "close"
     if (error instanceof MethodNotAllowed) {
       const allow = error.details.flatMap((d) => (Array.isArray(d["allow"]) ? d["allow"] : []))
       if (allow.length > 0) headers["allow"] = allow.join(", ")
@@ -148,13 +154,26 @@ export const MaxBodySizeLive = Layer.effect(
   Effect.map(AppConfig, (config) => Option.some(FileSystem.Size(config.limits.maxBodyBytes)))
 )
 
-/** The HttpApi-level middleware: body guards before the router, the envelope after it. */
+const hasCredentials = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["authorization"] ?? "").trim() !== ""
+
+/**
+ * The HttpApi-level middleware: the guards every route shares before the router (the per-IP limit of
+ * public routes, body size, content type, JSON depth), the envelope after it.
+ */
 export const ErrorHandlingLive = HttpApiBuilder.middleware(
   Effect.gen(function*() {
-    const { maxBodyBytes } = (yield* AppConfig).limits
+    const config = yield* AppConfig
+    const { maxBodyBytes } = config.limits
+    const throttle = throttlePublicIp.pipe(
+      Effect.provideService(AppConfig, config),
+      Effect.provideService(RateLimiter, yield* RateLimiter)
+    )
     return (app) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const urlPath = request.url.split("?")[0]!
+        if (countsPerIp(request.method, urlPath, hasCredentials(request))) yield* throttle
         const declared = Number(request.headers["content-length"] ?? "0")
         if (Number.isFinite(declared) && declared > maxBodyBytes) {
           return yield* new PayloadTooLarge({
@@ -164,11 +183,23 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
         }
         // Only routes that read a body check its type: a one-click unsubscribe POST from a mail
         // provider carries a form body the consume route never reads.
-        if (hasBody(request) && !isJson(request.headers["content-type"]) && readsBody(request.method, request.url.split("?")[0])) {
+        if (hasBody(request) && !isJson(request.headers["content-type"]) && readsBody(request.method, urlPath)) {
           return yield* new ValidationFailed({
             message: "Send the request body as JSON with Content-Type: application/json.",
             details: [{ path: "content-type", message: `unsupported content type '${request.headers["content-type"] ?? ""}'` }]
           })
+        }
+        // Read once, here, before anything recursive sees it: the nesting is scanned, not parsed, and
+        // the route reads the same buffered text (src/http/Body.ts)
+        if (hasBody(request) && isJson(request.headers["content-type"])) {
+          const body = yield* bufferBody(request, maxBodyBytes)
+          if (exceedsJsonDepth(body.text)) {
+            return yield* new ValidationFailed({
+              message: `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+              details: [{ path: "", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }]
+            })
+          }
+          return yield* Effect.provideService(app, HttpServerRequest.HttpServerRequest, body.request)
         }
         return yield* app
       }).pipe(

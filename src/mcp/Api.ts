@@ -5,7 +5,7 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Access, access } from "../auth/Scopes.js"
+import { AcceptsCredentials, Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 
 export class McpApi extends HttpApiGroup.make("mcp")
@@ -16,6 +16,7 @@ export class McpApi extends HttpApiGroup.make("mcp")
       }))
       .pipe(statuses(413, 429))
       .annotate(Access, access.public)
+      .annotate(AcceptsCredentials, true)
       .annotate(
         OpenApi.Description,
         "Model Context Protocol, Streamable HTTP answering JSON (no SSE stream; GET is 405). Protocol versions 2025-03-26 and 2025-06-18. " +

@@ -21,7 +21,6 @@ import { AppConfig } from "../config/AppConfig.js"
 import { InternalError, PayloadTooLarge, ValidationFailed } from "../domain/Errors.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../http/RequestId.js"
-import { throttlePublicIp } from "../limits/ClientIp.js"
 import { loadDocs } from "../docs/Docs.js"
 import {
   DEFAULT_PROTOCOL_VERSION,
@@ -275,7 +274,6 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
         return rpcError(id, JsonRpcCode.internalError, "Internal error; quote the X-Request-Id header when reporting it.")
       })
 
-    const decoder = new TextDecoder("utf-8", { fatal: true })
 
     /** The whole HTTP exchange of one POST. */
     const handleHttp = (request: HttpServerRequest.HttpServerRequest) =>
@@ -295,17 +293,21 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
         if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) {
           return jsonResponse(415, rpcError(null, JsonRpcCode.invalidRequest, "Send JSON-RPC messages with Content-Type: application/json."))
         }
-        if (bearerOf(request.headers) === undefined) yield* throttlePublicIp
-        const bytes = new Uint8Array(yield* request.arrayBuffer.pipe(
+        // the text the shared guards already read (the platform caches it); decoded leniently, so
+        // invalid UTF-8 shows as U+FFFD and a byte count that no longer matches the declared length
+        const text = yield* request.text.pipe(
           Effect.mapError((error) =>
             isBodyTooLarge(error)
               ? new PayloadTooLarge({ message: "The request body is too large.", details: [] })
               : new ValidationFailed({ message: "The request body could not be read.", details: [] })
           )
-        ))
+        )
+        const declared = Number(request.headers["content-length"])
+        const invalidUtf8 = text.includes("\uFFFD") && Number.isFinite(declared) && Buffer.byteLength(text, "utf8") !== declared
         let parsed: unknown
         try {
-          parsed = JSON.parse(decoder.decode(bytes))
+          if (invalidUtf8) throw new Error("invalid UTF-8")
+          parsed = JSON.parse(text)
         } catch {
           return jsonResponse(400, rpcError(null, JsonRpcCode.parseError, "Parse error: the body is not valid JSON (UTF-8)."))
         }

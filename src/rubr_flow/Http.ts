@@ -1,15 +1,11 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RubrApi } from "../http/Api.js"
-import { throttlePublicIp } from "../limits/ClientIp.js"
 import { rubrFlowJsonSchema } from "./Format.js"
 
 export const RubrFlowHttp = HttpApiBuilder.group(RubrApi, "rubrFlow", (handlers) =>
   Effect.gen(function*() {
     const body = JSON.stringify(rubrFlowJsonSchema(), null, 2)
     return handlers.handle("rubrFlowSchema", () =>
-      Effect.as(
-        throttlePublicIp,
-        HttpServerResponse.text(body, { contentType: "application/schema+json" })
-      ))
+      Effect.succeed(HttpServerResponse.text(body, { contentType: "application/schema+json" })))
   }))

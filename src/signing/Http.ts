@@ -1,15 +1,13 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { RubrApi } from "../http/Api.js"
-import { throttlePublicIp } from "../limits/ClientIp.js"
 import { SigningKeys } from "./SigningKeys.js"
 
 export const SigningKeysHttp = HttpApiBuilder.group(RubrApi, "signingKeys", (handlers) =>
   Effect.gen(function*() {
     const keys = yield* SigningKeys
     return handlers.handle("signingKeys", () =>
-      throttlePublicIp.pipe(
-        Effect.zipRight(keys.jwks),
+      keys.jwks.pipe(
         Effect.map((jwks) => HttpServerResponse.text(JSON.stringify(jwks), { contentType: "application/jwk-set+json" }))
       ))
   }))
