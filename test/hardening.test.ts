@@ -82,7 +82,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "1000" } }))
             }),
             duplex: "half"
           } as RequestInit)
-          return { status: response.status, body: await response.json() }
+          return { status: response.status, body: (await response.json()) as any }
         })
       expectDepthError(yield* send(`{"name":"x","settings":${nestedArray(5000)}}`))
       const ok = yield* send(JSON.stringify({ name: "streamed" }))

@@ -58,9 +58,8 @@ export const appConfig = Effect.gen(function*() {
   return {
     host,
     port,
-    publicBaseUrl: yield* url("SERVICE_PUBLIC_BASE_URL").pipe(
-      Config.withDefault(`http://${host}:${port}`)
-    ),
+    /** set explicitly, or undefined: then links go where the service listens (src/config/PublicUrl.ts) */
+    publicBaseUrl: Option.getOrUndefined(yield* Config.option(url("SERVICE_PUBLIC_BASE_URL"))),
     role: (yield* Config.literal("all", "api", "worker")("SERVICE_ROLE").pipe(Config.withDefault("all"))) as Role,
     logLevel: yield* Config.option(Config.logLevel("SERVICE_LOG_LEVEL")),
     database: {

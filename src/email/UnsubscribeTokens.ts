@@ -7,6 +7,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { AppConfig } from "../config/AppConfig.js"
+import { resolvePublicBaseUrl } from "../config/PublicUrl.js"
 import { isOptional } from "./Categories.js"
 
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/
@@ -20,9 +21,10 @@ export const isWellFormedToken = (raw: string): boolean => TOKEN_FORMAT.test(raw
 export class UnsubscribeTokens extends Effect.Service<UnsubscribeTokens>()("rubr/UnsubscribeTokens", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const base = (yield* AppConfig).publicBaseUrl.replace(/\/+$/, "")
+    const config = yield* AppConfig
 
-    const urlFor = (raw: string) => `${base}/api/v1/email/unsubscribe-tokens/${raw}/consume`
+    // resolved per link: the API process may have started (or moved) after this one
+    const urlFor = (raw: string) => `${resolvePublicBaseUrl(config)}/api/v1/email/unsubscribe-tokens/${raw}/consume`
 
     /** Stores the hash of a new token for (email, category) and returns the link; the raw token is not kept. */
     const mint = Effect.fn("UnsubscribeTokens.mint")(function*(input: {

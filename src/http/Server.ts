@@ -23,6 +23,7 @@ import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
 import { annotateSpan } from "../telemetry/Spans.js"
 import { CurrentRequestId, requestIdFrom } from "./RequestId.js"
+import { originOf, removeListeningRecord, writeListeningRecord } from "../config/PublicUrl.js"
 
 /** Secrets that travel in URLs (one-click unsubscribe tokens) never reach the logs. */
 const redactUrl = (url: string) => url.replace(/(\/unsubscribe-tokens\/)[^/?]+/, "$1[redacted]")
@@ -82,14 +83,28 @@ export const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
 )
 
-/** Logs the one start-up line with the base URL. */
-export const LogBaseUrl = Layer.effectDiscard(
+/**
+ * Logs the one start-up line with the base URL, and records where the service listens in the data
+ * directory, so links minted elsewhere (a worker, `npm run outbox`) point here (src/config/PublicUrl.ts).
+ */
+export const LogBaseUrl = Layer.scopedDiscard(
   Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
+    const config = yield* AppConfig
     const address = server.address
-    const base = address._tag === "TcpAddress"
-      ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}/api/v1`
-      : `unix:${address.path}`
+    if (address._tag !== "TcpAddress") {
+      yield* Effect.logInfo(`rubr API listening on unix:${address.path}`)
+      return
+    }
+    const origin = originOf(address.hostname, address.port)
+    const base = `${origin}/api/v1`
+    const dataDir = config.database.dataDir
+    yield* Effect.acquireRelease(
+      Effect.sync(() => writeListeningRecord(dataDir, origin)).pipe(
+        Effect.catchAllDefect((e) => Effect.logWarning("could not record the listening address", e))
+      ),
+      () => Effect.sync(() => removeListeningRecord(dataDir))
+    )
     yield* Effect.logInfo(`rubr API listening on ${base}`).pipe(Effect.annotateLogs({ baseUrl: base }))
   })
 )
