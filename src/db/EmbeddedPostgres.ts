@@ -20,6 +20,10 @@ const releaseExitHooks = () => {
   for (const event of hook.hookedEvents()) hook.unhookEvent(event)
 }
 
+// Loading the library is enough to install them: released here as well, so a process that never
+// starts the embedded server (DATABASE_URL set) still drains on SIGTERM instead of exiting at once.
+releaseExitHooks()
+
 const isAlive = (pid: number) => {
   try {
     process.kill(pid, 0)

@@ -1,6 +1,8 @@
 /**
- * Public-route IP throttling. The client is the socket's peer address, or X-Forwarded-For's first hop
- * when SERVICE_TRUST_PROXY=true (and only then: the header is client-controlled otherwise).
+ * Public-route IP throttling. The client is the socket's peer address, or, when
+ * SERVICE_TRUST_PROXY=true (and only then: the header is client-controlled otherwise), the last address
+ * of X-Forwarded-For: the one the trusted proxy in front of us appended. Earlier entries come from the
+ * client and would let it pick its own address past a proxy that appends rather than replaces.
  */
 import type { HttpServerRequest } from "@effect/platform"
 import { HttpServerRequest as Request } from "@effect/platform"
@@ -13,8 +15,8 @@ const unmap = (ip: string) => (ip.startsWith("::ffff:") && Net.isIPv4(ip.slice(7
 
 export const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
   if (trustProxy) {
-    const first = request.headers["x-forwarded-for"]?.split(",")[0]?.trim()
-    if (first !== undefined && Net.isIP(first) !== 0) return unmap(first)
+    const last = request.headers["x-forwarded-for"]?.split(",").at(-1)?.trim()
+    if (last !== undefined && Net.isIP(last) !== 0) return unmap(last)
   }
   return Option.match(request.remoteAddress, { onNone: () => "unknown", onSome: unmap })
 }
