@@ -135,13 +135,20 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       const tampered = JSON.parse(exported.text)
       tampered.payload.eval.scoreDelta = 42
       Fs.writeFileSync(Path.join(dir, "tampered.json"), JSON.stringify(tampered))
+      // asynchronous: a synchronous spawn would block the in-process server (its idle keep-alive
+      // sockets then close under the next request on a loaded machine)
       const script = (file: string) =>
-        ChildProcess.spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-export.ts", Path.join(dir, file), "--keys", Path.join(dir, "jwks.json")], {
-          encoding: "utf8"
-        })
-      const good = script("export.json")
+        Effect.promise(() =>
+          new Promise<{ status: number | null; stdout: string }>((resolve) => {
+            const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", "scripts/verify-export.ts", Path.join(dir, file), "--keys", Path.join(dir, "jwks.json")])
+            let stdout = ""
+            child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+            child.on("close", (status) => resolve({ status, stdout }))
+          })
+        )
+      const good = yield* script("export.json")
       expect([good.status, good.stdout]).toEqual([0, expect.stringContaining("VALID: signature valid")])
-      const bad = script("tampered.json")
+      const bad = yield* script("tampered.json")
       expect([bad.status, bad.stdout]).toEqual([1, expect.stringContaining("INVALID")])
       Fs.rmSync(dir, { recursive: true, force: true })
 
