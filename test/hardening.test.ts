@@ -6,6 +6,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { routes } from "../src/http/Routes.js"
+import { openApiDocument } from "../src/system/Http.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../src/http/JsonDepth.js"
 import { makeTestApp } from "./support/TestApp.js"
 import { call } from "./support/fixtures.js"
@@ -114,6 +115,15 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "3" } }))("t
       "POST /api/v1/newsletter/subscriptions",
       "GET /api/v1/health"
     ]))
+  })
+
+  it("and the contract says so: every public operation but /health lists 429", () => {
+    const doc = openApiDocument() as any
+    for (const route of PUBLIC) {
+      if (route.path === "/api/v1/docs") continue // the HTML page beside the API, not an operation of it
+      const op = doc.paths[route.path.replace(/:(\w+)/g, "{$1}")][route.method.toLowerCase()]
+      expect([route.method, route.path, "429" in op.responses]).toEqual([route.method, route.path, route.path !== "/api/v1/health"])
+    }
   })
 
   it.effect("each public route but /health answers 429 on the 4th call in a minute from one address", () =>

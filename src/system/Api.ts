@@ -21,6 +21,7 @@ export class SystemApi extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("openapi", "/openapi.json")
       .addSuccess(Schema.Unknown.annotations({ description: "The OpenAPI 3.1.0 document of this API" }))
+      .pipe(statuses(429))
       .annotate(Access, access.public)
       .annotate(OpenApi.Summary, "Get the OpenAPI document")
       .annotate(
