@@ -2,8 +2,8 @@
  * The benchmark harness shared by every section: one embedded PostgreSQL with a migrated database (fast
  * or durable settings, see `PostgresMode`), the service and the baseline as child processes on it, a
  * seeded user with an all-scopes API key, and an autocannon runner (autocannon runs in this process;
- * the servers are separate processes). The service runs with `--expose-gc` and bench/heap-probe.ts
- * preloaded, so `ctx.heap()` can read its heap after a full GC.
+ * the servers are separate processes). `ctx.startService` starts further service processes with
+ * `--expose-gc` and bench/heap-probe.ts preloaded, whose heap can be read after a full GC.
  */
 import autocannon from "autocannon"
 import { Effect, Exit, Scope } from "effect"
@@ -65,10 +65,34 @@ export interface BenchContext {
   readonly run: (options: RunOptions) => Promise<Measurement>
   /** The server processes' ids (for /proc sampling). */
   readonly pids: Record<Target, number | undefined>
-  /** The service's heap after full GCs (bench/heap-probe.ts, through SIGUSR2). */
+  /**
+   * Another service process (role api) on the same database, apart from the shared one, with the heap
+   * probe preloaded; stopped with the bench, or earlier with `stop`.
+   */
+  readonly startService: (options: ServiceOptions) => Promise<ServiceProcess>
+}
+
+export interface ServiceOptions {
+  /** Names its log, bench/results/service-<label>.log. */
+  readonly label: string
+  /** Node flags after npm start's (a later V8 flag wins over an earlier one). */
+  readonly nodeArgs?: ReadonlyArray<string>
+  /**
+   * A prebuilt ESM bundle of src/main.ts (and bench/heap-probe.ts) run by plain node, instead of
+   * src/main.ts through tsx as `npm start` runs it. Paths are from the repository root.
+   */
+  readonly bundle?: { readonly main: string; readonly probe: string }
+}
+
+export interface ServiceProcess {
+  /** The base URL, with /api/v1. */
+  readonly url: string
+  readonly pid: number | undefined
+  /** The heap after full GCs (bench/heap-probe.ts, through SIGUSR2). */
   readonly heap: () => Promise<HeapReport>
-  /** The service's memory samples (every 200 ms, bench/heap-probe.ts) taken between two Date.now() times. */
+  /** The process's memory samples (every 200 ms, bench/heap-probe.ts) taken between two Date.now() times. */
   readonly heapSamples: (since: number, until: number) => Array<HeapSample>
+  readonly stop: () => Promise<void>
 }
 
 export interface RunOptions {
@@ -271,23 +295,10 @@ export const withBench = async <A>(
       SERVICE_MAX_FILES_PER_BUNDLE: generous
     })
     const serviceNodeArgs = nodeArgsFrom("BENCH_SERVICE_NODE_ARGS")
-    // --expose-gc and the heap probe let the load section read the service's heap after a GC (SIGUSR2)
-    // and what its memory was made of during a run (samples every 200 ms)
-    const heapFile = Path.join(dir, "heap.json")
-    const sampleFile = Path.join(dir, "heap-samples.jsonl")
-    const service = tsx(
-      "src/main.ts",
-      { ...serviceEnv(servicePort), BENCH_HEAP_REPORT_FILE: heapFile, BENCH_HEAP_SAMPLE_FILE: sampleFile },
-      ["--expose-gc", ...serviceNodeArgs],
-      root,
-      [pathToFileURL(Path.join(root, "bench", "heap-probe.ts")).href]
-    )
+    const service = tsx("src/main.ts", serviceEnv(servicePort), serviceNodeArgs)
     children.push(service)
     // keep the service's own output (warnings, errors) for after the run
-    const log = Fs.createWriteStream(Path.join(root, "bench", "results", "service.log"))
-    service.stdout?.pipe(log)
-    service.stderr?.pipe(log)
-    service.once("exit", (code, signal) => log.write(`\nservice exited: code ${code}, signal ${signal}\n`))
+    keepLog(service, "service.log")
     // BENCH_COMPARE_WITH=<another checkout>: that checkout's service stands in for the baseline (A/B of a change)
     const compareWith = process.env.BENCH_COMPARE_WITH
     const baseline = compareWith
@@ -303,18 +314,45 @@ export const withBench = async <A>(
     else await waitFor(baseline, /baseline listening/, "baseline")
     await waitForPort(`http://127.0.0.1:${servicePort}/api/v1/health`, service)
 
+    let started = 0
+    // --expose-gc and the heap probe let a section read the process's heap after a GC (SIGUSR2) and
+    // what its memory was made of during a run (samples every 200 ms)
+    const startService = async (options: ServiceOptions): Promise<ServiceProcess> => {
+      const port = await freePort()
+      const heapFile = Path.join(dir, `heap-${++started}.json`)
+      const sampleFile = Path.join(dir, `heap-samples-${started}.jsonl`)
+      const env = { ...serviceEnv(port), BENCH_HEAP_REPORT_FILE: heapFile, BENCH_HEAP_SAMPLE_FILE: sampleFile }
+      const nodeArgs = ["--expose-gc", ...(options.nodeArgs ?? [])]
+      const child = options.bundle
+        ? spawn(
+          process.execPath,
+          [...startNodeFlags(root), ...nodeArgs, "--import", pathToFileURL(Path.join(root, options.bundle.probe)).href, options.bundle.main],
+          { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }
+        )
+        : tsx("src/main.ts", env, nodeArgs, root, [pathToFileURL(Path.join(root, "bench", "heap-probe.ts")).href])
+      children.push(child)
+      keepLog(child, `service-${options.label}.log`)
+      await waitForPort(`http://127.0.0.1:${port}/api/v1/health`, child)
+      return {
+        url: `http://127.0.0.1:${port}/api/v1`,
+        pid: child.pid,
+        heap: () => readHeap(child, heapFile),
+        heapSamples: (since, until) =>
+          (Fs.existsSync(sampleFile) ? Fs.readFileSync(sampleFile, "utf8") : "")
+            .split("\n")
+            .filter((line) => line.length > 0)
+            .map((line) => JSON.parse(line) as HeapSample)
+            .filter((sample) => sample.at >= since && sample.at <= until),
+        stop: () => stopChild(child)
+      }
+    }
+
     const durationSeconds = Number(process.env.BENCH_DURATION ?? 10)
     const pids = { service: service.pid, baseline: baseline.pid }
     return await use({
       postgres: mode,
       pids,
-      heap: () => readHeap(service, heapFile),
-      heapSamples: (since, until) =>
-        (Fs.existsSync(sampleFile) ? Fs.readFileSync(sampleFile, "utf8") : "")
-          .split("\n")
-          .filter((line) => line.length > 0)
-          .map((line) => JSON.parse(line) as HeapSample)
-          .filter((sample) => sample.at >= since && sample.at <= until),
+      startService,
       pool,
       databaseUrl,
       urls: { service: `http://127.0.0.1:${servicePort}/api/v1`, baseline: `http://127.0.0.1:${baselinePort}/api/v1` },
@@ -324,22 +362,32 @@ export const withBench = async <A>(
       run: runner(raw, durationSeconds, pids, dir)
     })
   } finally {
-    for (const child of children) {
-      if (child.exitCode === null) {
-        child.kill("SIGTERM")
-        await new Promise((resolve) => {
-          child.once("exit", resolve)
-          setTimeout(() => {
-            child.kill("SIGKILL")
-            resolve(undefined)
-          }, 10_000).unref()
-        })
-      }
-    }
+    for (const child of children) await stopChild(child)
     await pool?.end()
     await Effect.runPromise(Scope.close(scope, Exit.void))
     Fs.rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** SIGTERM, then SIGKILL after 10 s. */
+const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill("SIGTERM")
+  await new Promise((resolve) => {
+    child.once("exit", resolve)
+    setTimeout(() => {
+      child.kill("SIGKILL")
+      resolve(undefined)
+    }, 10_000).unref()
+  })
+}
+
+/** A server's stdout and stderr into bench/results/<name>, and how it ended. */
+const keepLog = (child: ChildProcess, name: string) => {
+  const log = Fs.createWriteStream(Path.join(root, "bench", "results", name))
+  child.stdout?.pipe(log)
+  child.stderr?.pipe(log)
+  child.once("exit", (code, signal) => log.write(`\nservice exited: code ${code}, signal ${signal}\n`))
 }
 
 /** The type of the filesystem a path is on, from /proc/mounts (the longest mount point above it). */
