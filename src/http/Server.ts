@@ -2,7 +2,9 @@
 import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, FiberRef, Layer, LogLevel, Option } from "effect"
+import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
+import type { Duplex } from "node:stream"
 import { AuthenticationLive } from "../auth/AuthenticationLive.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { EmailPreferencesHttp, NewsletterHttp } from "../email/Http.js"
@@ -79,8 +81,36 @@ export const HttpAppLive = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.locally(HttpApp.currentPreResponseHandlers, Option.some(requestIdHeader))
 )
 
+/**
+ * Requests Node's HTTP parser refuses before any route sees them (headers or a URL over its 16 KiB
+ * limit, a malformed request line) still get the envelope and a request id, not Node's bare 431/400.
+ */
+const onClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const requestId = randomUUID()
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW" || error.code === "HPE_URI_TOO_LONG"
+  const body = JSON.stringify({
+    error: {
+      code: "validation_failed",
+      message: tooLarge ? "The request's URL and headers are too large (16 KiB in all)." : "The request is not valid HTTP.",
+      requestId,
+      details: [{ path: tooLarge ? "headers" : "", message: tooLarge ? "too large" : "malformed request" }]
+    }
+  })
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`
+  )
+}
+
+/** The Node server every door uses (the service, the tests, the bench): with the parser's errors enveloped. */
+export const createRubrServer = () => createServer().on("clientError", onClientError)
+
 export const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createRubrServer, { port: config.port, host: config.host }))
 )
 
 /**

@@ -7,7 +7,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Clock, ConfigProvider, Context, Effect, Layer } from "effect"
 import * as Fs from "node:fs"
-import { createServer } from "node:http"
+import { createRubrServer } from "../../src/http/Server.js"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import pg from "pg"
@@ -97,7 +97,7 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
         SERVICE_LOG_LEVEL: "WARN",
         ...options.env
       }
-      const server = NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })
+      const server = NodeHttpServer.layer(createRubrServer, { port: 0, host: "127.0.0.1" })
       const app = roleLayer((options.role ?? "api") as Role, server)
       const testApp = Layer.effect(
         TestApp,
