@@ -66,7 +66,9 @@ export const appConfig = Effect.gen(function*() {
       url: yield* Config.option(Config.redacted("DATABASE_URL")),
       dataDir,
       embeddedPort: yield* Config.option(Config.port("SERVICE_EMBEDDED_PG_PORT")),
-      poolSize: yield* positiveInt("SERVICE_DB_POOL_SIZE", 20)
+      poolSize: yield* positiveInt("SERVICE_DB_POOL_SIZE", 20),
+      /** named prepared statements (src/db/PreparedStatements.ts); off behind a pooler that cannot keep them */
+      preparedStatements: yield* Config.boolean("SERVICE_DB_PREPARED_STATEMENTS").pipe(Config.withDefault(true))
     },
     auth: {
       jwksUrl,

@@ -1,6 +1,7 @@
 /**
- * The one PostgreSQL database: a shared `pg` pool (used by @effect/sql and graphile-worker alike),
- * the SqlClient over it, and the migrations of sql/ applied at start.
+ * The one PostgreSQL database: a shared `pg` pool (used by @effect/sql and graphile-worker alike) whose
+ * connections prepare the statements they run (src/db/PreparedStatements.ts), the SqlClient over it,
+ * and the migrations of sql/ applied at start.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Option, Redacted, String as Str } from "effect"
@@ -9,6 +10,7 @@ import pg from "pg"
 import { AppConfig } from "../config/AppConfig.js"
 import { startEmbedded } from "./EmbeddedPostgres.js"
 import { migrate } from "./Migrations.js"
+import { preparedStatementsClient } from "./PreparedStatements.js"
 import { columnToField } from "./Query.js"
 
 /** The connection string of the database this process uses. */
@@ -49,7 +51,9 @@ export const PgPoolLive = Layer.scoped(
           connectionString: Redacted.value(url),
           max: config.database.poolSize,
           types: typeParsers,
-          application_name: `rubr-${config.role}`
+          application_name: `rubr-${config.role}`,
+          // every pooled connection prepares the parameterized statements it runs, or none with the switch off
+          Client: preparedStatementsClient(config.database.preparedStatements)
         })
         // An idle client's error surfaces on its next checkout; graphile-worker wants both handlers set.
         pool.on("error", () => undefined)
