@@ -3,7 +3,11 @@
  *
  *   config -> database (embedded or DATABASE_URL, migrations) -> domain services -> HTTP API | worker
  */
-import { Etag, FileSystem, HttpPlatform, HttpServer, Path } from "@effect/platform"
+import * as Etag from "@effect/platform/Etag"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpPlatform from "@effect/platform/HttpPlatform"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as Path from "@effect/platform/Path"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { recoverStaleJobs } from "./jobs/Runner.js"
 import { IdempotencyKeySweeper } from "./http/Idempotency.js"
@@ -34,19 +38,16 @@ import { Conversions } from "./conversions/Conversions.js"
 import { RubrFlowConverter } from "./conversions/Converter.js"
 import { ConversionKind } from "./conversions/Kind.js"
 import { MockConverterLive } from "./conversions/mock/MockConverter.js"
-import { OpenAiConverterLive } from "./conversions/openai/OpenAiConverter.js"
 import { Evals } from "./evals/Evals.js"
 import { Evaluator } from "./evals/Evaluator.js"
 import { EvalKind } from "./evals/Kind.js"
 import { MockEvaluatorLive } from "./evals/mock/MockEvaluator.js"
-import { OpenAiEvaluatorLive } from "./evals/openai/OpenAiEvaluator.js"
 import { ProofReportKind } from "./proofs/Kind.js"
 import { ProofReports } from "./proofs/ProofReports.js"
 import { SigningKeys } from "./signing/SigningKeys.js"
 import { ObjectStoreLive } from "./storage/ObjectStore.js"
 import { MockReviewerLive } from "./review/mock/MockReviewer.js"
 import { AiReviewer } from "./review/AiReviewer.js"
-import { OpenAiReviewerLive } from "./review/openai/index.js"
 import { RateLimiter, RateLimitSweeper } from "./limits/RateLimiter.js"
 
 /** SERVICE_MOCK_REVIEW_DELAY_MS: latency added to every mock AI call (demos of progress and cancellation). */
@@ -69,14 +70,21 @@ const mockConverter = (delayMs: number) =>
       }))
   ).pipe(Layer.provide(MockConverterLive))
 
+/**
+ * The OpenAI-compatible providers are imported only when SERVICE_AI_ENABLED=true: their client brings
+ * the OpenAI API's generated schemas (a 1.4 MB module and the thousands of schema objects it builds
+ * at load) that a process on the mock never uses (docs/performance.md, "Memory").
+ */
+const lazily = <A, E, R>(load: () => Promise<Layer.Layer<A, E, R>>) => Layer.unwrapEffect(Effect.promise(load))
+
 /** The AI provider behind audits: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const AiReviewerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiReviewerLive : mockReviewer(config.ai.mockDelayMs)))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? lazily(() => import("./review/openai/index.js").then((m) => m.OpenAiReviewerLive)) : mockReviewer(config.ai.mockDelayMs)))
 )
 
 /** The AI provider behind conversions: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const ConverterLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiConverterLive : mockConverter(config.ai.mockDelayMs)))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? lazily(() => import("./conversions/openai/OpenAiConverter.js").then((m) => m.OpenAiConverterLive)) : mockConverter(config.ai.mockDelayMs)))
 )
 
 const mockEvaluator = (delayMs: number) =>
@@ -87,7 +95,7 @@ const mockEvaluator = (delayMs: number) =>
 
 /** The AI provider behind evals: the deterministic mock unless SERVICE_AI_ENABLED=true. */
 export const EvaluatorLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => (config.ai.enabled ? OpenAiEvaluatorLive : mockEvaluator(config.ai.mockDelayMs)))
+  Effect.map(AppConfig, (config) => (config.ai.enabled ? lazily(() => import("./evals/openai/OpenAiEvaluator.js").then((m) => m.OpenAiEvaluatorLive)) : mockEvaluator(config.ai.mockDelayMs)))
 )
 
 /** Domain services over the SqlClient, lower ones first. */

@@ -1,5 +1,5 @@
 /** `npm start`: the API and the worker in one process (SERVICE_ROLE picks a part). */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { ConfigError, Effect, Layer } from "effect"
 import { MainLive } from "./App.js"
 import { AppConfig } from "./config/AppConfig.js"

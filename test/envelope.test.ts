@@ -134,6 +134,10 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       const docs = yield* call((app) => fetch(app.baseUrl + "/docs").then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() })))
       expect(docs.status).toBe(200)
       expect(docs.type).toContain("text/html")
+      // the served document (with its access extension) and Scalar's bundle, loaded on this first request
+      expect(docs.text).toContain('<script id="api-reference" type="application/json">')
+      expect(docs.text).toContain('"x-required-scopes"')
+      expect(docs.text).toContain("@scalar/api-reference")
     }))
 })
 

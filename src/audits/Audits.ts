@@ -4,7 +4,7 @@
  */
 import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
 import type { AuditReviewOptions } from "./Records.js"
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"

@@ -1,4 +1,4 @@
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../http/Api.js"

@@ -3,7 +3,7 @@
  * real) for a review, reconciles provider usage against the estimate, and stores the result. Idempotent
  * on the run id: a retry after the result was stored does not review or refund again.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Runner.js"

@@ -1,5 +1,7 @@
 /** The one bearer-token middleware of the API: login tokens (JWT) and API keys share it. */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { ForbiddenResponse, RateLimitExceededResponse, UnauthorizedResponse } from "../domain/Errors.js"
 import { CurrentActor } from "./CurrentActor.js"

@@ -2,7 +2,7 @@
  * The REST door's authentication: the bearer token resolved to an actor (src/auth/Actors.ts) under the
  * access rule the endpoint declares beside its definition. Ownership is the use cases' job (404).
  */
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, Layer } from "effect"
 import { accessRuleFor } from "../http/Routes.js"
 import { Actors } from "./Actors.js"

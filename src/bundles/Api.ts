@@ -1,7 +1,9 @@
 /** The "Artifact bundles", "Files" and "Versions" routes of the contract. */
 import { isRuleId } from "../review/rules/Rules.js"
 import { IntFromString } from "../http/Pagination.js"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"

@@ -3,7 +3,8 @@
  * the per-bundle rate limit is counted here once the caller is known to own the bundle, and every
  * change to a bundle's files runs in one transaction that first locks the bundle row.
  */
-import { SqlError, type Statement } from "@effect/sql"
+import * as SqlError from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"

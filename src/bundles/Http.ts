@@ -1,5 +1,6 @@
 /** Handlers of the bundle, file and version routes: decode, call the use case, wrap in the envelope. */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"

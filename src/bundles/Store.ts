@@ -2,7 +2,7 @@
  * The SQL of bundles, files and versions, and the mapping of rows to the wire shapes. Use cases
  * (Bundles.ts) decide ownership, locking and transactions; this module only speaks SQL.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { pgArray } from "../db/Database.js"
 import type { ArtifactBundle, BundleVersionEvent, FileRecord, FileVersion } from "./Schemas.js"

@@ -10,17 +10,15 @@
  *
  * The CLI and the tests use it; `docs/sdk.md` shows it in use.
  */
-import {
-  FetchHttpClient,
-  type HttpApi,
-  HttpApiClient,
-  type HttpApiEndpoint,
-  type HttpApiGroup,
-  HttpClient,
-  HttpClientError,
-  HttpClientRequest,
-  type HttpClientResponse
-} from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Cause, Context, Duration, Effect, Layer, Option, ParseResult, type Types } from "effect"
 import { RubrApi } from "../http/Api.js"
 import { routes } from "../http/Routes.js"

@@ -3,7 +3,7 @@
  * rubr_flow files are never input: they are what conversions write. The estimate route and the start
  * route share `prepare`; the start is the run pipeline's (src/jobs/Start.ts).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { isRubrFlow, pathProblem } from "../bundles/Detect.js"

@@ -13,14 +13,14 @@
  * A failed conversion is refunded for the work not done: everything but the credits its provider
  * usage already cost (the mock's usage costs nothing).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { Bundles } from "../bundles/Bundles.js"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Runner.js"
 import type { AiProviderError } from "../review/AiReviewer.js"
-import type { Usage } from "../review/Types.js"
+import { addUsage, type Usage } from "../review/Types.js"
 import { renderFlow } from "../rubr_flow/Render.js"
 import { validateText, type ValidationResult } from "../rubr_flow/Validator.js"
 import { Targets } from "../targets/Targets.js"
@@ -30,13 +30,6 @@ import { roleOf } from "./Sources.js"
 import { conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
 import { describeErrors, issueJson, validationJson } from "./Report.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
-
-const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
-  a === null ? b : b === null ? a : {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens
-  }
 
 /** What the start knew of each input file, with what the analysis found in the converted ones. */
 const sourceSummaryOf = (admitted: SourceSummaryJson, analysis: SourceAnalysis): SourceSummaryJson => {

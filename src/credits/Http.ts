@@ -1,5 +1,5 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"

@@ -3,7 +3,7 @@
  * transaction as the balance row, under that row's lock: no overdraft under any concurrency, and one
  * event per idempotency key (a retried grant, debit or refund returns the first event).
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { CreditLimitExceeded } from "../domain/Errors.js"
 

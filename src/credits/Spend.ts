@@ -3,7 +3,7 @@
  * caps and of the daily AI budget that opens the circuit breaker. One row each (credit_daily_spend),
  * maintained by the ledger in the same transaction as every AI debit and refund.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 
 export class Spend extends Effect.Service<Spend>()("rubr/Spend", {

@@ -3,7 +3,7 @@
  * connections prepare the statements they run (src/db/PreparedStatements.ts), the SqlClient over it,
  * and the migrations of sql/ applied at start.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Context, Effect, Layer, Option, Redacted, String as Str } from "effect"
 import { runMigrations as runWorkerMigrations } from "graphile-worker"
 import pg from "pg"

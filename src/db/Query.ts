@@ -8,7 +8,9 @@
  * as usual, so it joins the transaction's connection. Either way the caller gets the same rows (names
  * transformed as the SqlClient does) and the same SqlError on failure.
  */
-import { SqlClient, SqlError, Statement } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlError from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
 import { Effect, Option, String as Str } from "effect"
 import type pg from "pg"
 

@@ -1,5 +1,8 @@
 /** The documentation as HTML pages: `/guides` (the list) and `/guides/{slug}` (a page, with anchors per heading). */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"

@@ -3,7 +3,7 @@
  * encodes an instance as the one error envelope `{error:{code, message, requestId, details}}`, so the
  * OpenAPI document shows exactly what clients receive.
  */
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Effect, ParseResult, Schema } from "effect"
 import { currentRequestId } from "../http/RequestId.js"
 

@@ -2,7 +2,10 @@
  * Email preferences (login tokens only) and the newsletter / one-click unsubscribe routes. The latter
  * are public: no token is needed and an Authorization header, if sent, is ignored (see docs/email.md).
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"

@@ -3,7 +3,7 @@
  * a failed attempt with backoff up to MAX_SEND_ATTEMPTS; the last failure marks the row `failed`.
  * Delivery is at least once: a crash between the SMTP acceptance and the `sent` mark resends.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import type { EffectTask } from "../jobs/Worker.js"
 import { isOptional } from "./Categories.js"

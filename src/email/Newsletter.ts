@@ -8,7 +8,7 @@
  *   one-click unsubscribe link; that email is `suppressed` (never sent) when the address is not
  *   subscribed. Only consuming a token turns the category off.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
 import { ValidationFailed } from "../domain/Errors.js"
 import { categoryOf, NEWSLETTER } from "./Categories.js"

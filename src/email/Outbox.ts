@@ -6,7 +6,7 @@
  * `render` turns a row into the message as delivered: for an optional category it mints the one-click
  * unsubscribe token then (only its hash is stored) and puts the link into the body.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { categoryOf } from "./Categories.js"

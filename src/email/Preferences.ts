@@ -3,7 +3,7 @@
  * email), so a newsletter subscription made through the public route, an unsubscribe link and these
  * preferences all act on the same row. Must-receive categories are always on and cannot be patched.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { type ErrorDetail, ValidationFailed } from "../domain/Errors.js"
 import { usableAccountEmail } from "./Address.js"

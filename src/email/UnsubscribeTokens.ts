@@ -3,7 +3,7 @@
  * SHA-256, bound to one address and one optional category. Consuming one is a single conditional
  * UPDATE (its row lock decides between concurrent consumers) chained to the preference change.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { AppConfig } from "../config/AppConfig.js"

@@ -4,7 +4,7 @@
  * against the latest version of the main artifact), cases (./Cases.ts), the estimate, and the start
  * on the run pipeline (src/jobs/Start.ts).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Option, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"

@@ -11,13 +11,12 @@
  * A failed eval keeps its evidence and is refunded for the work not done: everything but what its
  * provider calls cost (the mock's calls cost nothing).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Runner.js"
-import { addUsage } from "../review/openai/Call.js"
-import type { Usage } from "../review/Types.js"
+import { addUsage, type Usage } from "../review/Types.js"
 import { diffVersions } from "./Diff.js"
 import { Evaluator } from "./Evaluator.js"
 import { type CaseResultJson, comparisonOf, type EvalAggregateJson, evalColumns, type EvalRunRow } from "./Records.js"

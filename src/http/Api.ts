@@ -2,7 +2,8 @@
  * The whole public contract as one HttpApi: every group, under /api/v1. The CLI and tests derive a
  * typed client from it; /api/v1/openapi.json is generated from it.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { EmailPreferencesApi, NewsletterApi } from "../email/Api.js"
 import { BundlesApi, FilesApi, VersionsApi } from "../bundles/Api.js"

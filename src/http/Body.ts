@@ -7,8 +7,8 @@
  * `Connection: close`, and Node drops the rest). The route then reads the buffered text through the
  * same HttpServerRequest interface (`text`, `json`, `arrayBuffer`), as if it had read it itself.
  */
-import { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect } from "effect"
 import type * as Http from "node:http"
 import { PayloadTooLarge, ValidationFailed } from "../domain/Errors.js"

@@ -11,7 +11,7 @@
  * cannot silently change the wire format. The endpoint still declares the same schema, so the OpenAPI
  * document and the types are unchanged. A handler returning an HttpServerResponse bypasses the encode.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect, Schema, SchemaAST as AST } from "effect"
 import { ok } from "./Envelope.js"
 

@@ -2,7 +2,7 @@
  * Declares the error statuses an endpoint lists in the contract (they appear in the OpenAPI document)
  * and lets its handler fail with any typed ApiError: the error middleware encodes every one of them.
  */
-import type { HttpApiEndpoint } from "@effect/platform"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type { Schema } from "effect"
 import * as E from "../domain/Errors.js"
 

@@ -3,15 +3,13 @@
  * middleware, the platform's own decode errors, unknown routes and methods, malformed or oversized
  * bodies, wrong content types, and defects (500, logged with the request id, nothing leaked).
  */
-import {
-  FileSystem,
-  HttpApiBuilder,
-  HttpApiError,
-  HttpIncomingMessage,
-  HttpServerError,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Cause, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import {

@@ -4,8 +4,8 @@
  * its stored response; if the first failed (rolled back), the second runs for real. The same key with
  * a different body is a 409 conflict.
  */
-import { HttpServerResponse } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect, Schedule, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"

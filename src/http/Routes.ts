@@ -1,5 +1,5 @@
 /** What the HttpApi definition says about each route: its access rule, and which methods a path has. */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { Context, Option } from "effect"
 import { AcceptsCredentials, Access, type AccessRule } from "../auth/Scopes.js"
 import { RubrApi } from "./Api.js"
@@ -36,7 +36,7 @@ export const routes: ReadonlyArray<RouteInfo> = (() => {
       })
     }
   })
-  // The docs page is served beside the API (HttpApiScalar), not as an endpoint of it.
+  // The docs page is served beside the API (src/http/DocsPage.ts), not as an endpoint of it.
   out.push({ method: "GET", path: "/api/v1/docs", pattern: toPattern("/api/v1/docs"), access: { kind: "public" }, hasPayload: false, acceptsIdempotencyKey: false, acceptsCredentials: false })
   return out
 })()

@@ -1,6 +1,11 @@
 /** The HTTP server: the API with its handlers, the docs page, request ids and access logs. */
-import { HttpApiBuilder, HttpApiScalar, HttpApp, HttpMiddleware, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, FiberRef, Layer, LogLevel, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
@@ -20,6 +25,7 @@ import { ProofReportsHttp } from "../proofs/Http.js"
 import { SigningKeysHttp } from "../signing/Http.js"
 import { McpHttp } from "../mcp/Http.js"
 import { GuidesHttp } from "../docs/Http.js"
+import { DocsPageLive } from "./DocsPage.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
@@ -74,7 +80,7 @@ export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
 
 /** The routes without a listening socket; tests and the bench wrap it with a server of their own. */
 export const HttpAppLive = HttpApiBuilder.serve(requestMiddleware).pipe(
-  Layer.provide(HttpApiScalar.layer({ path: "/api/v1/docs" })),
+  Layer.provide(DocsPageLive),
   Layer.provide(ErrorHandlingLive),
   Layer.provide(ApiLive),
   Layer.provide(MaxBodySizeLive),

@@ -2,7 +2,7 @@
  * API keys: `rubr_` + 40 base62 characters from the CSPRNG (~238 bits), stored only as a SHA-256
  * hash and looked up by it. The raw key leaves this module once, in the creation result.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { PgPool, pgArray } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
 import { Effect, Redacted } from "effect"

@@ -3,7 +3,7 @@
  * identity and the signup grant in one transaction; an advisory lock on the identity serialises
  * concurrent first requests, and the ledger's idempotency key makes a second grant impossible anyway.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"

@@ -5,7 +5,7 @@
  * circuit breaker (503). Runs inside the start transaction: any refusal rolls back the run, the job and
  * the debit together.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"

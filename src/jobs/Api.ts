@@ -1,5 +1,7 @@
 /** Polling jobs: state, progress events, cancel. */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"

@@ -3,7 +3,7 @@
  * record and the graphile-worker job are written in one transaction by the start use case; from then
  * on every state change goes through here and appends one progress event.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { Ledger } from "../credits/Ledger.js"
 import { Conflict, NotFound } from "../domain/Errors.js"

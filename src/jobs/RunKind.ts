@@ -5,7 +5,8 @@
  * (`RunKinds.layer(...)`); the shared machinery (start, jobs, runner, worker, stale recovery) reads them
  * from this registry and never imports a feature. docs/architecture.md, "The run pipeline".
  */
-import type { SqlClient, SqlError } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import type { JobContext, JobDeferred, JobFailure } from "./Runner.js"
 import type { JobKind } from "./Jobs.js"

@@ -2,7 +2,7 @@
  * Reading run records, the same for every kind: the caller's bundle (404 otherwise), the per-bundle
  * rate limit, one run by id, and the runs of a bundle newest first with keyset pagination.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"

@@ -6,8 +6,8 @@
  * until the attempts run out, then fails safely with a refund.
  */
 import { Duration, Effect, Either, Schedule, Schema } from "effect"
-import { SqlError } from "@effect/sql"
-import { PgClient } from "@effect/sql-pg"
+import * as SqlError from "@effect/sql/SqlError"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { type JobRow, Jobs } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 

@@ -4,7 +4,7 @@
  * its first event, the run record, the graphile-worker job, and admission (usage caps, the debit, the
  * circuit breaker). Any refusal rolls everything back: no run, no job, no debit.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"

@@ -6,7 +6,7 @@
  * It knows no feature: the composition root provides `WorkerTasks` (plain tasks such as email delivery)
  * and the `RunKinds` registry, whose every kind becomes a task that runs `runTrackedJob`.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Effect, Layer, Runtime, Schema } from "effect"
 import { Logger, run, type Task, type TaskList } from "graphile-worker"
 import * as Os from "node:os"

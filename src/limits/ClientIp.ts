@@ -4,8 +4,8 @@
  * of X-Forwarded-For: the one the trusted proxy in front of us appended. Earlier entries come from the
  * client and would let it pick its own address past a proxy that appends rather than replaces.
  */
-import type { HttpServerRequest } from "@effect/platform"
-import { HttpServerRequest as Request } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Request from "@effect/platform/HttpServerRequest"
 import { Effect, Option } from "effect"
 import * as Net from "node:net"
 import { AppConfig } from "../config/AppConfig.js"

@@ -2,7 +2,7 @@
  * Fixed one-minute request windows counted in PostgreSQL, so every API process shares them.
  * One statement per request counts all the buckets it touches (user, key, bundle or IP).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { pgArray } from "../db/Database.js"
 import { Duration, Effect, Schedule } from "effect"
 import { RateLimitExceeded } from "../domain/Errors.js"

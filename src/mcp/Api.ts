@@ -3,7 +3,9 @@
  * (src/mcp/Mcp.ts), so the route declares no payload schema: malformed JSON is a JSON-RPC parse error,
  * not the REST envelope. Authentication is per tool call (the request's bearer token).
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { AcceptsCredentials, Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"

@@ -1,4 +1,5 @@
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
 import { RubrApi } from "../http/Api.js"
 import { Mcp } from "./Mcp.js"

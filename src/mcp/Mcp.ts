@@ -13,8 +13,10 @@
  * docs/mcp.md describes it for users.
  */
 import { VERSION } from "../Version.js"
-import { type Headers, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import type { Rpc } from "@effect/rpc"
+import type * as Headers from "@effect/platform/Headers"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Rpc from "@effect/rpc/Rpc"
 import { Cause, Effect, JSONSchema, Option, ParseResult, Redacted, Schema, type SchemaAST } from "effect"
 import { Actors } from "../auth/Actors.js"
 import { AppConfig } from "../config/AppConfig.js"

@@ -3,7 +3,8 @@
  * transport decodes with (a mismatch is JSON-RPC -32602), its handler is found by method name in the
  * group (unknown: -32601). Notifications are methods too; they get no answer.
  */
-import { Rpc, RpcGroup } from "@effect/rpc"
+import * as Rpc from "@effect/rpc/Rpc"
+import * as RpcGroup from "@effect/rpc/RpcGroup"
 import { Schema } from "effect"
 
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const

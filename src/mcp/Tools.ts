@@ -5,7 +5,7 @@
  * match the REST answer field for field. A product tool's access rule is its REST route's; the three
  * documentation tools are public.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, type Redacted, Schema } from "effect"
 import { Audits } from "../audits/Audits.js"
 import { AuditRequest } from "../audits/Api.js"

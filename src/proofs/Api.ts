@@ -2,7 +2,9 @@
  * Proof reports: the signed evidence of a completed eval, bound to the exact bytes of both versions.
  * Create (async job), list, read, and the export document itself.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"

@@ -4,7 +4,7 @@
  */
 import type { Reconciliation } from "../credits/Reconcile.js"
 import type { EvalRunRow } from "../evals/Records.js"
-import type { Usage } from "../review/Types.js"
+import { addUsage, type Usage } from "../review/Types.js"
 
 export const PROOF_REPORT_VERSION = "1.0"
 
@@ -38,12 +38,8 @@ export interface PayloadInput {
   readonly service: { readonly name: string; readonly version: string }
 }
 
-const sumUsage = (usages: ReadonlyArray<Usage | null>) =>
-  usages.reduce<Usage>((t, u) => u === null ? t : {
-    inputTokens: t.inputTokens + u.inputTokens,
-    outputTokens: t.outputTokens + u.outputTokens,
-    totalTokens: t.totalTokens + u.totalTokens
-  }, { inputTokens: 0, outputTokens: 0, totalTokens: 0 })
+const sumUsage = (usages: ReadonlyArray<Usage | null>): Usage =>
+  usages.reduce<Usage>((total, usage) => addUsage(total, usage)!, { inputTokens: 0, outputTokens: 0, totalTokens: 0 })
 
 export const buildPayload = (input: PayloadInput): Record<string, unknown> => {
   const run = input.evalRun

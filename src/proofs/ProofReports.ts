@@ -3,7 +3,7 @@
  * transaction), list, read, and the export document. Proof reports cost 0 credits but pass the run
  * pipeline's admission like every start (rate limits, circuit breaker).
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"

@@ -12,7 +12,7 @@
  *                     completion
  */
 import { VERSION } from "../Version.js"
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { evalColumns, type EvalRunRow } from "../evals/Records.js"
 import { type JobContext, JobDeferred, JobFailure } from "../jobs/Runner.js"

@@ -102,6 +102,14 @@ export const Usage = Schema.Struct({
 })
 export type Usage = typeof Usage.Type
 
+/** The sum of two calls' usage; null (a provider that reports none) adds nothing. */
+export const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
+  a === null ? b : b === null ? a : {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens
+  }
+
 export const ProviderInfo = Schema.Struct({
   provider: Schema.String,
   model: Schema.String,

@@ -3,7 +3,10 @@
  * the key set itself (`application/jwk-set+json`, not the `{data}` envelope) so any JOSE library or
  * `rubr verify --keys` reads it as is. Every key the service ever signed with, the active key first.
  */
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"

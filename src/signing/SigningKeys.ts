@@ -9,7 +9,7 @@
  *
  * Tests: `SigningKeys.Test` (a fixed in-memory Ed25519 key, no database), `SigningKeys.fromKey(key)`.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { ConfigError, Effect, Layer, Option } from "effect"
 import type * as jose from "jose"
 import { AppConfig } from "../config/AppConfig.js"

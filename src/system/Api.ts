@@ -1,5 +1,7 @@
 /** Public routes: health, the derived OpenAPI document (and the browsable docs page, in Server.ts). */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"

@@ -7,7 +7,8 @@
  * `OpenApi.fromApi(RubrApi)` gets it: `/api/v1/openapi.json`, the `/api/v1/docs` page and MCP's
  * `read_openapi`.
  */
-import { HttpApi, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Option } from "effect"
 import { Access, type AccessRule, type Scope } from "../auth/Scopes.js"
 

@@ -12,7 +12,7 @@
  * files: they are outputs): an excluded file named as the target is a 409, and an excluded primary
  * file makes the current state bundle mode over the remaining files.
  */
-import { PgClient } from "@effect/sql-pg"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"

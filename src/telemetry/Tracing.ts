@@ -2,8 +2,8 @@
  * OpenTelemetry tracing: a span per request (the platform's http.server span) and per use case
  * (Effect.fn names), exported over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set.
  */
-import { HttpMiddleware } from "@effect/platform"
-import { NodeSdk } from "@effect/opentelemetry"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer, Option } from "effect"

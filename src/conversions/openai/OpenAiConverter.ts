@@ -4,8 +4,9 @@
  * notes); whatever it answers is handed on as the draft document, so the pipeline's validator reports
  * exactly what is wrong with it. The repair sends those issues back with the previous answer.
  */
-import { LanguageModel } from "@effect/ai"
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import { callModel, type ChatMessage, LanguageModelLive, unfence } from "../../review/openai/Call.js"

@@ -11,8 +11,9 @@
  *
  * Every call is recorded with its provider, model, tier, usage and duration.
  */
-import { LanguageModel } from "@effect/ai"
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import type { AiProviderError } from "../../review/AiReviewer.js"

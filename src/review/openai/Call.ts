@@ -3,9 +3,9 @@
  * model per tier, `reasoning_effort` only where the model accepts it, the response format, the
  * timeout, safe provider errors, and the usage the provider reported.
  */
-import { LanguageModel } from "@effect/ai"
-import { OpenAiClient } from "@effect/ai-openai"
-import type { HttpClient } from "@effect/platform"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as OpenAiClient from "@effect/ai-openai/OpenAiClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Cause, Duration, Effect, Layer, Redacted } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import type { AiProviderError } from "../AiReviewer.js"
@@ -37,13 +37,6 @@ export interface CallResult {
   readonly workDone: boolean
   readonly provider: ProviderInfo
 }
-
-export const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
-  a === null ? b : b === null ? a : {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens
-  }
 
 const responseFormatFor = (
   format: OpenAiReviewerSettings["responseFormat"],

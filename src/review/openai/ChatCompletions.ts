@@ -11,10 +11,14 @@
  * response metadata, finish part with usage), so callers use `LanguageModel.generateText` and get the
  * library's span with GenAI telemetry attributes.
  */
-import { AiError, LanguageModel, Prompt, Telemetry } from "@effect/ai"
+import * as AiError from "@effect/ai/AiError"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as Prompt from "@effect/ai/Prompt"
+import * as Telemetry from "@effect/ai/Telemetry"
 import type * as Response from "@effect/ai/Response"
-import { OpenAiClient } from "@effect/ai-openai"
-import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import * as OpenAiClient from "@effect/ai-openai/OpenAiClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Context, Effect, Layer, Schema, Stream } from "effect"
 
 /** Request options applied to every call; override per call with `withConfigOverride`. */

@@ -3,13 +3,14 @@
  * `/chat/completions` endpoint, through `@effect/ai`'s LanguageModel (ChatCompletions.ts) and
  * `@effect/ai-openai`'s OpenAiClient. See docs/ai-provider.md.
  */
-import { LanguageModel } from "@effect/ai"
-import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import * as LanguageModel from "@effect/ai/LanguageModel"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Either, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import { AiProviderError, AiReviewer } from "../AiReviewer.js"
-import type { ReviewInput, ReviewResult, Usage } from "../Types.js"
-import { addUsage, answerProblem, callModel, type CallResult, type ChatMessage, LanguageModelLive, providerInfo } from "./Call.js"
+import { addUsage, type ReviewInput, type ReviewResult, type Usage } from "../Types.js"
+import { answerProblem, callModel, type CallResult, type ChatMessage, LanguageModelLive, providerInfo } from "./Call.js"
 import { fail, PROVIDER_NAME, settingsFromConfig, type OpenAiReviewerSettings } from "./Provider.js"
 export { isReasoningModel, PROVIDER_NAME, settingsFromConfig, toProviderError } from "./Provider.js"
 export type { OpenAiReviewerSettings } from "./Provider.js"

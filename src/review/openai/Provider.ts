@@ -2,7 +2,7 @@
  * The OpenAI-compatible provider's settings (from SERVICE_AI_*) and its safe errors, shared by every
  * AI feature (docs/ai-provider.md).
  */
-import type { AiError } from "@effect/ai"
+import type * as AiError from "@effect/ai/AiError"
 import { Cause, Option } from "effect"
 import type { AppConfigShape } from "../../config/AppConfig.js"
 import { AiProviderError } from "../AiReviewer.js"
