@@ -211,6 +211,29 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
         )
       )
       expect(replay).toEqual([true, true])
-      expect(yield* balanceMatchesLedger).toBeGreaterThan(0)
+      // `fresh` (a key made in this transaction: one statement): the same answers
+      const [other] = yield* app.sql<{ id: string }>`INSERT INTO users (email) VALUES ('fresh@rubr.test') RETURNING id`.pipe(Effect.orDie)
+      const otherId = other!.id
+      const freshGrant = yield* ledger.append({ userId: otherId, type: "grant", amount: 7, reason: "test_grant", idempotencyKey: `grant:${otherId}` }, { fresh: true })
+      expect(freshGrant).toMatchObject({ replayed: false, event: { balanceAfter: 7 } })
+      const freshDebits = yield* Effect.forEach(
+        Array.from({ length: 10 }, (_, i) => i),
+        (i) =>
+          app.sql.withTransaction(ledger.append({
+            userId: otherId,
+            type: "debit",
+            amount: 3,
+            reason: "test_debit",
+            idempotencyKey: `debit:${otherId}:${i}`,
+            aiSpendBundleId: null
+          }, { fresh: true })).pipe(Effect.either),
+        { concurrency: "unbounded" }
+      )
+      expect(freshDebits.filter((d) => d._tag === "Right")).toHaveLength(2)
+      for (const d of freshDebits) if (d._tag === "Left") expect(d.left._tag).toBe("CreditLimitExceeded")
+      const again = yield* ledger.append({ userId: otherId, type: "grant", amount: 7, reason: "test_grant", idempotencyKey: `grant:${otherId}` }, { fresh: true })
+      expect([again.replayed, again.event.id]).toEqual([true, freshGrant.event.id])
+      expect(yield* ledger.balance(otherId)).toEqual({ balance: 1, granted: 7, debited: 6, refunded: 0 })
+      expect(yield* balanceMatchesLedger).toBeGreaterThan(1)
     }).pipe(Effect.provide(Ledger.Default)))
 })

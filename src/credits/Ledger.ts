@@ -67,41 +67,29 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
       )
 
     /**
-     * Appends one event; a replayed idempotency key returns the event already written. Two statements
-     * (issue 16; there were six and a savepoint): the balance row lock, then, with a snapshot taken under
-     * that lock (so every append of this user that committed before is visible, and none can commit
-     * meanwhile), one statement that inserts the event unless its key exists or the balance cannot cover
-     * it, moves the balance and today's AI spend, and answers what happened. Runs in the caller's
-     * transaction, or in one of its own.
+     * One statement: moves the balance (unless the event's key exists or the balance cannot cover it; the
+     * row's lock, and a recheck against its latest version, come with the UPDATE), inserts the event with
+     * the balance after it, moves today's AI spend, and answers what happened: the event written, the
+     * event found under its key, or the balance.
      */
-    const append = Effect.fn("Ledger.append")(function*(entry: LedgerEntry) {
-      if (!Number.isInteger(entry.amount) || entry.amount < 0) {
-        return yield* Effect.dieMessage(`ledger amount must be a non-negative integer, got ${entry.amount}`)
-      }
-      const delta = entry.type === "debit" ? -entry.amount : entry.amount
-      const spendDelta = entry.aiSpendBundleId && entry.type !== "grant" && entry.amount > 0 ? -delta : 0
-      const lock = sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`
-      if ((yield* lock).length === 0) {
-        // a user's first ledger event: the balance row first
-        yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`
-        yield* lock
-      }
-      const answer = yield* sql<AppendRow>`
-        WITH ins AS (
-          INSERT INTO credit_ledger (user_id, type, amount, reason, resource_type, resource_id, balance_after, idempotency_key)
-          SELECT ${entry.userId}, ${entry.type}, ${entry.amount}, ${entry.reason}, ${entry.resourceType ?? null},
-                 ${entry.resourceId ?? null}, b.balance + ${delta}, ${entry.idempotencyKey}
-          FROM credit_balances b WHERE b.user_id = ${entry.userId} AND b.balance + ${delta} >= 0
-          ON CONFLICT (idempotency_key) DO NOTHING
-          RETURNING ${sql.literal(eventColumns)}
-        ), moved AS (
+    const appendStatement = (entry: LedgerEntry, delta: number, spendDelta: number) =>
+      sql<AppendRow>`
+        WITH moved AS (
           UPDATE credit_balances SET
             balance = balance + ${delta},
             granted = granted + ${entry.type === "grant" ? entry.amount : 0},
             debited = debited + ${entry.type === "debit" ? entry.amount : 0},
             refunded = refunded + ${entry.type === "refund" ? entry.amount : 0},
             updated_at = now()
-          FROM ins WHERE credit_balances.user_id = ${entry.userId}
+          WHERE user_id = ${entry.userId} AND balance + ${delta} >= 0
+            AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE idempotency_key = ${entry.idempotencyKey})
+          RETURNING balance
+        ), ins AS (
+          INSERT INTO credit_ledger (user_id, type, amount, reason, resource_type, resource_id, balance_after, idempotency_key)
+          SELECT ${entry.userId}, ${entry.type}, ${entry.amount}, ${entry.reason}, ${entry.resourceType ?? null},
+                 ${entry.resourceId ?? null}, moved.balance, ${entry.idempotencyKey}
+          FROM moved
+          RETURNING ${sql.literal(eventColumns)}
         ), spent AS (
           INSERT INTO credit_daily_spend (scope, scope_id, day, net)
           SELECT s.scope, s.scope_id, (now() AT TIME ZONE 'UTC')::date, ${spendDelta}
@@ -116,19 +104,53 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         UNION ALL
         SELECT 'balance', b.balance, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM credit_balances b
         WHERE b.user_id = ${entry.userId} AND NOT EXISTS (SELECT 1 FROM ins)`
-      const outcome = (name: AppendRow["outcome"]) => answer.find((r) => r.outcome === name)
-      const written = outcome("written")
+
+    const settled = (answer: ReadonlyArray<AppendRow>) => {
+      const written = answer.find((r) => r.outcome === "written")
       if (written) return { event: toEvent(written), replayed: false as const }
-      const found = outcome("found")
+      const found = answer.find((r) => r.outcome === "found")
       if (found) return { event: toEvent(found), replayed: true as const }
-      const balance = outcome("balance")?.balance ?? 0
+      return undefined
+    }
+
+    /**
+     * Appends one event; a replayed idempotency key returns the event already written. Runs in the
+     * caller's transaction (no savepoint: nothing in it needs rolling back on its own), or in one of its
+     * own. Two statements (issue 16; there were six and a savepoint): the balance row lock, then
+     * `appendStatement`, whose snapshot, taken under that lock, sees every append of this user that
+     * committed before, so a concurrent append with the same key (a cancel racing a failure's refund) is
+     * found and replayed.
+     *
+     * `fresh`: the key was made in this transaction (a new run's debit), so no other transaction can be
+     * appending it: one statement, `appendStatement` alone. When it neither writes nor finds the event
+     * (the balance cannot cover it, the user has no balance row yet), the answer is settled under the lock.
+     */
+    const append = Effect.fn("Ledger.append")(function*(entry: LedgerEntry, options?: { readonly fresh?: boolean }) {
+      if (!Number.isInteger(entry.amount) || entry.amount < 0) {
+        return yield* Effect.dieMessage(`ledger amount must be a non-negative integer, got ${entry.amount}`)
+      }
+      const delta = entry.type === "debit" ? -entry.amount : entry.amount
+      const spendDelta = entry.aiSpendBundleId && entry.type !== "grant" && entry.amount > 0 ? -delta : 0
+      if (options?.fresh) {
+        const done = settled(yield* appendStatement(entry, delta, spendDelta))
+        if (done) return done
+      }
+      const lock = sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`
+      if ((yield* lock).length === 0) {
+        // a user's first ledger event: the balance row first
+        yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`
+        yield* lock
+      }
+      const answer = yield* appendStatement(entry, delta, spendDelta)
+      const done = settled(answer)
+      if (done) return done
+      const balance = answer.find((r) => r.outcome === "balance")?.balance ?? 0
       if (balance + delta < 0) {
         return yield* new CreditLimitExceeded({
           message: `This needs ${entry.amount} credits; the balance is ${balance}.`,
           details: [{ required: entry.amount, balance }]
         })
       }
-      // the key exists for another user's balance row (never written by this service): refuse loudly
       return yield* Effect.dieMessage(`ledger append ${entry.idempotencyKey}: neither written nor found`)
     }, withinTransaction, Effect.catchTag("SqlError", Effect.die))
 

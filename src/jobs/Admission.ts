@@ -86,7 +86,8 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
           resourceId: request.resourceId,
           idempotencyKey: `debit:${request.resourceType}:${request.resourceId}`,
           aiSpendBundleId: request.bundleId
-        })
+          // the run was created in this transaction: no other can be debiting it (one statement)
+        }, { fresh: true })
       } else {
         // still take the balance row lock so free runs serialise with paid ones the same way
         yield* sql`SELECT 1 FROM credit_balances WHERE user_id = ${request.userId} FOR UPDATE`.pipe(Effect.orDie)
