@@ -5,7 +5,7 @@
  * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
  * until the attempts run out, then fails safely with a refund.
  */
-import { Duration, Effect, Either, Runtime, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
 import { SqlError, type Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { type JobRow, Jobs, type PendingEvent } from "./Jobs.js"
@@ -194,10 +194,22 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       Effect.as("stopped" as const)
     )
 
-    const outcome = yield* Effect.raceFirst(
-      Effect.either(work).pipe(Effect.map((result) => ({ kind: "done" as const, result }))),
-      Effect.map(watch, () => ({ kind: "stopped" as const }))
-    ).pipe(Effect.exit)
+    // the work and the watch in fibers of their own; the watch interrupts the work when the job stopped
+    // running. (Awaited, not joined: nothing of the work's fiber state comes back into this one.)
+    let stopped = false
+    const workFiber = yield* Effect.fork(Effect.either(work))
+    const watchFiber = yield* Effect.fork(Effect.zipRight(
+      watch,
+      Effect.suspend(() => {
+        stopped = true
+        return Fiber.interrupt(workFiber)
+      })
+    ))
+    const exit = yield* Fiber.await(workFiber)
+    yield* Fiber.interrupt(watchFiber)
+    const outcome = Exit.isFailure(exit) && stopped
+      ? Exit.succeed({ kind: "stopped" as const })
+      : Exit.map(exit, (result) => ({ kind: "done" as const, result }))
 
     if (outcome._tag === "Failure") {
       // a defect: let graphile-worker retry while attempts remain, else fail safely

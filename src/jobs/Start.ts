@@ -72,6 +72,9 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
           requestedByApiKeyId: ids.apiKeyId
         })
         const run = yield* options.insertRun(prepared, ids)
+        // the answer is encoded before admission: the debit takes the balance row lock (one user's starts
+        // queue on it) and holds it until COMMIT, so nothing but the commit comes after it
+        const data = yield* options.respond(prepared, run, job)
         yield* admission.admit({
           userId: actor.userId,
           bundleId,
@@ -80,7 +83,6 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
           resourceId: ids.runId,
           reason: kind.debitReason
         })
-        const data = yield* options.respond(prepared, run, job)
         return { prepared, run, job, data }
       })
 

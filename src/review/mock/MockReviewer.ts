@@ -250,9 +250,14 @@ export class MockReviewMemo {
 
   constructor(readonly capacity = 128, private readonly review: (input: ReviewInput) => ReviewResult = reviewWithMock) {}
 
-  /** sha256 of the whole input as JSON: every field the mock reads is in it. */
+  /**
+   * sha256 of the whole input as JSON: every field the mock reads is in it. A target that is one of the
+   * files (the same object, as the audit passes it) is named by its place instead of written twice.
+   */
   static keyOf(input: ReviewInput): string {
-    return Crypto.createHash("sha256").update(JSON.stringify(input), "utf8").digest("base64")
+    const at = input.target === null ? -1 : input.files.indexOf(input.target)
+    const keyed = at >= 0 ? { ...input, target: { fileAt: at } } : input
+    return Crypto.createHash("sha256").update(JSON.stringify(keyed), "utf8").digest("base64")
   }
 
   get size(): number {
