@@ -32,7 +32,11 @@ const eventsOf = (jobId: string) =>
 const startAudit = (token: string, bundleId: string) =>
   Effect.map(call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: { force: true } })), (reply) => {
     expect(reply.status).toBe(202)
-    return reply.body.data as { jobId: string; auditRun: { id: string; summary: { estimate: { estimatedCredits: number } } } }
+    return reply.body.data as {
+      jobId: string
+      job: Record<string, unknown>
+      auditRun: { id: string; summary: { estimate: { estimatedCredits: number } } }
+    }
   })
 
 const expectAuditEvents = (events: ReadonlyArray<EventRow>) => {
@@ -114,6 +118,11 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
       const token = yield* call((app) => app.token("writer"))
       const { bundleId } = yield* skillBundle(token)
       const started = yield* startAudit(token, bundleId) // no worker here: the job stays queued
+      // the 202's job and run (one statement inserted both) are the rows as stored
+      const job = yield* call((app) => app.request("GET", `/jobs/${started.jobId}`, { token }))
+      expect(job.body.data.job).toEqual(started.job)
+      const list = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits`, { token }))
+      expect(list.body.data.auditRuns).toEqual([started.auditRun])
       const claimed = yield* jobs.transition(started.jobId, {
         from: ["queued"],
         state: "running",

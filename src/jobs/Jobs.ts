@@ -161,6 +161,55 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return row!
     }, Effect.orDie)
 
+    /**
+     * `create`, and the kind's run INSERT … RETURNING (one row) in the same statement: one round trip for
+     * the job, its first event, the graphile-worker job and the run. The job row is the new job as
+     * inserted (its defaults, the database's timestamps).
+     */
+    const createWith = Effect.fn("Jobs.create")(function*<Row extends object>(job: NewJob, run: Statement.Statement<Row>) {
+      const [row] = yield* rows(sql<Row & { readonly jobCreatedAt: Date; readonly jobUpdatedAt: Date }>`
+        WITH j AS (
+          INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
+                            requested_by_api_key_id, max_attempts, event_sequence)
+          VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
+                  ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3}, 1)
+          RETURNING id, artifact_bundle_id, phase, message, created_at, updated_at
+        ), e AS (
+          INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
+          SELECT j.id, j.artifact_bundle_id, 1, 'queued', 'queued', j.phase, 0, j.message FROM j
+        ), w AS (
+          SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
+                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
+        ), r AS (
+          ${run}
+        )
+        SELECT r.*, j.created_at AS job_created_at, j.updated_at AS job_updated_at FROM r, j, w`)
+      const { jobCreatedAt, jobUpdatedAt, ...runRow } = row!
+      const jobRow: JobRow = {
+        id: job.id,
+        userId: job.userId,
+        artifactBundleId: job.artifactBundleId,
+        kind: job.kind,
+        state: "queued",
+        phase: job.phase,
+        percent: 0,
+        message: job.message,
+        resourceType: job.resourceType,
+        resourceId: job.resourceId,
+        attempts: 0,
+        maxAttempts: job.maxAttempts ?? 3,
+        result: null,
+        errorCode: null,
+        errorMessage: null,
+        requestedByApiKeyId: job.requestedByApiKeyId,
+        createdAt: jobCreatedAt,
+        updatedAt: jobUpdatedAt,
+        startedAt: null,
+        finishedAt: null
+      }
+      return { job: jobRow, run: runRow as unknown as Row }
+    }, Effect.orDie)
+
     const find = (jobId: string) =>
       sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM jobs WHERE id = ${jobId}`.pipe(
         Effect.orDie,
@@ -331,7 +380,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return cancelled
     }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 
-    return { create, find, get, events, transition, heartbeat, requeueLater, refundRemaining, cancel } as const
+    return { create, createWith, find, get, events, transition, heartbeat, requeueLater, refundRemaining, cancel } as const
   })
 }) {}
 
