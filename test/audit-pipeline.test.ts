@@ -9,7 +9,8 @@ import { Effect, Layer } from "effect"
 import { AuditKind } from "../src/audits/Kind.js"
 import { Ledger } from "../src/credits/Ledger.js"
 import { Jobs, type PendingEvent } from "../src/jobs/Jobs.js"
-import { RunKinds } from "../src/jobs/RunKind.js"
+import { declareRunKind, RunKinds } from "../src/jobs/RunKind.js"
+import { runTrackedJob } from "../src/jobs/Runner.js"
 import { MockReviewerLive } from "../src/review/mock/MockReviewer.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { balanceMatchesLedger, call, skillBundle, waitForJob } from "./support/fixtures.js"
@@ -107,7 +108,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "1500" } }
 
 /** The jobs service on the test app's database, with the audit kind registered. */
 const JobsLive = Jobs.Default.pipe(
-  Layer.provide(RunKinds.layer(AuditKind).pipe(Layer.provide(MockReviewerLive))),
+  Layer.provideMerge(RunKinds.layer(AuditKind).pipe(Layer.provide(MockReviewerLive))),
   Layer.provide(Ledger.Default)
 )
 
@@ -170,6 +171,38 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
         app.sql<{ status: string }>`SELECT status FROM audit_runs WHERE id = ${started.auditRun.id}`.pipe(Effect.orDie))
       expect(run!.status).toBe("running")
     }).pipe(Effect.provide(JobsLive)))
+
+  it.effect("a transaction that completes a job while a flush of its progress is due does not wait for that flush (no deadlock)", () =>
+    Effect.gen(function*() {
+      const jobs = yield* Jobs
+      const app = yield* TestApp
+      const token = yield* call((a) => a.token("locker"))
+      const { bundleId } = yield* skillBundle(token)
+      const started = yield* startAudit(token, bundleId)
+      // a kind whose result write holds the bundle row lock (as a conversion writing its output file
+      // does) past the moment its buffered progress event is due; a job event's foreign key needs that row
+      const kind = declareRunKind({
+        ...AuditKind,
+        work: (ctx) =>
+          Effect.gen(function*() {
+            yield* ctx.phase("scoring", "buffered: within the flush interval of the claim")
+            return yield* ctx.complete(Effect.gen(function*() {
+              yield* app.sql`SELECT id FROM artifact_bundles WHERE id = ${bundleId} FOR UPDATE`.pipe(Effect.orDie)
+              yield* sleep(600)
+              return { done: true }
+            }))
+          })
+      })
+      yield* runTrackedJob(kind, started.jobId, "test").pipe(Effect.timeout("10 seconds"))
+      const job = yield* jobs.find(started.jobId)
+      expect(job?.state).toBe("completed")
+      expect((yield* eventsOf(started.jobId)).map((e) => [e.sequence, e.kind, e.phase])).toEqual([
+        [1, "queued", "preparing_context"],
+        [2, "started", "preparing_context"],
+        [3, "progress", "scoring"],
+        [4, "completed", "completed"]
+      ])
+    }).pipe(Effect.provide(JobsLive)), { timeout: 30_000 })
 
   it.effect("the ledger: one event per key under concurrency (the rest replay it), no overdraft, a first event for a new user", () =>
     Effect.gen(function*() {

@@ -63,9 +63,9 @@ export const HEARTBEAT_INTERVAL = Duration.seconds(1)
 export const PROGRESS_FLUSH_INTERVAL = Duration.millis(200)
 
 /**
- * The progress events of one running job not yet written, and when its row was last written. `write`
- * runs the statement that writes them (under a lock, so buffered events keep their order with the
- * state change that takes them).
+ * The progress events of one running job not yet written, and when its row was last written. Whatever
+ * writes the job next takes them through `withPending`, under a lock, so buffered events keep their
+ * order with the state change that writes them.
  */
 const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
   Effect.gen(function*() {
@@ -75,14 +75,30 @@ const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
     let lastWrite = performance.now()
     // a plain timer, not a fiber: most jobs end before it fires (cleared by `close`)
     let timer: ReturnType<typeof setTimeout> | undefined
+    // a state change's transaction holds the lock (see `holding`): progress meanwhile is only buffered
+    let held = false
+    const take = () => {
+      const pending = events
+      events = []
+      lastWrite = performance.now()
+      return pending
+    }
     /** Takes the buffered events, to be written by the statement `use` runs, under the lock. */
     const withPending = <A, E, R>(use: (pending: ReadonlyArray<PendingEvent>) => Effect.Effect<A, E, R>) =>
+      lock.withPermits(1)(Effect.suspend(() => use(take())))
+    /**
+     * Runs `use` (a transaction that ends with a write of the job taking the buffered events) under the
+     * lock, taken before the transaction begins: a pending flush never waits on a row the transaction
+     * locked (a conversion's output file locks its bundle row, which a job event's foreign key needs)
+     * while the transaction waits for the flush's lock.
+     */
+    const holding = <A, E, R>(use: (take: () => ReadonlyArray<PendingEvent>) => Effect.Effect<A, E, R>) =>
       lock.withPermits(1)(Effect.suspend(() => {
-        const pending = events
-        events = []
-        lastWrite = performance.now()
-        return use(pending)
-      }))
+        held = true
+        return use(take)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        held = false
+      }))))
     /** Writes what is buffered as progress (the last event moves the job row's phase, percent and message). */
     const flush = withPending((pending) => {
       const last = pending[pending.length - 1]
@@ -103,6 +119,7 @@ const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
       Effect.suspend(() => {
         const now = performance.now()
         events.push({ kind: "progress", phase, percent, message, at: now })
+        if (held) return Effect.void // the state change being written takes it
         const wait = lastWrite + Duration.toMillis(PROGRESS_FLUSH_INTERVAL) - now
         if (wait <= 0) return flush // after a quiet spell: at once
         timer ??= setTimeout(() => {
@@ -118,7 +135,7 @@ const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
     })
-    return { progress, withPending, close } as const
+    return { progress, withPending, holding, close } as const
   })
 
 /** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
@@ -145,34 +162,34 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
     // a flush of progress events not yet due ends with the job's run here
     yield* Effect.addFinalizer(() => buffer.close)
     let completedByWork = false
-    const completion = (result: unknown, run?: Statement.Fragment) =>
-      buffer.withPending((pending) =>
-        jobs.transition(jobId, {
-          from: ["running"],
-          state: "completed",
-          phase: "completed",
-          percent: 100,
-          message: "Completed.",
-          kind: "completed",
-          result,
-          pending,
-          resourceType,
-          ...(run ? { runSet: run } : {})
-        })
-      )
+    const completing = (result: unknown, pending: ReadonlyArray<PendingEvent>, run?: Statement.Fragment) =>
+      jobs.transition(jobId, {
+        from: ["running"],
+        state: "completed",
+        phase: "completed",
+        percent: 100,
+        message: "Completed.",
+        kind: "completed",
+        result,
+        pending,
+        resourceType,
+        ...(run ? { runSet: run } : {})
+      })
+    const completion = (result: unknown, run?: Statement.Fragment) => buffer.withPending((pending) => completing(result, pending, run))
     const cancelledMeanwhile = () => new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
     const ctx: JobContext = {
       job: claimed,
       progress: buffer.progress,
       phase: (name, message) => buffer.progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
       complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>
-        Effect.gen(function*() {
-          const value = yield* write
-          const done = yield* completion(value)
-          if (!done) return yield* cancelledMeanwhile()
-          return value
-        }).pipe(
-          sql.withTransaction,
+        buffer.holding((take) =>
+          Effect.gen(function*() {
+            const value = yield* write
+            const done = yield* completing(value, take())
+            if (!done) return yield* cancelledMeanwhile()
+            return value
+          }).pipe(sql.withTransaction)
+        ).pipe(
           Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.die(e)),
           Effect.tap(() => {
             completedByWork = true
