@@ -12,7 +12,7 @@ import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
 import { Conflict } from "../domain/Errors.js"
 import { toJobJson } from "../jobs/Jobs.js"
 import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
-import { RunStarter } from "../jobs/Start.js"
+import { RunStarter, runInsert } from "../jobs/Start.js"
 import { Bundles } from "../bundles/Bundles.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
 import type { ArtifactType, Rubric } from "../review/Types.js"
@@ -152,7 +152,8 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         credits: (prepared) => prepared.estimate.estimatedCredits,
         insertRun: ({ resolved, rubric, estimate, target, creditCost, artifactType, review }, ids) => {
           const summary: AuditSummaryJson = { estimate, target, creditCost, rubricTitle: rubric.title, rubric, review }
-          return sql<AuditRunRow>`
+          // one statement with the job's insert (RunStarter)
+          return runInsert(sql<AuditRunRow>`
             INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
               target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
               rubric_key, rubric_version, artifact_type, summary, estimated_credits)
@@ -160,7 +161,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
               ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
               ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
               ${artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
-            RETURNING ${sql.literal(runColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+            RETURNING ${sql.literal(runColumns)}`)
         },
         respond: (prepared, run, job) =>
           encodeStart({

@@ -2,28 +2,55 @@
  * The audit work on a worker: loads exactly the admitted input versions, asks the AiReviewer (mock or
  * real) for a review, reconciles provider usage against the estimate, and stores the result. Idempotent
  * on the run id: a retry after the result was stored does not review or refund again.
+ *
+ * Round trips (issue 16): the run and its input versions are one statement; the result, the run's
+ * status and the job's completion (with its buffered progress events) are one more when there is no
+ * provider usage to reconcile (the mock), or one transaction with the reconciliation otherwise.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
-import { reconcileUsage } from "../credits/Reconcile.js"
+import { PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
+import { notApplicable, reconcileUsage, type Reconciliation } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Runner.js"
 import { AiReviewer } from "../review/AiReviewer.js"
-import type { ReviewInput } from "../review/Types.js"
-import { Targets } from "../targets/Targets.js"
+import type { ReviewInput, Usage } from "../review/Types.js"
 import { type AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
+
+interface InputVersion {
+  readonly fileId: string
+  readonly path: string
+  readonly artifactType: string
+  readonly fileVersionId: string
+  readonly versionNumber: number
+  readonly artifactBundleVersionNumber: number
+  readonly contentHash: string
+  readonly content: string
+}
 
 export const auditWork = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
-    const targets = yield* Targets
+    const rowsOf = makeRows(yield* PgPool)
     const reviewer = yield* AiReviewer
-    const [run] = yield* sql<AuditRunRow>`
-      SELECT ${sql.literal(runColumns)} FROM audit_runs WHERE id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
-    if (!run) return yield* new JobFailure({ code: "run_missing", message: "The audit run no longer exists." })
+    // the run and exactly the input versions it admitted (what Targets.loadVersions reads), in path order
+    const [loaded] = yield* rowsOf(sql<AuditRunRow & { readonly inputFiles: ReadonlyArray<InputVersion> }>`
+      SELECT ${sql.literal(runColumns)}, (
+        SELECT COALESCE(json_agg(json_build_object(
+                 'fileId', v.file_id, 'path', v.file_path, 'artifactType', f.artifact_type, 'fileVersionId', v.id,
+                 'versionNumber', v.version_number, 'artifactBundleVersionNumber', v.artifact_bundle_version_number,
+                 'contentHash', v.content_hash, 'content', c.content) ORDER BY v.file_path), '[]'::json)
+        FROM file_versions v
+        JOIN bundle_files f ON f.id = v.file_id
+        JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+        WHERE v.artifact_bundle_id = audit_runs.artifact_bundle_id AND v.id = ANY(audit_runs.input_version_ids)
+      ) AS input_files
+      FROM audit_runs WHERE id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
+    if (!loaded) return yield* new JobFailure({ code: "run_missing", message: "The audit run no longer exists." })
+    const { inputFiles: rows, ...run } = loaded
     if (run.result) return resultMetadata(run, run.result) // already done by an earlier attempt
 
     yield* ctx.progress("preparing_context", 10, `Loading ${run.inputVersionIds.length} input file version(s).`)
-    const rows = yield* targets.loadVersions(run.artifactBundleId, run.inputVersionIds)
     const files = rows.map((r) => ({
       path: r.path,
       content: r.content,
@@ -68,6 +95,19 @@ export const auditWork = (ctx: JobContext) =>
       metadata: { ...review.provider, durationMs }
     }
 
+    const metadata = resultMetadata(run, result)
+    // the result, the final charge and the run's status are written by the completion's statement
+    const runSet = (reconciliation: Reconciliation, refunded: number, usage: Usage | null) =>
+      sql`result = ${JSON.stringify(result)}::jsonb,
+          usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb,
+          reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
+          final_charged_credits = ${run.estimatedCredits - refunded},
+          completed_at = now()`
+    if (review.usage === null) {
+      // no provider usage (the mock): nothing to reconcile, one statement completes the run
+      return yield* ctx.completeWith(metadata, runSet(notApplicable(run.estimatedCredits), 0, null))
+    }
+    const usage = review.usage
     return yield* ctx.complete(Effect.gen(function*() {
       const { reconciliation, refunded } = yield* reconcileUsage({
         userId: run.userId,
@@ -77,16 +117,11 @@ export const auditWork = (ctx: JobContext) =>
         reason: "audit_usage_reconciliation",
         estimate,
         chargedCredits: run.estimatedCredits,
-        usage: review.usage
+        usage
       })
-      yield* sql`
-        UPDATE audit_runs SET result = ${JSON.stringify(result)}::jsonb,
-          usage = ${review.usage === null ? null : JSON.stringify(review.usage)}::jsonb,
-          reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
-          final_charged_credits = ${run.estimatedCredits - refunded},
-          completed_at = now(), updated_at = now()
-        WHERE id = ${run.id} AND result IS NULL`.pipe(Effect.orDie)
-      return resultMetadata(run, result)
+      yield* sql`UPDATE audit_runs SET ${runSet(reconciliation, refunded, usage)}, updated_at = now()
+                 WHERE id = ${run.id} AND result IS NULL`.pipe(Effect.orDie)
+      return metadata
     }))
   })
 

@@ -4,7 +4,7 @@
  * event per idempotency key (a retried grant, debit or refund returns the first event).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { CreditLimitExceeded } from "../domain/Errors.js"
 
 export type LedgerEventType = "grant" | "debit" | "refund"
@@ -40,55 +40,119 @@ export interface Balance {
   readonly refunded: number
 }
 
-const eventColumns = "id, type, amount, reason, resource_type, resource_id, balance_after, created_at"
+const eventColumnNames = ["id", "type", "amount", "reason", "resource_type", "resource_id", "balance_after", "created_at"] as const
+const eventColumns = eventColumnNames.join(", ")
+const eventColumnsOf = (alias: string) => eventColumnNames.map((c) => `${alias}.${c}`).join(", ")
+
+/** A row of the append statement: the event written or found, or the balance when neither. */
+interface AppendRow extends LedgerEvent {
+  readonly outcome: "written" | "found" | "balance"
+  readonly balance: number | null
+}
+
+const toEvent = ({ outcome: _outcome, balance: _balance, ...event }: AppendRow): LedgerEvent => event
 
 export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** Appends one event; a replayed idempotency key returns the event already written. */
-    const append = Effect.fn("Ledger.append")(function*(entry: LedgerEntry) {
+    /**
+     * Runs `effect` in the caller's transaction, or in a transaction of its own when there is none (no
+     * savepoint round trips when nested: nothing in it needs rolling back on its own).
+     */
+    const withinTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(
+        Effect.serviceOption(SqlClient.TransactionConnection),
+        (transaction) => (Option.isSome(transaction) ? effect : sql.withTransaction(effect))
+      )
+
+    /**
+     * One statement: moves the balance (unless the event's key exists or the balance cannot cover it; the
+     * row's lock, and a recheck against its latest version, come with the UPDATE), inserts the event with
+     * the balance after it, moves today's AI spend, and answers what happened: the event written, the
+     * event found under its key, or the balance.
+     */
+    const appendStatement = (entry: LedgerEntry, delta: number, spendDelta: number) =>
+      sql<AppendRow>`
+        WITH moved AS (
+          UPDATE credit_balances SET
+            balance = balance + ${delta},
+            granted = granted + ${entry.type === "grant" ? entry.amount : 0},
+            debited = debited + ${entry.type === "debit" ? entry.amount : 0},
+            refunded = refunded + ${entry.type === "refund" ? entry.amount : 0},
+            updated_at = now()
+          WHERE user_id = ${entry.userId} AND balance + ${delta} >= 0
+            AND NOT EXISTS (SELECT 1 FROM credit_ledger WHERE idempotency_key = ${entry.idempotencyKey})
+          RETURNING balance
+        ), ins AS (
+          INSERT INTO credit_ledger (user_id, type, amount, reason, resource_type, resource_id, balance_after, idempotency_key)
+          SELECT ${entry.userId}, ${entry.type}, ${entry.amount}, ${entry.reason}, ${entry.resourceType ?? null},
+                 ${entry.resourceId ?? null}, moved.balance, ${entry.idempotencyKey}
+          FROM moved
+          RETURNING ${sql.literal(eventColumns)}
+        ), spent AS (
+          INSERT INTO credit_daily_spend (scope, scope_id, day, net)
+          SELECT s.scope, s.scope_id, (now() AT TIME ZONE 'UTC')::date, ${spendDelta}
+          FROM ins, (VALUES ('user', ${entry.userId}::text), ('bundle', ${entry.aiSpendBundleId ?? null}::text), ('all', '*')) AS s(scope, scope_id)
+          WHERE ${spendDelta} <> 0
+          ON CONFLICT (scope, scope_id, day) DO UPDATE SET net = credit_daily_spend.net + excluded.net
+        )
+        SELECT 'written' AS outcome, NULL::bigint AS balance, ${sql.literal(eventColumnsOf("ins"))} FROM ins
+        UNION ALL
+        SELECT 'found', NULL, ${sql.literal(eventColumnsOf("e"))} FROM credit_ledger e
+        WHERE e.idempotency_key = ${entry.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)
+        UNION ALL
+        SELECT 'balance', b.balance, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM credit_balances b
+        WHERE b.user_id = ${entry.userId} AND NOT EXISTS (SELECT 1 FROM ins)`
+
+    const settled = (answer: ReadonlyArray<AppendRow>) => {
+      const written = answer.find((r) => r.outcome === "written")
+      if (written) return { event: toEvent(written), replayed: false as const }
+      const found = answer.find((r) => r.outcome === "found")
+      if (found) return { event: toEvent(found), replayed: true as const }
+      return undefined
+    }
+
+    /**
+     * Appends one event; a replayed idempotency key returns the event already written. Runs in the
+     * caller's transaction (no savepoint: nothing in it needs rolling back on its own), or in one of its
+     * own. Two statements (issue 16; there were six and a savepoint): the balance row lock, then
+     * `appendStatement`, whose snapshot, taken under that lock, sees every append of this user that
+     * committed before, so a concurrent append with the same key (a cancel racing a failure's refund) is
+     * found and replayed.
+     *
+     * `fresh`: the key was made in this transaction (a new run's debit), so no other transaction can be
+     * appending it: one statement, `appendStatement` alone. When it neither writes nor finds the event
+     * (the balance cannot cover it, the user has no balance row yet), the answer is settled under the lock.
+     */
+    const append = Effect.fn("Ledger.append")(function*(entry: LedgerEntry, options?: { readonly fresh?: boolean }) {
       if (!Number.isInteger(entry.amount) || entry.amount < 0) {
         return yield* Effect.dieMessage(`ledger amount must be a non-negative integer, got ${entry.amount}`)
       }
-      yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`
-      const [current] = yield* sql<Balance>`
-        SELECT balance, granted, debited, refunded FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`
-      const [existing] = yield* sql<LedgerEvent>`
-        SELECT ${sql.literal(eventColumns)} FROM credit_ledger WHERE idempotency_key = ${entry.idempotencyKey}`
-      if (existing) return { event: existing, replayed: true as const }
       const delta = entry.type === "debit" ? -entry.amount : entry.amount
-      const balanceAfter = current.balance + delta
-      if (balanceAfter < 0) {
+      const spendDelta = entry.aiSpendBundleId && entry.type !== "grant" && entry.amount > 0 ? -delta : 0
+      if (options?.fresh) {
+        const done = settled(yield* appendStatement(entry, delta, spendDelta))
+        if (done) return done
+      }
+      const lock = sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`
+      if ((yield* lock).length === 0) {
+        // a user's first ledger event: the balance row first
+        yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`
+        yield* lock
+      }
+      const answer = yield* appendStatement(entry, delta, spendDelta)
+      const done = settled(answer)
+      if (done) return done
+      const balance = answer.find((r) => r.outcome === "balance")?.balance ?? 0
+      if (balance + delta < 0) {
         return yield* new CreditLimitExceeded({
-          message: `This needs ${entry.amount} credits; the balance is ${current.balance}.`,
-          details: [{ required: entry.amount, balance: current.balance }]
+          message: `This needs ${entry.amount} credits; the balance is ${balance}.`,
+          details: [{ required: entry.amount, balance }]
         })
       }
-      yield* sql`
-        UPDATE credit_balances SET
-          balance = ${balanceAfter},
-          granted = granted + ${entry.type === "grant" ? entry.amount : 0},
-          debited = debited + ${entry.type === "debit" ? entry.amount : 0},
-          refunded = refunded + ${entry.type === "refund" ? entry.amount : 0},
-          updated_at = now()
-        WHERE user_id = ${entry.userId}`
-      const [event] = yield* sql<LedgerEvent>`
-        INSERT INTO credit_ledger (user_id, type, amount, reason, resource_type, resource_id, balance_after, idempotency_key)
-        VALUES (${entry.userId}, ${entry.type}, ${entry.amount}, ${entry.reason}, ${entry.resourceType ?? null},
-                ${entry.resourceId ?? null}, ${balanceAfter}, ${entry.idempotencyKey})
-        RETURNING ${sql.literal(eventColumns)}`
-      if (entry.aiSpendBundleId && entry.type !== "grant" && entry.amount > 0) {
-        const delta = entry.type === "debit" ? entry.amount : -entry.amount
-        yield* sql`
-          INSERT INTO credit_daily_spend (scope, scope_id, day, net)
-          VALUES ('user', ${entry.userId}, (now() AT TIME ZONE 'UTC')::date, ${delta}),
-                 ('bundle', ${entry.aiSpendBundleId}, (now() AT TIME ZONE 'UTC')::date, ${delta}),
-                 ('all', '*', (now() AT TIME ZONE 'UTC')::date, ${delta})
-          ON CONFLICT (scope, scope_id, day) DO UPDATE SET net = credit_daily_spend.net + excluded.net`
-      }
-      return { event, replayed: false as const }
-    }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
+      return yield* Effect.dieMessage(`ledger append ${entry.idempotencyKey}: neither written nor found`)
+    }, withinTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const balance = Effect.fn("Ledger.balance")(function*(userId: string) {
       const [row] = yield* sql<Balance>`

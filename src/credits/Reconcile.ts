@@ -32,20 +32,20 @@ export interface ReconcileRequest {
   readonly usage: Usage | null
 }
 
+/** The reconciliation of work without provider usage (the mock): the estimate is the charge. */
+export const notApplicable = (chargedCredits: number): Reconciliation => ({
+  status: "not_applicable",
+  estimatedCredits: chargedCredits,
+  actualCredits: null,
+  refundedCredits: 0,
+  overageCredits: 0,
+  note: "No provider usage (mock provider); the estimate is the charge."
+})
+
 export const reconcileUsage = Effect.fn("Credits.reconcileUsage")(function*(request: ReconcileRequest) {
   const ledger = yield* Ledger
   const charged = request.chargedCredits
-  if (request.usage === null) {
-    const reconciliation: Reconciliation = {
-      status: "not_applicable",
-      estimatedCredits: charged,
-      actualCredits: null,
-      refundedCredits: 0,
-      overageCredits: 0,
-      note: "No provider usage (mock provider); the estimate is the charge."
-    }
-    return { reconciliation, refunded: 0 }
-  }
+  if (request.usage === null) return { reconciliation: notApplicable(charged), refunded: 0 }
   const actual = creditsForUsage(request.usage, request.estimate.modelTier, request.estimate.reasoningEffort)
   let refunded = 0
   if (request.estimate.mode === "dynamic" && actual < charged) {

@@ -1,6 +1,7 @@
 /**
  * Admission control for credit-spending work, in the contract's order and before any provider call:
- * (authorization and per-user/per-key rate limits ran in the middleware) → per-bundle rate limit →
+ * (authorization and per-user/per-key rate limits ran in the middleware) → per-bundle rate limit
+ * (RunRecords.guardBundle, with the ownership check) →
  * usage caps (429 usage_limit_exceeded) → credits (402, the debit itself, under the balance row lock) →
  * circuit breaker (503). Runs inside the start transaction: any refusal rolls back the run, the job and
  * the debit together.
@@ -11,7 +12,6 @@ import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"
 import { Spend } from "../credits/Spend.js"
 import { AiCircuitBreakerOpen, UsageLimitExceeded } from "../domain/Errors.js"
-import { RateLimiter } from "../limits/RateLimiter.js"
 
 export const CIRCUIT_BREAKER_SETTING = "ai_circuit_breaker"
 
@@ -21,10 +21,6 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
     const config = yield* AppConfig
     const ledger = yield* Ledger
     const spend = yield* Spend
-    const limiter = yield* RateLimiter
-
-    const bundleRateLimit = (bundleId: string) =>
-      limiter.hit([{ key: `bundle:${bundleId}`, limit: config.limits.rateLimitBundlePerMinute, label: "bundle" }])
 
     const usageCaps = Effect.fn("Admission.usageCaps")(function*(userId: string, bundleId: string, credits: number) {
       const userCap = config.limits.usageCapUserCreditsPerDay
@@ -86,7 +82,8 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
           resourceId: request.resourceId,
           idempotencyKey: `debit:${request.resourceType}:${request.resourceId}`,
           aiSpendBundleId: request.bundleId
-        })
+          // the run was created in this transaction: no other can be debiting it (one statement)
+        }, { fresh: true })
       } else {
         // still take the balance row lock so free runs serialise with paid ones the same way
         yield* sql`SELECT 1 FROM credit_balances WHERE user_id = ${request.userId} FOR UPDATE`.pipe(Effect.orDie)
@@ -99,6 +96,6 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
       }
     })
 
-    return { bundleRateLimit, usageCaps, admit, breakerState } as const
+    return { usageCaps, admit, breakerState } as const
   })
 }) {}

@@ -1,11 +1,15 @@
 /**
  * The user-facing jobs table beside graphile-worker's queue. A job row, its first event, the run
  * record and the graphile-worker job are written in one transaction by the start use case; from then
- * on every state change goes through here and appends one progress event.
+ * on every state change goes through here and appends its event, with the progress events buffered
+ * since the last write before it (src/jobs/Runner.ts), in one statement.
  */
+import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { Ledger } from "../credits/Ledger.js"
+import { pgArray, PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { RunKinds } from "./RunKind.js"
 
@@ -69,8 +73,48 @@ export const toJobJson = (job: JobRow) => ({
   finishedAt: job.finishedAt
 })
 
-const jobColumns = `id, user_id, artifact_bundle_id, kind, state, phase, percent, message, resource_type, resource_id,
-  attempts, max_attempts, result, error_code, error_message, requested_by_api_key_id, created_at, updated_at, started_at, finished_at`
+const jobColumnNames = ["id", "user_id", "artifact_bundle_id", "kind", "state", "phase", "percent", "message", "resource_type",
+  "resource_id", "attempts", "max_attempts", "result", "error_code", "error_message", "requested_by_api_key_id", "created_at",
+  "updated_at", "started_at", "finished_at"] as const
+const jobColumns = jobColumnNames.join(", ")
+const jobColumnsOf = (alias: string) => jobColumnNames.map((c) => `${alias}.${c}`).join(", ")
+
+/** A progress event not yet written: it goes in before the event of the next write of its job. */
+export interface PendingEvent {
+  readonly kind: string
+  readonly phase: string
+  readonly percent: number
+  readonly message: string
+  /** when it happened (`performance.now()`, this process's monotonic clock): written as the database's clock less its age */
+  readonly at: number
+}
+
+/** What a transition does to a job; see `Jobs.transition`. */
+export interface JobChange {
+  readonly from: ReadonlyArray<JobState>
+  readonly state: JobState
+  readonly phase?: string
+  readonly percent?: number
+  readonly message: string
+  readonly kind?: string
+  readonly result?: unknown
+  readonly errorCode?: string
+  readonly errorMessage?: string
+  readonly workerId?: string
+  /** +1 when a worker claims the job; -1 when a deferral hands the attempt back */
+  readonly attemptDelta?: number
+  /** the job's resource type: names the run table whose `status` moves with the job (its kind's `table`) */
+  readonly resourceType: string
+  /** progress events buffered since the job's last write, in order: written before this change's event */
+  readonly pending?: ReadonlyArray<PendingEvent>
+  /** when this change's own event happened (`performance.now()`), if not now */
+  readonly at?: number
+  /**
+   * More columns of the run record, written by the same statement (a `SET` list for the kind's table,
+   * e.g. the result of a completed run); the run row is then updated even when its status stays.
+   */
+  readonly runSet?: Statement.Fragment
+}
 
 export interface NewJob {
   readonly id: string
@@ -92,21 +136,78 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     const ledger = yield* Ledger
     const kinds = yield* RunKinds
 
-    /** Call inside the start transaction: job row, first event and the graphile-worker job together. */
+    const rows = makeRows(yield* PgPool)
+
+    /**
+     * Call inside the start transaction: the job row, its first event and the graphile-worker job, in one
+     * statement (job key = our job id: a retried enqueue can never create a second worker job).
+     */
     const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
-      const [row] = yield* sql<JobRow>`
-        INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
-                          requested_by_api_key_id, max_attempts)
-        VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
-                ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3})
-        RETURNING ${sql.literal(jobColumns)}`
-      yield* sql`
-        INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
-        VALUES (${job.id}, ${job.artifactBundleId}, 1, 'queued', 'queued', ${job.phase}, 0, ${job.message})`
-      // job_key = our job id: a retried enqueue can never create a second worker job
-      yield* sql`SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
-                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})`
-      return row
+      const [row] = yield* rows(sql<JobRow>`
+        WITH j AS (
+          INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
+                            requested_by_api_key_id, max_attempts, event_sequence)
+          VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
+                  ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3}, 1)
+          RETURNING ${sql.literal(jobColumns)}
+        ), e AS (
+          INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
+          SELECT j.id, j.artifact_bundle_id, 1, 'queued', 'queued', j.phase, 0, j.message FROM j
+        ), w AS (
+          SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
+                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
+        )
+        SELECT j.* FROM j, w`)
+      return row!
+    }, Effect.orDie)
+
+    /**
+     * `create`, and the kind's run INSERT … RETURNING (one row) in the same statement: one round trip for
+     * the job, its first event, the graphile-worker job and the run. The job row is the new job as
+     * inserted (its defaults, the database's timestamps).
+     */
+    const createWith = Effect.fn("Jobs.create")(function*<Row extends object>(job: NewJob, run: Statement.Statement<Row>) {
+      const [row] = yield* rows(sql<Row & { readonly jobCreatedAt: Date; readonly jobUpdatedAt: Date }>`
+        WITH j AS (
+          INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
+                            requested_by_api_key_id, max_attempts, event_sequence)
+          VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
+                  ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3}, 1)
+          RETURNING id, artifact_bundle_id, phase, message, created_at, updated_at
+        ), e AS (
+          INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
+          SELECT j.id, j.artifact_bundle_id, 1, 'queued', 'queued', j.phase, 0, j.message FROM j
+        ), w AS (
+          SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
+                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
+        ), r AS (
+          ${run}
+        )
+        SELECT r.*, j.created_at AS job_created_at, j.updated_at AS job_updated_at FROM r, j, w`)
+      const { jobCreatedAt, jobUpdatedAt, ...runRow } = row!
+      const jobRow: JobRow = {
+        id: job.id,
+        userId: job.userId,
+        artifactBundleId: job.artifactBundleId,
+        kind: job.kind,
+        state: "queued",
+        phase: job.phase,
+        percent: 0,
+        message: job.message,
+        resourceType: job.resourceType,
+        resourceId: job.resourceId,
+        attempts: 0,
+        maxAttempts: job.maxAttempts ?? 3,
+        result: null,
+        errorCode: null,
+        errorMessage: null,
+        requestedByApiKeyId: job.requestedByApiKeyId,
+        createdAt: jobCreatedAt,
+        updatedAt: jobUpdatedAt,
+        startedAt: null,
+        finishedAt: null
+      }
+      return { job: jobRow, run: runRow as unknown as Row }
     }, Effect.orDie)
 
     const find = (jobId: string) =>
@@ -129,75 +230,97 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     })
 
     /**
-     * Moves a job and appends its event in one statement pair under the job's row lock. `from` guards the
-     * transition (e.g. a cancelled job is never moved back to running); returns undefined when refused.
+     * Moves a job and appends its event (after the `pending` progress events, if any) in one statement:
+     * the job row (under its row lock), its events numbered from the job's counter, and the run record
+     * of its kind (`status` when the state changes, plus `runSet`). `from` guards the transition (e.g. a
+     * cancelled job is never moved back to running); returns undefined when refused, writing nothing.
      */
-    const transition = Effect.fn("Jobs.transition")(function*(
-      jobId: string,
-      change: {
-        readonly from: ReadonlyArray<JobState>
-        readonly state: JobState
-        readonly phase?: string
-        readonly percent?: number
-        readonly message: string
-        readonly kind?: string
-        readonly result?: unknown
-        readonly errorCode?: string
-        readonly errorMessage?: string
-        readonly workerId?: string
-        /** +1 when a worker claims the job; -1 when a deferral hands the attempt back */
-        readonly attemptDelta?: number
-      }
-    ) {
+    const transition = Effect.fn("Jobs.transition")(function*(jobId: string, change: JobChange) {
       const terminal = terminalStates.includes(change.state)
-      const [row] = yield* sql<JobRow>`
-        UPDATE jobs SET
-          state = ${change.state},
-          phase = COALESCE(${change.phase ?? null}, phase),
-          percent = COALESCE(${change.percent ?? null}, percent),
-          message = ${change.message},
-          result = COALESCE(${change.result === undefined ? null : JSON.stringify(change.result)}::jsonb, result),
-          error_code = ${change.errorCode ?? null},
-          error_message = ${change.errorMessage ?? null},
-          attempts = GREATEST(0, attempts + ${change.attemptDelta ?? 0}),
-          worker_id = COALESCE(${change.workerId ?? null}, worker_id),
-          heartbeat_at = CASE WHEN ${change.state} = 'running' THEN now() ELSE heartbeat_at END,
-          started_at = CASE WHEN ${change.state} = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
-          finished_at = CASE WHEN ${terminal} THEN now() ELSE NULL END,
-          updated_at = now()
-        WHERE id = ${jobId} AND state IN ${sql.in(change.from)}
-        RETURNING ${sql.literal(jobColumns)}`
-      if (!row) return undefined
-      yield* sql`
-        INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
-        SELECT ${jobId}, ${row.artifactBundleId}, COALESCE(MAX(sequence), 0) + 1, ${change.kind ?? change.state},
-               ${row.state}, ${row.phase}, ${row.percent}, ${row.message}
-        FROM job_events WHERE job_id = ${jobId}`
-      // the run record (its kind's table) moves with its job
-      const table = kinds.byResourceType(row.resourceType)?.table
-      if (table && row.state !== "paused") {
-        yield* sql`UPDATE ${sql(table)} SET status = ${row.state}, updated_at = now() WHERE id = ${row.resourceId}`
-      }
+      const pending = change.pending ?? []
+      const now = performance.now()
+      const ages = (at: number | undefined) => Math.max(0, now - (at ?? now))
+      // the run record's status follows its job's state (never `paused`: runs have no such status)
+      const table = kinds.byResourceType(change.resourceType)?.table
+      const movesRun = table !== undefined && change.state !== "paused" &&
+        (change.runSet !== undefined || !(change.from.length === 1 && change.from[0] === change.state))
+      const run = movesRun
+        ? sql`, r AS (
+            UPDATE ${sql(table)} AS run SET status = j.state, updated_at = now()${change.runSet ? sql`, ${change.runSet}` : sql``}
+            FROM j WHERE run.id = j.resource_id
+          )`
+        : sql``
+      const [row] = yield* rows(sql<JobRow>`
+        WITH j AS (
+          UPDATE jobs SET
+            state = ${change.state},
+            phase = COALESCE(${change.phase ?? null}, phase),
+            percent = COALESCE(${change.percent ?? null}, percent),
+            message = ${change.message},
+            result = COALESCE(${change.result === undefined ? null : JSON.stringify(change.result)}::jsonb, result),
+            error_code = ${change.errorCode ?? null},
+            error_message = ${change.errorMessage ?? null},
+            attempts = GREATEST(0, attempts + ${change.attemptDelta ?? 0}),
+            worker_id = COALESCE(${change.workerId ?? null}, worker_id),
+            heartbeat_at = CASE WHEN ${change.state} = 'running' THEN now() ELSE heartbeat_at END,
+            started_at = CASE WHEN ${change.state} = 'running' THEN COALESCE(started_at, now()) ELSE started_at END,
+            finished_at = CASE WHEN ${terminal} THEN now() ELSE NULL END,
+            updated_at = now(),
+            event_sequence = GREATEST(event_sequence, (SELECT COALESCE(max(sequence), 0) FROM job_events WHERE job_id = ${jobId}))
+                             + ${pending.length + 1}
+          WHERE id = ${jobId} AND state = ANY(${pgArray(change.from)}::text[])
+          RETURNING ${sql.literal(jobColumns)}, event_sequence
+        ), e AS (
+          INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message, created_at)
+          SELECT j.id, j.artifact_bundle_id, j.event_sequence - ${pending.length + 1} + p.n, p.kind, 'running', p.phase, p.percent, p.message,
+                 clock_timestamp() - make_interval(secs => p.age / 1000.0)
+          FROM j, unnest(${pgArray(pending.map((p) => p.kind))}::text[], ${pgArray(pending.map((p) => p.phase))}::text[],
+                         ${pgArray(pending.map((p) => p.percent))}::numeric[], ${pgArray(pending.map((p) => p.message))}::text[],
+                         ${pgArray(pending.map((p) => ages(p.at)))}::float8[])
+                 WITH ORDINALITY AS p(kind, phase, percent, message, age, n)
+          UNION ALL
+          SELECT j.id, j.artifact_bundle_id, j.event_sequence, ${change.kind ?? change.state}, j.state, j.phase, j.percent, j.message,
+                 clock_timestamp() - make_interval(secs => ${ages(change.at)} / 1000.0)
+          FROM j
+        )${run}
+        SELECT ${sql.literal(jobColumnsOf("j"))} FROM j`)
       return row
-    }, (effect) => sql.withTransaction(effect), Effect.orDie)
+    }, Effect.orDie)
+
+    /** A running job's heartbeat; false once the job is no longer running (cancelled, handed back). */
+    const heartbeat = (jobId: string) =>
+      rows(sql<{ state: string }>`UPDATE jobs SET heartbeat_at = now() WHERE id = ${jobId} AND state = 'running' RETURNING state`).pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.length > 0)
+      )
 
     /**
      * Hands a running job back to the queue to run again in `seconds` (its kind waits for something):
      * the job row goes back to queued without spending an attempt, and a new graphile-worker job with the
      * same key is scheduled (graphile-worker clears the key of the running one, which then ends).
      */
-    const requeueLater = Effect.fn("Jobs.requeueLater")(function*(jobId: string, task: string, seconds: number, message: string) {
-      const row = yield* transition(jobId, { from: ["running"], state: "queued", message, kind: "deferred", attemptDelta: -1 })
+    const requeueLater = Effect.fn("Jobs.requeueLater")(function*(jobId: string, later: {
+      readonly task: string
+      readonly seconds: number
+      readonly message: string
+      readonly resourceType: string
+      readonly pending?: ReadonlyArray<PendingEvent>
+    }) {
+      const row = yield* transition(jobId, {
+        from: ["running"],
+        state: "queued",
+        message: later.message,
+        kind: "deferred",
+        attemptDelta: -1,
+        resourceType: later.resourceType,
+        pending: later.pending
+      })
       if (!row) return undefined
-      yield* sql`SELECT graphile_worker.add_job(${task}, json_build_object('jobId', ${jobId}::text),
+      yield* sql`SELECT graphile_worker.add_job(${later.task}, json_build_object('jobId', ${jobId}::text),
                    job_key := ${jobId}::text, max_attempts := ${row.maxAttempts},
-                   run_at := now() + make_interval(secs => ${seconds}))`
+                   run_at := now() + make_interval(secs => ${later.seconds}))`
       return row
     }, (effect) => sql.withTransaction(effect), Effect.orDie)
-
-    /** A progress step inside a running job. */
-    const progress = (jobId: string, phase: string, percent: number, message: string) =>
-      transition(jobId, { from: ["running"], state: "running", phase, percent, message, kind: "progress" })
 
     /**
      * Refunds what a resource's debit has not yet had back, less `keepCredits` (work already done), once:
@@ -244,7 +367,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         from: ["queued", "running", "paused"],
         state: "cancelled",
         message: job.state === "queued" ? "Cancelled before it started." : "Cancelled; stopping at the next safe point.",
-        kind: "cancelled"
+        kind: "cancelled",
+        resourceType: job.resourceType
       })
       if (!cancelled) {
         const now = yield* get(userId, jobId)
@@ -256,7 +380,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return cancelled
     }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 
-    return { create, find, get, events, transition, progress, requeueLater, refundRemaining, cancel } as const
+    return { create, createWith, find, get, events, transition, heartbeat, requeueLater, refundRemaining, cancel } as const
   })
 }) {}
 

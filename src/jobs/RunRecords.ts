@@ -4,9 +4,12 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
+import { AppConfig } from "../config/AppConfig.js"
+import { PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { Admission } from "./Admission.js"
+import { checkCounters } from "../limits/RateLimiter.js"
 import type { RunKind } from "./RunKind.js"
 
 export interface ListParams {
@@ -17,7 +20,8 @@ export interface ListParams {
 export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
-    const admission = yield* Admission
+    const rows = makeRows(yield* PgPool)
+    const limit = (yield* AppConfig).limits.rateLimitBundlePerMinute
 
     /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
     const requireOwnedBundle = (userId: string, bundleId: string) =>
@@ -26,9 +30,30 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
         Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
       )
 
-    /** Ownership, then the bundle's rate limit: what every read of a bundle's runs starts with. */
+    /**
+     * Ownership, then the bundle's rate limit: what every start and every read of a bundle's runs starts
+     * with. One statement (issue 16): the bundle is looked up and, only when it is the caller's, the
+     * request is counted against the bundle's rate limit (the RateLimiter's upsert, as `Bundles` does
+     * for file reads), so another user's bundle is a 404 that counts nothing.
+     */
     const guardBundle = (userId: string, bundleId: string) =>
-      Effect.zipRight(requireOwnedBundle(userId, bundleId), admission.bundleRateLimit(bundleId))
+      Effect.gen(function*() {
+        const bucket = `bundle:${bundleId}`
+        const [row] = yield* rows(sql<{ readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
+          WITH target AS (SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}),
+          hit AS (
+            INSERT INTO rate_limit_counters (bucket, window_start, hits)
+            SELECT ${bucket}, date_trunc('minute', now()), 1 FROM target
+            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+            RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
+          )
+          SELECT hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`).pipe(Effect.orDie)
+        if (!row) return yield* NotFound.of("Artifact bundle")
+        yield* checkCounters(
+          [{ key: bucket, limit, label: "bundle" }],
+          row.rateHits === null ? [] : [{ bucket, hits: row.rateHits, resetSeconds: row.rateResetSeconds ?? 60 }]
+        )
+      })
 
     /** One run of the caller's bundle, or 404 naming `what`. */
     const find = <Row extends object>(kind: Pick<RunKind<any>, "table">, columns: string, userId: string, bundleId: string, runId: string, what: string) =>

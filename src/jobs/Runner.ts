@@ -5,10 +5,11 @@
  * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
  * until the attempts run out, then fails safely with a refund.
  */
-import { Duration, Effect, Either, Schedule, Schema } from "effect"
+import { Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
 import * as SqlError from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { type JobRow, Jobs } from "./Jobs.js"
+import { type JobRow, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
 /** An expected, user-visible failure of a job: its code and message are safe to show. */
@@ -30,9 +31,13 @@ export class JobDeferred extends Schema.TaggedError<JobDeferred>()("JobDeferred"
 
 export interface JobContext {
   readonly job: JobRow
-  /** Enters one of the kind's phases (its declared percent) with a message. */
+  /**
+   * Enters one of the kind's phases (its declared percent) with a message. Progress events are
+   * buffered: the first after a quiet spell of `PROGRESS_FLUSH_INTERVAL` is written at once, later ones
+   * within that interval of the last write, or with the job's next state change if that comes first.
+   */
   readonly phase: (name: string, message: string) => Effect.Effect<void>
-  /** A progress step with an explicit percent. */
+  /** A progress step with an explicit percent (buffered like `phase`). */
   readonly progress: (phase: string, percent: number, message: string) => Effect.Effect<void>
   /**
    * Runs `write` (the work's result: rows, files, reconciliation) and completes the job in one
@@ -41,15 +46,105 @@ export interface JobContext {
    * `write` returns the job's safe result metadata.
    */
   readonly complete: <A, E, R>(write: Effect.Effect<A, E, R>) => Effect.Effect<A, E | JobFailure, R>
+  /**
+   * Completes the job with `result` when nothing else needs writing in its transaction: the job row,
+   * its buffered progress and completion events, and the run record (its status and `run`, a `SET`
+   * list for the kind's table) in one statement. A job cancelled meanwhile keeps nothing (JobFailure).
+   */
+  readonly completeWith: <A>(result: A, run?: Statement.Fragment) => Effect.Effect<A, JobFailure>
 }
 
 export const HEARTBEAT_INTERVAL = Duration.seconds(1)
+
+/**
+ * How long a progress event may wait to be written: events that follow a write within this interval are
+ * buffered and written together (with the next state change, or once the interval has passed), so a
+ * short job writes its progress with its completion while a long job's events appear as they happen.
+ */
+export const PROGRESS_FLUSH_INTERVAL = Duration.millis(200)
+
+/**
+ * The progress events of one running job not yet written, and when its row was last written. Whatever
+ * writes the job next takes them through `withPending`, under a lock, so buffered events keep their
+ * order with the state change that writes them.
+ */
+const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
+  Effect.gen(function*() {
+    const lock = yield* Effect.makeSemaphore(1)
+    const runtime = yield* Effect.runtime<never>()
+    let events: Array<PendingEvent> = []
+    let lastWrite = performance.now()
+    // a plain timer, not a fiber: most jobs end before it fires (cleared by `close`)
+    let timer: ReturnType<typeof setTimeout> | undefined
+    // a state change's transaction holds the lock (see `holding`): progress meanwhile is only buffered
+    let held = false
+    const take = () => {
+      const pending = events
+      events = []
+      lastWrite = performance.now()
+      return pending
+    }
+    /** Takes the buffered events, to be written by the statement `use` runs, under the lock. */
+    const withPending = <A, E, R>(use: (pending: ReadonlyArray<PendingEvent>) => Effect.Effect<A, E, R>) =>
+      lock.withPermits(1)(Effect.suspend(() => use(take())))
+    /**
+     * Runs `use` (a transaction that ends with a write of the job taking the buffered events) under the
+     * lock, taken before the transaction begins: a pending flush never waits on a row the transaction
+     * locked (a conversion's output file locks its bundle row, which a job event's foreign key needs)
+     * while the transaction waits for the flush's lock.
+     */
+    const holding = <A, E, R>(use: (take: () => ReadonlyArray<PendingEvent>) => Effect.Effect<A, E, R>) =>
+      lock.withPermits(1)(Effect.suspend(() => {
+        held = true
+        return use(take)
+      }).pipe(Effect.ensuring(Effect.sync(() => {
+        held = false
+      }))))
+    /** Writes what is buffered as progress (the last event moves the job row's phase, percent and message). */
+    const flush = withPending((pending) => {
+      const last = pending[pending.length - 1]
+      if (!last) return Effect.void
+      return Effect.asVoid(jobs.transition(jobId, {
+        from: ["running"],
+        state: "running",
+        phase: last.phase,
+        percent: last.percent,
+        message: last.message,
+        kind: last.kind,
+        at: last.at,
+        pending: pending.slice(0, -1),
+        resourceType
+      }))
+    })
+    const progress = (phase: string, percent: number, message: string): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        const now = performance.now()
+        events.push({ kind: "progress", phase, percent, message, at: now })
+        if (held) return Effect.void // the state change being written takes it
+        const wait = lastWrite + Duration.toMillis(PROGRESS_FLUSH_INTERVAL) - now
+        if (wait <= 0) return flush // after a quiet spell: at once
+        timer ??= setTimeout(() => {
+          timer = undefined
+          Runtime.runFork(runtime)(flush.pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("progress events not written", cause).pipe(Effect.annotateLogs({ jobId })))
+          ))
+        }, wait)
+        return Effect.void
+      })
+    /** The job's run on this worker is over: a flush not yet due is not needed (its events went with the outcome, or nowhere). */
+    const close = Effect.sync(() => {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+    })
+    return { progress, withPending, holding, close } as const
+  })
 
 /** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
 export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: string) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     const sql = yield* PgClient.PgClient
+    const { resourceType } = kind
     const first = kind.phases[0]
     const claimed = yield* jobs.transition(jobId, {
       from: ["queued", "running"],
@@ -59,13 +154,16 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       message: "Started.",
       kind: "started",
       attemptDelta: 1,
-      workerId
+      workerId,
+      resourceType
     })
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
 
-    const progress = (phase: string, percent: number, message: string) => Effect.asVoid(jobs.progress(jobId, phase, percent, message))
+    const buffer = yield* progressBuffer(jobs, jobId, resourceType)
+    // a flush of progress events not yet due ends with the job's run here
+    yield* Effect.addFinalizer(() => buffer.close)
     let completedByWork = false
-    const completion = (result: unknown) =>
+    const completing = (result: unknown, pending: ReadonlyArray<PendingEvent>, run?: Statement.Fragment) =>
       jobs.transition(jobId, {
         from: ["running"],
         state: "completed",
@@ -73,73 +171,107 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
         percent: 100,
         message: "Completed.",
         kind: "completed",
-        result
+        result,
+        pending,
+        resourceType,
+        ...(run ? { runSet: run } : {})
       })
+    const completion = (result: unknown, run?: Statement.Fragment) => buffer.withPending((pending) => completing(result, pending, run))
+    const cancelledMeanwhile = () => new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
     const ctx: JobContext = {
       job: claimed,
-      progress,
-      phase: (name, message) => progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
+      progress: buffer.progress,
+      phase: (name, message) => buffer.progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
       complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>
-        Effect.gen(function*() {
-          const value = yield* write
-          const done = yield* completion(value)
-          if (!done) return yield* new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
-          return value
-        }).pipe(
-          sql.withTransaction,
+        buffer.holding((take) =>
+          Effect.gen(function*() {
+            const value = yield* write
+            const done = yield* completing(value, take())
+            if (!done) return yield* cancelledMeanwhile()
+            return value
+          }).pipe(sql.withTransaction)
+        ).pipe(
           Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.die(e)),
           Effect.tap(() => {
             completedByWork = true
           })
-        )
+        ),
+      completeWith: <A>(result: A, run?: Statement.Fragment): Effect.Effect<A, JobFailure> =>
+        Effect.flatMap(completion(result, run), (done) => {
+          if (!done) return Effect.fail(cancelledMeanwhile())
+          completedByWork = true
+          return Effect.succeed(result)
+        })
     }
     const work = kind.work(ctx)
 
     // Heartbeat + cancellation watch: ends (and so interrupts the work) once the job is no longer running.
-    const watch = sql<{ state: string }>`
-      UPDATE jobs SET heartbeat_at = now() WHERE id = ${jobId} AND state = 'running' RETURNING state`.pipe(
-      Effect.orDie,
-      Effect.repeat({ schedule: Schedule.spaced(HEARTBEAT_INTERVAL), while: (rows) => rows.length > 0 }),
+    // The claim has just beaten, so the first beat is an interval later (a short job never beats).
+    const watch = Effect.sleep(HEARTBEAT_INTERVAL).pipe(
+      Effect.zipRight(Effect.repeat(jobs.heartbeat(jobId), { schedule: Schedule.spaced(HEARTBEAT_INTERVAL), while: (running) => running })),
       Effect.as("stopped" as const)
     )
 
-    const outcome = yield* Effect.raceFirst(
-      Effect.either(work).pipe(Effect.map((result) => ({ kind: "done" as const, result }))),
-      Effect.map(watch, () => ({ kind: "stopped" as const }))
-    ).pipe(Effect.exit)
+    // the work and the watch in fibers of their own; the watch interrupts the work when the job stopped
+    // running. (Awaited, not joined: nothing of the work's fiber state comes back into this one.)
+    let stopped = false
+    const workFiber = yield* Effect.fork(Effect.either(work))
+    const watchFiber = yield* Effect.fork(Effect.zipRight(
+      watch,
+      Effect.suspend(() => {
+        stopped = true
+        return Fiber.interrupt(workFiber)
+      })
+    ))
+    const exit = yield* Fiber.await(workFiber)
+    yield* Fiber.interrupt(watchFiber)
+    const outcome = Exit.isFailure(exit) && stopped
+      ? Exit.succeed({ kind: "stopped" as const })
+      : Exit.map(exit, (result) => ({ kind: "done" as const, result }))
 
     if (outcome._tag === "Failure") {
       // a defect: let graphile-worker retry while attempts remain, else fail safely
       const current = yield* jobs.find(jobId)
       if (current && current.attempts < current.maxAttempts) {
-        yield* jobs.transition(jobId, {
-          from: ["running"],
-          state: "queued",
-          message: `Attempt ${current.attempts} failed unexpectedly; retrying.`,
-          kind: "retry_scheduled"
-        })
+        yield* buffer.withPending((pending) =>
+          jobs.transition(jobId, {
+            from: ["running"],
+            state: "queued",
+            message: `Attempt ${current.attempts} failed unexpectedly; retrying.`,
+            kind: "retry_scheduled",
+            pending,
+            resourceType
+          })
+        )
         return yield* Effect.failCause(outcome.cause)
       }
       yield* Effect.logError("job failed after its last attempt", outcome.cause).pipe(Effect.annotateLogs({ jobId }))
-      yield* failAndRefund(jobId, "internal_error", "The job failed unexpectedly; the credits were refunded.")
+      yield* buffer.withPending((pending) =>
+        failAndRefund(jobId, "internal_error", "The job failed unexpectedly; the credits were refunded.", 0, { resourceType, pending })
+      )
       return
     }
     const value = outcome.value
     if (value.kind === "stopped") {
+      // cancelled (or handed back): the job is not running any more, so buffered progress is not written
       yield* Effect.logInfo("job stopped at a safe point").pipe(Effect.annotateLogs({ jobId }))
       return
     }
     if (Either.isLeft(value.result)) {
       const failure = value.result.left
       if (failure._tag === "JobDeferred") {
-        yield* jobs.requeueLater(jobId, kind.task, failure.seconds, failure.message)
+        yield* buffer.withPending((pending) =>
+          jobs.requeueLater(jobId, { task: kind.task, seconds: failure.seconds, message: failure.message, resourceType, pending })
+        )
         return
       }
-      yield* failAndRefund(jobId, failure.code, failure.message, failure.keepCredits)
+      yield* buffer.withPending((pending) =>
+        failAndRefund(jobId, failure.code, failure.message, failure.keepCredits, { resourceType, pending })
+      )
       return
     }
     if (!completedByWork) yield* completion(value.result.right)
-  })
+  }).pipe(Effect.scoped)
 
 /** The default `recordFailure`: the run table's error_code and error_message. */
 const recordOnRunTable = (table: string, runId: string, failure: { readonly code: string; readonly message: string }) =>
@@ -151,7 +283,13 @@ const recordOnRunTable = (table: string, runId: string, failure: { readonly code
  * Fails a job that has not finished: the job row, its event, the run record (its kind's
  * `recordFailure`) and the refund of everything but `keepCredits`, in one transaction.
  */
-export const failAndRefund = (jobId: string, code: string, message: string, keepCredits = 0) =>
+export const failAndRefund = (
+  jobId: string,
+  code: string,
+  message: string,
+  keepCredits: number,
+  job: { readonly resourceType: string; readonly pending?: ReadonlyArray<PendingEvent> }
+) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     const kinds = yield* RunKinds
@@ -163,7 +301,9 @@ export const failAndRefund = (jobId: string, code: string, message: string, keep
         message,
         kind: "failed",
         errorCode: code,
-        errorMessage: message
+        errorMessage: message,
+        resourceType: job.resourceType,
+        pending: job.pending
       })
       if (failed) {
         yield* jobs.refundRemaining(failed.userId, failed.resourceType, failed.resourceId, `${failed.kind}_failed_refund`, failed.artifactBundleId, keepCredits)
@@ -184,8 +324,8 @@ export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const jobs = yield* Jobs
-    const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number }>`
-      SELECT id, worker_id, attempts, max_attempts FROM jobs
+    const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number; resourceType: string }>`
+      SELECT id, worker_id, attempts, max_attempts, resource_type FROM jobs
       WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})
       FOR UPDATE SKIP LOCKED`.pipe(Effect.orDie)
     for (const job of stale) {
@@ -197,11 +337,12 @@ export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
           from: ["running"],
           state: "queued",
           message: "The worker stopped responding; the job will be retried.",
-          kind: "worker_lost"
+          kind: "worker_lost",
+          resourceType: job.resourceType
         })
       } else {
         yield* sql`SELECT graphile_worker.remove_job(${job.id}::text)`.pipe(Effect.orDie)
-        yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.")
+        yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.", 0, job)
       }
     }
     return stale.length

@@ -4,6 +4,7 @@
  * its first event, the run record, the graphile-worker job, and admission (usage caps, the debit, the
  * circuit breaker). Any refusal rolls everything back: no run, no job, no debit.
  */
+import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
@@ -19,6 +20,21 @@ export interface RunIds {
   readonly apiKeyId: string | null
 }
 
+/**
+ * A run record's INSERT … RETURNING, for `RunStarter` to run in the job's own statement (the job row,
+ * its first event, the graphile-worker job and the run in one round trip). See `StartOptions.insertRun`.
+ */
+export interface RunInsert<Row> {
+  readonly _tag: "RunInsert"
+  readonly statement: Statement.Statement<Row>
+}
+
+/** Hands the run's INSERT … RETURNING (one row) to the start, to go with the job's insert. */
+export const runInsert = <Row>(statement: Statement.Statement<Row>): RunInsert<Row> => ({ _tag: "RunInsert", statement })
+
+const isRunInsert = (value: unknown): value is RunInsert<any> =>
+  typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "RunInsert"
+
 export interface StartOptions<P, Row, E1, R1, E2, R2, E3, R3> {
   readonly kind: RunKind<any>
   readonly actor: Actor
@@ -32,8 +48,11 @@ export interface StartOptions<P, Row, E1, R1, E2, R2, E3, R3> {
   readonly prepare: Effect.Effect<P, E1, R1>
   /** credits to debit at admission */
   readonly credits: (prepared: P) => number
-  /** inserts the run record (its job row exists already) */
-  readonly insertRun: (prepared: P, ids: RunIds) => Effect.Effect<Row, E2, R2>
+  /**
+   * Inserts the run record (its job row exists already), or, as `runInsert(sql\`INSERT … RETURNING …\`)`,
+   * hands the one statement that does, to be run with the job's insert.
+   */
+  readonly insertRun: (prepared: P, ids: RunIds) => Effect.Effect<Row, E2, R2> | RunInsert<Row>
   /** the encoded `data` of the 202 answer */
   readonly respond: (prepared: P, run: Row, job: JobRow) => Effect.Effect<unknown, E3, R3>
 }
@@ -50,7 +69,7 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
      * `start` wraps it; a kind that starts another run as part of its own (a proof report that runs its
      * eval first) calls it within its `prepare`, so both commit or neither does.
      */
-    const startWithin = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
+    const startWithin = <P, Row, E1, R1, E2 = never, R2 = never, E3 = never, R3 = never>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
       Effect.gen(function*() {
         const { actor, bundleId, kind } = options
         const prepared = yield* options.prepare
@@ -59,7 +78,7 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
           jobId: crypto.randomUUID(),
           apiKeyId: actor.kind === "apiKey" ? actor.apiKeyId : null
         }
-        const job = yield* jobs.create({
+        const newJob = {
           id: ids.jobId,
           userId: actor.userId,
           artifactBundleId: bundleId,
@@ -70,8 +89,14 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
           resourceType: kind.resourceType,
           resourceId: ids.runId,
           requestedByApiKeyId: ids.apiKeyId
-        })
-        const run = yield* options.insertRun(prepared, ids)
+        }
+        const insert = options.insertRun(prepared, ids)
+        const { job, run } = isRunInsert(insert)
+          ? yield* jobs.createWith(newJob, insert.statement as Statement.Statement<Row & object>)
+          : { job: yield* jobs.create(newJob), run: yield* (insert as Effect.Effect<Row, E2, R2>) }
+        // the answer is encoded before admission: the debit takes the balance row lock (one user's starts
+        // queue on it) and holds it until COMMIT, so nothing but the commit comes after it
+        const data = yield* options.respond(prepared, run, job)
         yield* admission.admit({
           userId: actor.userId,
           bundleId,
@@ -80,11 +105,10 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
           resourceId: ids.runId,
           reason: kind.debitReason
         })
-        const data = yield* options.respond(prepared, run, job)
         return { prepared, run, job, data }
       })
 
-    const start = <P, Row, E1, R1, E2, R2, E3, R3>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
+    const start = <P, Row, E1, R1, E2 = never, R2 = never, E3 = never, R3 = never>(options: StartOptions<P, Row, E1, R1, E2, R2, E3, R3>) =>
       Effect.gen(function*() {
         const { actor, bundleId } = options
         yield* records.guardBundle(actor.userId, bundleId)

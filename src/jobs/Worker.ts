@@ -7,7 +7,7 @@
  * and the `RunKinds` registry, whose every kind becomes a task that runs `runTrackedJob`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Context, Effect, Layer, Runtime, Schema } from "effect"
+import { Context, Effect, FiberRef, Layer, LogLevel, Runtime } from "effect"
 import { Logger, run, type Task, type TaskList } from "graphile-worker"
 import * as Os from "node:os"
 import { AppConfig } from "../config/AppConfig.js"
@@ -24,8 +24,12 @@ export class WorkerTasks extends Context.Tag("rubr/WorkerTasks")<
   Record<string, EffectTask<SqlClient.SqlClient>>
 >() {}
 
-/** The payload every run-kind task is queued with (Jobs.create). */
-const RunPayload = Schema.Struct({ jobId: Schema.UUID })
+/** The payload every run-kind task is queued with (Jobs.create): `{ jobId }`, a UUID. */
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const jobIdOf = (payload: unknown): string | undefined => {
+  const jobId = (payload as { jobId?: unknown } | null)?.jobId
+  return typeof jobId === "string" && uuid.test(jobId) ? jobId : undefined
+}
 
 export const workerId = `${Os.hostname()}:${process.pid}`
 
@@ -43,17 +47,24 @@ export const heartbeatTask: EffectTask<SqlClient.SqlClient> = (payload) =>
       ON CONFLICT (worker_id) DO UPDATE SET jobs_done = worker_heartbeats.jobs_done + 1, last_job_at = now()`
   })
 
-/** graphile-worker's own log lines go through the Effect logger, so they are JSON like the rest. */
-const workerLogger = (runtime: Runtime.Runtime<never>) =>
+/**
+ * graphile-worker's own log lines go through the Effect logger, so they are JSON like the rest. It logs a
+ * few debug lines per job: a line below the process's minimum level is dropped here, before it costs a
+ * fiber (issue 16).
+ */
+const workerLogger = (runtime: Runtime.Runtime<never>, minimum: LogLevel.LogLevel) =>
   new Logger((scope) => (level, message, meta) => {
-    const effect = level === "error"
-      ? Effect.logError(message)
+    const effectLevel = level === "error"
+      ? LogLevel.Error
       : level === "warning"
-      ? Effect.logWarning(message)
+      ? LogLevel.Warning
       : level === "info"
-      ? Effect.logDebug(message)
-      : Effect.logTrace(message)
-    Runtime.runFork(runtime)(effect.pipe(Effect.annotateLogs({ component: "graphile-worker", ...scope, ...(meta ?? {}) })))
+      ? LogLevel.Debug
+      : LogLevel.Trace
+    if (LogLevel.lessThan(effectLevel, minimum)) return
+    Runtime.runFork(runtime)(
+      Effect.logWithLevel(effectLevel, message).pipe(Effect.annotateLogs({ component: "graphile-worker", ...scope, ...(meta ?? {}) }))
+    )
   })
 
 /** One task per registered kind of run: decode the job id, then run the tracked job. */
@@ -61,12 +72,12 @@ const runKindTasks = Effect.gen(function*() {
   const kinds = yield* RunKinds
   const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof runTrackedJob>>>()
   return Object.fromEntries(kinds.all.map((kind) => {
-    const task: EffectTask<never> = (payload, helpers) =>
-      Schema.decodeUnknown(RunPayload)(payload).pipe(
-        Effect.orDie,
-        Effect.flatMap(({ jobId }) => runTrackedJob(kind, jobId, helpers.job.locked_by ?? "unknown-worker")),
-        Effect.provide(context)
-      )
+    const task: EffectTask<never> = (payload, helpers) => {
+      const jobId = jobIdOf(payload)
+      return jobId === undefined
+        ? Effect.dieMessage(`${kind.task}: the payload has no job id: ${JSON.stringify(payload)}`)
+        : Effect.provide(runTrackedJob(kind, jobId, helpers.job.locked_by ?? "unknown-worker"), context)
+    }
     return [kind.task, task] as const
   }))
 })
@@ -79,6 +90,7 @@ export const WorkerLive = Layer.scopedDiscard(
     const runtime = yield* Effect.runtime<SqlClient.SqlClient>()
     const runPromise = Runtime.runPromise(runtime)
     const logRuntime = yield* Effect.runtime<never>()
+    const minimumLogLevel = yield* FiberRef.get(FiberRef.currentMinimumLogLevel)
     const taskList: TaskList = Object.fromEntries(
       Object.entries(tasks).map(([name, task]) => [
         name,
@@ -95,7 +107,7 @@ export const WorkerLive = Layer.scopedDiscard(
           pollInterval: config.worker.pollIntervalMs,
           noHandleSignals: true,
           crontab: "",
-          logger: workerLogger(logRuntime)
+          logger: workerLogger(logRuntime, minimumLogLevel)
         })
       ),
       (runner) =>

@@ -4,6 +4,7 @@
  * Same input, byte-identical output: no clock, no randomness, stable ordering everywhere.
  */
 import { Effect, Layer } from "effect"
+import * as Crypto from "node:crypto"
 import { AiProviderError, AiReviewer } from "../AiReviewer.js"
 import { type CriterionKey, isCriterionKey } from "../rubrics/Criteria.js"
 import type { CriterionScore, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
@@ -227,12 +228,66 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   }
 }
 
-export const MockReviewerLive = Layer.succeed(
-  AiReviewer,
+/** Freezes a value and everything it holds, so a result shared by the memo cannot be changed by a caller. */
+const deepFreeze = <A>(value: A): A => {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key])
+  }
+  return value
+}
+
+/**
+ * The mock's results by a hash of their input, per process: the mock is a pure function of its input
+ * (same input, byte-identical output), so a repeated review (an audit re-run with `force`, the same
+ * files in CI) answers from here instead of scoring again (~9 ms of CPU for a 10 KiB SKILL.md). Bounded:
+ * at most `capacity` results, the least recently used goes first. Results are frozen (shared).
+ */
+export class MockReviewMemo {
+  private readonly entries = new Map<string, ReviewResult>()
+  hits = 0
+  misses = 0
+
+  constructor(readonly capacity = 128, private readonly review: (input: ReviewInput) => ReviewResult = reviewWithMock) {}
+
+  /**
+   * sha256 of the whole input as JSON: every field the mock reads is in it. A target that is one of the
+   * files (the same object, as the audit passes it) is named by its place instead of written twice.
+   */
+  static keyOf(input: ReviewInput): string {
+    const at = input.target === null ? -1 : input.files.indexOf(input.target)
+    const keyed = at >= 0 ? { ...input, target: { fileAt: at } } : input
+    return Crypto.createHash("sha256").update(JSON.stringify(keyed), "utf8").digest("base64")
+  }
+
+  get size(): number {
+    return this.entries.size
+  }
+
+  reviewOf(input: ReviewInput): ReviewResult {
+    const key = MockReviewMemo.keyOf(input)
+    const hit = this.entries.get(key)
+    if (hit !== undefined) {
+      this.hits++
+      // most recently used last
+      this.entries.delete(key)
+      this.entries.set(key, hit)
+      return hit
+    }
+    this.misses++
+    const result = deepFreeze(this.review(input))
+    this.entries.set(key, result)
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!)
+    return result
+  }
+}
+
+/** The mock reviewer with a memo of its own (one per layer build, i.e. per process). */
+export const makeMockReviewer = (memo = new MockReviewMemo()) =>
   AiReviewer.of({
     review: (input) =>
       Effect.try({
-        try: () => reviewWithMock(input),
+        try: () => memo.reviewOf(input),
         catch: () =>
           new AiProviderError({
             code: "provider_error",
@@ -241,4 +296,5 @@ export const MockReviewerLive = Layer.succeed(
           })
       }).pipe(Effect.withSpan("MockReviewer.review", { attributes: { mode: input.mode, artifactType: input.artifactType } }))
   })
-)
+
+export const MockReviewerLive = Layer.sync(AiReviewer, () => makeMockReviewer())
