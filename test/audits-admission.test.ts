@@ -288,13 +288,15 @@ layer(makeTestApp({ role: "api" }))("access, targets and cancel before start", (
 })
 
 layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "4000" } }))("cancel during a run", (it) => {
-  it.effect("a running job is interrupted at the next safe point, stays cancelled, stores no result and is refunded once", () =>
+  it.effect("a running job cannot be applied (409), is interrupted at the next safe point, stays cancelled, stores no result and is refunded once", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("impatient"))
       const { bundleId } = yield* skillBundle(token)
       const started = yield* start(token, bundleId)
       const jobId = started.body.data.jobId
       yield* waitForJob(token, jobId, ["running"])
+      const early = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}/apply`, { token }))
+      expect([early.status, early.body.error.code]).toEqual([409, "conflict"])
       const cancelled = yield* call((app) => app.request("POST", `/jobs/${jobId}/cancel`, { token }))
       expect(cancelled.status).toBe(200)
       yield* sleep(4500)

@@ -161,14 +161,13 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       expect(fallback.text).toBe(exported.text)
     }))
 
-  it.effect("an audit can be included; 404 for unknown or foreign runs, 409 while not completed, 400 for both kinds of selection", () =>
+  it.effect("an audit can be included; 404 for unknown or foreign runs, 400 for both kinds of selection", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("careful"))
       const { bundleId, evalRunId } = yield* completedEval(token)
       const audit = yield* post(token, `/artifact-bundles/${bundleId}/audits`, {})
       const statusOf = (body: unknown) => Effect.map(createReport(token, bundleId, body), (r) => [r.status, r.body.error?.code ?? null])
-      // the audit is queued: not completed yet
-      expect(yield* statusOf({ evalRunId, auditRunId: audit.body.data.auditRun.id })).toEqual([409, "conflict"])
+      // (an audit that has not completed yet is 409: below, with a reviewer slow enough to see it)
       yield* waitForJob(token, audit.body.data.jobId)
       const { report } = yield* reportAndWait(token, bundleId, { evalRunId, auditRunId: audit.body.data.auditRun.id })
       expect(report.auditRunId).toBe(audit.body.data.auditRun.id)
@@ -261,6 +260,20 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "600" } })
       expect((yield* Effect.promise(() => verifyExport(exported.body, keys))).valid).toBe(true)
       // without the service's keys nothing verifies
       expect((yield* Effect.promise(() => verifyExport(exported.body, { keys: [] }))).valid).toBe(false)
+    }))
+
+  it.effect("an audit that has not completed cannot be included yet: 409, then 202 once it has", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("hasty"))
+      const { bundleId, evalRunId } = yield* completedEval(token)
+      const audit = yield* post(token, `/artifact-bundles/${bundleId}/audits`, {})
+      const body = { evalRunId, auditRunId: audit.body.data.auditRun.id }
+      // each reviewer call takes 600 ms here: the audit is still queued or running
+      const early = yield* createReport(token, bundleId, body)
+      expect([early.status, early.body.error.code]).toEqual([409, "conflict"])
+      expect((yield* waitForJob(token, audit.body.data.jobId)).state).toBe("completed")
+      const late = yield* createReport(token, bundleId, body)
+      expect([late.status, late.body.data.proofReport.auditRunId]).toEqual([202, audit.body.data.auditRun.id])
     }))
 
   it.effect("a report of an eval that is cancelled fails, and the export stays unavailable (409)", () =>
