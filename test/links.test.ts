@@ -53,15 +53,26 @@ describe("the public base URL", () => {
   })
 })
 
+/**
+ * What `npm start` runs once it has built dist/server/ (the last command of its script), as node's
+ * arguments: the test setup has built dist/ from these sources, so this runs the same service.
+ */
+const npmStartArgs = () => {
+  const start: string = JSON.parse(Fs.readFileSync("package.json", "utf8")).scripts.start
+  const [command, ...args] = start.split("&&").at(-1)!.trim().split(/\s+/)
+  expect([command, args.at(-1)]).toEqual(["node", "dist/server/main.js"])
+  return args
+}
+
 layer(makeTestApp({ role: "api" }))("links from the outbox", (it) => {
-  it.scoped("npm run outbox, without the service's PORT, links to where `PORT=… npm start` listens", () =>
+  it.scoped("npm run outbox, without the service's PORT, links to where `PORT=… npm start` listens (npm start's own command: the built service)", () =>
     Effect.gen(function*() {
       const app = yield* TestApp
       const port = yield* Effect.promise(freePort)
       const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-links-data-"))
       const child = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+          spawn(process.execPath, npmStartArgs(), {
             env: { ...process.env, DATABASE_URL: app.databaseUrl, SERVICE_ROLE: "api", PORT: String(port), SERVICE_DATA_DIR: dataDir, SERVICE_LOG_LEVEL: "WARN" },
             stdio: ["ignore", "inherit", "inherit"]
           })

@@ -28,7 +28,7 @@ const withDatabase = (url: string, database: string) => {
 }
 
 export default async function setup(project: TestProject) {
-  // the CLI tests run bin/rubr.js, which runs the bundle in dist/cli: build it from the current source
+  // the CLI tests run bin/rubr.js (dist/cli) and the links test runs npm start's dist/server: build both from the current source
   execFileSync(process.execPath, ["scripts/build.mjs", "--no-types"], { stdio: "inherit" })
   const scope = Effect.runSync(Scope.make())
   let adminUrl = process.env.TEST_DATABASE_URL
