@@ -19,7 +19,9 @@ export const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve,
 /** A worker process (role worker) on the bench database, 8 jobs at once. */
 export const startWorker = (databaseUrl: string) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
-  const worker: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // BENCH_WORKER_NODE_ARGS: node flags for the worker (e.g. --cpu-prof), as BENCH_SERVICE_NODE_ARGS for the service
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((arg) => arg.length > 0)
+  const worker: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
