@@ -15,18 +15,8 @@ import { notApplicable, reconcileUsage, type Reconciliation } from "../credits/R
 import { type JobContext, JobFailure } from "../jobs/Runner.js"
 import { AiReviewer } from "../review/AiReviewer.js"
 import type { ReviewInput, Usage } from "../review/Types.js"
+import type { SnapshotRow } from "../targets/Targets.js"
 import { type AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
-
-interface InputVersion {
-  readonly fileId: string
-  readonly path: string
-  readonly artifactType: string
-  readonly fileVersionId: string
-  readonly versionNumber: number
-  readonly artifactBundleVersionNumber: number
-  readonly contentHash: string
-  readonly content: string
-}
 
 export const auditWork = (ctx: JobContext) =>
   Effect.gen(function*() {
@@ -34,7 +24,7 @@ export const auditWork = (ctx: JobContext) =>
     const rowsOf = makeRows(yield* PgPool)
     const reviewer = yield* AiReviewer
     // the run and exactly the input versions it admitted (what Targets.loadVersions reads), in path order
-    const [loaded] = yield* rowsOf(sql<AuditRunRow & { readonly inputFiles: ReadonlyArray<InputVersion> }>`
+    const [loaded] = yield* rowsOf(sql<AuditRunRow & { readonly inputFiles: ReadonlyArray<SnapshotRow> }>`
       SELECT ${sql.literal(runColumns)}, (
         SELECT COALESCE(json_agg(json_build_object(
                  'fileId', v.file_id, 'path', v.file_path, 'artifactType', f.artifact_type, 'fileVersionId', v.id,

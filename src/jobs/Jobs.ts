@@ -142,22 +142,24 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
      * Call inside the start transaction: the job row, its first event and the graphile-worker job, in one
      * statement (job key = our job id: a retried enqueue can never create a second worker job).
      */
-    const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
-      const [row] = yield* rows(sql<JobRow>`
-        WITH j AS (
+    /** The job row (`j`, returning `returning`), its first event (`e`) and the graphile-worker job (`w`). */
+    const jobInserts = (job: NewJob, returning: string) =>
+      sql`j AS (
           INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
                             requested_by_api_key_id, max_attempts, event_sequence)
           VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
                   ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3}, 1)
-          RETURNING ${sql.literal(jobColumns)}
+          RETURNING ${sql.literal(returning)}
         ), e AS (
           INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
           SELECT j.id, j.artifact_bundle_id, 1, 'queued', 'queued', j.phase, 0, j.message FROM j
         ), w AS (
           SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
                    job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
-        )
-        SELECT j.* FROM j, w`)
+        )`
+
+    const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
+      const [row] = yield* rows(sql<JobRow>`WITH ${jobInserts(job, jobColumns)} SELECT j.* FROM j, w`)
       return row!
     }, Effect.orDie)
 
@@ -168,19 +170,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
      */
     const createWith = Effect.fn("Jobs.create")(function*<Row extends object>(job: NewJob, run: Statement.Statement<Row>) {
       const [row] = yield* rows(sql<Row & { readonly jobCreatedAt: Date; readonly jobUpdatedAt: Date }>`
-        WITH j AS (
-          INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
-                            requested_by_api_key_id, max_attempts, event_sequence)
-          VALUES (${job.id}, ${job.userId}, ${job.artifactBundleId}, ${job.kind}, ${job.phase}, ${job.message},
-                  ${job.resourceType}, ${job.resourceId}, ${job.requestedByApiKeyId}, ${job.maxAttempts ?? 3}, 1)
-          RETURNING id, artifact_bundle_id, phase, message, created_at, updated_at
-        ), e AS (
-          INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message)
-          SELECT j.id, j.artifact_bundle_id, 1, 'queued', 'queued', j.phase, 0, j.message FROM j
-        ), w AS (
-          SELECT graphile_worker.add_job(${job.task}, json_build_object('jobId', ${job.id}::text),
-                   job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
-        ), r AS (
+        WITH ${jobInserts(job, "id, artifact_bundle_id, phase, message, created_at, updated_at")}, r AS (
           ${run}
         )
         SELECT r.*, j.created_at AS job_created_at, j.updated_at AS job_updated_at FROM r, j, w`)

@@ -96,7 +96,8 @@ export const dominantArtifactType = (files: ReadonlyArray<{ artifactType: string
   return best as ArtifactType
 }
 
-interface SnapshotRow {
+/** One input file at one version, with its content: what a run reads (audits read theirs back by version id). */
+export interface SnapshotRow {
   readonly fileId: string
   readonly path: string
   readonly artifactType: string
