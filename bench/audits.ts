@@ -197,13 +197,17 @@ export const auditsSection = async (ctx: BenchContext): Promise<string> => {
     const { small: balanceFew, large: balanceMany } = await balanceReads(ctx, smallUser.apiKey, ctx.apiKey)
     const sqlTimes = await balanceSql(ctx, { small: smallUser.userId, large: ctx.userId }, 3000)
 
+    // the first 200 run on a service and a worker whose audit path V8 has not optimized yet (what a CI job
+    // hitting a fresh deployment sees); the next 200, at once after, on warm processes
     const audits = await auditsPerSecond(ctx, 200, 8)
+    const warm = await auditsPerSecond(ctx, 200, 8)
 
     return [
       "| Measurement | Result | Goal |",
       "|---|---|---|",
       `| Job pickup latency (add_job → task start, ${pickups.length} sequential probes) | p50 ${ms(percentile(pickups, 50))} ms, p99 ${ms(percentile(pickups, 99))} ms, max ${ms(Math.max(...pickups))} ms | p50 < 10 ms, p99 < 50 ms |`,
-      `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8) | ${audits.perSecond.toFixed(1)} audits/s (${audits.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(audits.latencies, 50))} ms, p99 ${ms(percentile(audits.latencies, 99))} ms | — |`,
+      `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8) | ${audits.perSecond.toFixed(1)} audits/s (${audits.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(audits.latencies, 50))} ms, p99 ${ms(percentile(audits.latencies, 99))} ms | ≥ 200 audits/s (issue 16) |`,
+      `| The same, the next 200 at once after (warm processes) | ${warm.perSecond.toFixed(1)} audits/s (${warm.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(warm.latencies, 50))} ms, p99 ${ms(percentile(warm.latencies, 99))} ms | — |`,
       `| GET /credits?limit=10 with ${few} ledger events | ${balanceFew.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceFew.p50} ms, p99 ${balanceFew.p99} ms | — |`,
       `| GET /credits?limit=10 with ${many.toLocaleString("en-US")} ledger events | ${balanceMany.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceMany.p50} ms, p99 ${balanceMany.p99} ms | not slower than with ${few} |`,
       `| Balance read SQL alone (3 statements, 3,000 interleaved reads each), ${few} events | p50 ${(percentile(sqlTimes.small, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.small, 99) * 1000).toFixed(0)} µs | — |`,
