@@ -125,16 +125,58 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         )
       )
 
-    /** Every active file at its latest version. */
-    const current = (bundleId: string) =>
-      sql<SnapshotRow>`
-        SELECT f.id AS file_id, f.path, f.artifact_type, v.id AS file_version_id, v.version_number,
-               v.artifact_bundle_version_number, v.content_hash, c.content
-        FROM bundle_files f
-        JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
-        JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
-        WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active'
-        ORDER BY f.path`.pipe(Effect.orDie)
+    /**
+     * The bundle and every active file at its latest version, in one statement (the common start: no
+     * version selected): a row per file with the bundle's columns beside it, or one row with no file
+     * when the bundle has none; no row when it is not the user's.
+     */
+    const headWithCurrent = (userId: string, bundleId: string) =>
+      sql<
+        { id: string; name: string; userId: string; status: string; primaryFileId: string | null; versionCount: number; settingsJson: string; customRubricJson: string } &
+          { [K in keyof SnapshotRow]: SnapshotRow[K] | null }
+      >`
+        SELECT b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
+               b.settings::text AS settings_json, b.custom_rubric::text AS custom_rubric_json,
+               cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
+               cur.artifact_bundle_version_number, cur.content_hash, cur.content
+        FROM artifact_bundles b
+        LEFT JOIN LATERAL (
+          SELECT f.id AS file_id, f.path, f.artifact_type, v.id AS file_version_id, v.version_number,
+                 v.artifact_bundle_version_number, v.content_hash, c.content
+          FROM bundle_files f
+          JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
+          JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+          WHERE f.artifact_bundle_id = b.id AND f.status = 'active'
+        ) cur ON true
+        WHERE b.id = ${bundleId} AND b.user_id = ${userId}
+        ORDER BY cur.path`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => {
+          const first = rows[0]
+          if (!first) return undefined
+          const bundle: BundleHead = {
+            id: first.id,
+            name: first.name,
+            userId: first.userId,
+            status: first.status,
+            primaryFileId: first.primaryFileId,
+            versionCount: first.versionCount,
+            settings: JSON.parse(first.settingsJson),
+            customRubric: JSON.parse(first.customRubricJson)
+          }
+          const files: Array<SnapshotRow> = rows.filter((r) => r.fileId !== null).map((r) => ({
+            fileId: r.fileId!,
+            path: r.path!,
+            artifactType: r.artifactType!,
+            fileVersionId: r.fileVersionId!,
+            versionNumber: r.versionNumber!,
+            artifactBundleVersionNumber: r.artifactBundleVersionNumber!,
+            contentHash: r.contentHash!,
+            content: r.content!
+          }))
+          return { bundle, files }
+        })
+      )
 
     /** The still-active files as they were at bundle version `n`. */
     const snapshot = (bundleId: string, n: number) =>
@@ -200,7 +242,12 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
           [{ path: "artifactBundleVersionNumber", message: "cannot be combined with targetFileId" }]
         )
       }
-      const bundle = yield* bundleHead(userId, bundleId)
+      const selectsVersion = request.artifactBundleVersionNumber !== undefined || request.targetVersionNumber !== undefined
+      // without a version selected, the bundle and its current files come in one statement
+      const head = selectsVersion
+        ? { bundle: yield* bundleHead(userId, bundleId), files: [] }
+        : (yield* headWithCurrent(userId, bundleId)) ?? { bundle: undefined, files: [] }
+      const bundle = head.bundle
       if (!bundle) return yield* NotFound.of("Artifact bundle")
       if (bundle.status === "archived") {
         return yield* new Conflict({
@@ -209,7 +256,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         })
       }
 
-      if (request.artifactBundleVersionNumber !== undefined || request.targetVersionNumber !== undefined) {
+      if (selectsVersion) {
         const where = request.artifactBundleVersionNumber !== undefined
           ? { event: request.artifactBundleVersionNumber }
           : { fileId: request.targetFileId!, versionNumber: request.targetVersionNumber! }
@@ -224,7 +271,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         return finish(bundle, all.filter((r) => !excluded(r)), version.fileId, version.artifactBundleVersionNumber)
       }
 
-      const all = yield* current(bundleId)
+      const all = head.files
       const rows = all.filter((r) => !excluded(r))
       if (rows.length === 0) {
         return yield* new Conflict({
