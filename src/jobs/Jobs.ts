@@ -139,10 +139,10 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     const rows = makeRows(yield* PgPool)
 
     /**
-     * Call inside the start transaction: the job row, its first event and the graphile-worker job, in one
-     * statement (job key = our job id: a retried enqueue can never create a second worker job).
+     * The job row (`j`, returning `returning`), its first event (`e`) and the graphile-worker job (`w`):
+     * the CTEs of `create` and `createWith` (job key = our job id: a retried enqueue can never create a
+     * second worker job).
      */
-    /** The job row (`j`, returning `returning`), its first event (`e`) and the graphile-worker job (`w`). */
     const jobInserts = (job: NewJob, returning: string) =>
       sql`j AS (
           INSERT INTO jobs (id, user_id, artifact_bundle_id, kind, phase, message, resource_type, resource_id,
@@ -158,6 +158,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
                    job_key := ${job.id}::text, max_attempts := ${job.maxAttempts ?? 3})
         )`
 
+    /** Call inside the start transaction: the job row, its first event and the graphile-worker job, in one statement. */
     const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
       const [row] = yield* rows(sql<JobRow>`WITH ${jobInserts(job, jobColumns)} SELECT j.* FROM j, w`)
       return row!

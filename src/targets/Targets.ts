@@ -112,17 +112,25 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
 
+    /** The bundle's columns both reads select, its JSON settings as text (parsed by `headOf`). */
+    const headColumns = sql.literal(`b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
+      b.settings::text AS settings_json, b.custom_rubric::text AS custom_rubric_json`)
+    type HeadRow = Omit<BundleHead, "settings" | "customRubric"> & { readonly settingsJson: string; readonly customRubricJson: string }
+    const headOf = (row: HeadRow): BundleHead => ({
+      id: row.id,
+      name: row.name,
+      userId: row.userId,
+      status: row.status,
+      primaryFileId: row.primaryFileId,
+      versionCount: row.versionCount,
+      settings: JSON.parse(row.settingsJson),
+      customRubric: JSON.parse(row.customRubricJson)
+    })
+
     const bundleHead = (userId: string, bundleId: string) =>
-      sql<BundleHead & { settingsJson: string; customRubricJson: string }>`
-        SELECT id, name, user_id, status, primary_file_id, version_count,
-               settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
-        FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
+      sql<HeadRow>`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`.pipe(
         Effect.orDie,
-        Effect.map((rows) =>
-          rows[0]
-            ? { ...rows[0], settings: JSON.parse(rows[0].settingsJson), customRubric: JSON.parse(rows[0].customRubricJson) }
-            : undefined
-        )
+        Effect.map((rows) => (rows[0] ? headOf(rows[0]) : undefined))
       )
 
     /**
@@ -131,13 +139,8 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
      * when the bundle has none; no row when it is not the user's.
      */
     const headWithCurrent = (userId: string, bundleId: string) =>
-      sql<
-        { id: string; name: string; userId: string; status: string; primaryFileId: string | null; versionCount: number; settingsJson: string; customRubricJson: string } &
-          { [K in keyof SnapshotRow]: SnapshotRow[K] | null }
-      >`
-        SELECT b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
-               b.settings::text AS settings_json, b.custom_rubric::text AS custom_rubric_json,
-               cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
+      sql<HeadRow & { readonly [K in keyof SnapshotRow]: SnapshotRow[K] | null }>`
+        SELECT ${headColumns}, cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
                cur.artifact_bundle_version_number, cur.content_hash, cur.content
         FROM artifact_bundles b
         LEFT JOIN LATERAL (
@@ -152,18 +155,8 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         ORDER BY cur.path`.pipe(
         Effect.orDie,
         Effect.map((rows) => {
-          const first = rows[0]
-          if (!first) return undefined
-          const bundle: BundleHead = {
-            id: first.id,
-            name: first.name,
-            userId: first.userId,
-            status: first.status,
-            primaryFileId: first.primaryFileId,
-            versionCount: first.versionCount,
-            settings: JSON.parse(first.settingsJson),
-            customRubric: JSON.parse(first.customRubricJson)
-          }
+          if (!rows[0]) return undefined
+          const bundle = headOf(rows[0])
           const files: Array<SnapshotRow> = rows.filter((r) => r.fileId !== null).map((r) => ({
             fileId: r.fileId!,
             path: r.path!,
