@@ -10,7 +10,8 @@ import type { Doc } from "./Docs.js"
 export const anchorOf = (text: string) =>
   text.toLowerCase().replace(/<[^>]*>/g, "").replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-")
 
-const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+/** Text and double-quoted attribute values made safe in HTML. */
+export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 /** `docs/evals.md#x`, `evals.md`, `../README.md` → `${base}/evals#x`, `${base}/evals`, `${base}/readme`. */
 export const guideHref = (href: string, slugs: ReadonlySet<string>, base: string) => {

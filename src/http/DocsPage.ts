@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
+import { escapeHtml } from "../docs/Html.js"
 import { openApiDocument } from "../system/Http.js"
 
 export const DOCS_PATH = "/api/v1/docs"
@@ -20,9 +21,6 @@ export const DOCS_PATH = "/api/v1/docs"
 /** `JSON.stringify` made safe inside a <script> element (as @effect/platform's Html.escapeJson). */
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replace(/</g, "\\u003c").replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"))
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
 
 /**
  * Scalar's bundle as @effect/platform ships it. Its module is internal (not in the package's
