@@ -11,8 +11,9 @@ import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { PgPool, pgArray } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
-import { Conflict, type ErrorDetail, NotFound, RateLimitExceeded, ValidationFailed } from "../domain/Errors.js"
+import { Conflict, type ErrorDetail, NotFound, type RateLimitExceeded, ValidationFailed } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
+import { countedSelect } from "../limits/RateLimiter.js"
 import {
   choosePrimary,
   contentProblem,
@@ -85,36 +86,9 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     const rows = makeRows(yield* PgPool)
     const limits = (yield* AppConfig).limits
 
-    /**
-     * Runs `select` (at most one row: the caller's bundle or file) and, only when it finds a row, counts the
-     * request against the bundle's rate limit in the same statement (one round trip instead of two; the
-     * upsert is the RateLimiter's). Another user's ids find nothing and count nothing.
-     */
-    const guarded = <A extends object>(bundleId: string, select: Statement.Fragment) =>
-      Effect.gen(function*() {
-        const [row] = yield* rows(sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
-          WITH target AS (${select}),
-          hit AS (
-            INSERT INTO rate_limit_counters (bucket, window_start, hits)
-            SELECT ${`bundle:${bundleId}`}, date_trunc('minute', now()), 1 FROM (SELECT 1 FROM target LIMIT 1) AS found
-            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-            RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
-          )
-          SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`).pipe(
-          Effect.orDie
-        )
-        if (!row) return undefined
-        const limit = limits.rateLimitBundlePerMinute
-        if (row.rateHits !== null && row.rateHits > limit) {
-          const retryAfterSeconds = Math.max(1, row.rateResetSeconds ?? 60)
-          return yield* new RateLimitExceeded({
-            message: `Rate limit of ${limit} requests per minute per bundle reached; retry in ${retryAfterSeconds} s.`,
-            details: [{ scope: "bundle", limit, retryAfterSeconds }],
-            retryAfterSeconds
-          })
-        }
-        return row as A
-      })
+    /** `select` (the caller's bundle or file), counted against the bundle's rate limit in the same statement. */
+    const guarded = <A extends object>(bundleId: string, select: Statement.Fragment): Effect.Effect<A | undefined, RateLimitExceeded> =>
+      countedSelect<A>(sql, rows, { key: `bundle:${bundleId}`, limit: limits.rateLimitBundlePerMinute, label: "bundle" }, select)
 
     /** The caller's bundle (404 otherwise), counted against the bundle's rate limit. */
     const owned = (actor: Actor, bundleId: string) =>

@@ -9,7 +9,7 @@ import { PgPool } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
 import { NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { checkCounters } from "../limits/RateLimiter.js"
+import { countedSelect } from "../limits/RateLimiter.js"
 import type { RunKind } from "./RunKind.js"
 
 export interface ListParams {
@@ -37,23 +37,12 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
      * for file reads), so another user's bundle is a 404 that counts nothing.
      */
     const guardBundle = (userId: string, bundleId: string) =>
-      Effect.gen(function*() {
-        const bucket = `bundle:${bundleId}`
-        const [row] = yield* rows(sql<{ readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
-          WITH target AS (SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}),
-          hit AS (
-            INSERT INTO rate_limit_counters (bucket, window_start, hits)
-            SELECT ${bucket}, date_trunc('minute', now()), 1 FROM target
-            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-            RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
-          )
-          SELECT hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`).pipe(Effect.orDie)
-        if (!row) return yield* NotFound.of("Artifact bundle")
-        yield* checkCounters(
-          [{ key: bucket, limit, label: "bundle" }],
-          row.rateHits === null ? [] : [{ bucket, hits: row.rateHits, resetSeconds: row.rateResetSeconds ?? 60 }]
-        )
-      })
+      countedSelect<{ id: string }>(
+        sql,
+        rows,
+        { key: `bundle:${bundleId}`, limit, label: "bundle" },
+        sql`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`
+      ).pipe(Effect.flatMap((row) => (row ? Effect.void : Effect.fail(NotFound.of("Artifact bundle")))))
 
     /** One run of the caller's bundle, or 404 naming `what`. */
     const find = <Row extends object>(kind: Pick<RunKind<any>, "table">, columns: string, userId: string, bundleId: string, runId: string, what: string) =>

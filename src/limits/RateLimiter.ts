@@ -2,6 +2,8 @@
  * Fixed one-minute request windows counted in PostgreSQL, so every API process shares them.
  * One statement per request counts all the buckets it touches (user, key, bundle or IP).
  */
+import type * as SqlError from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { pgArray } from "../db/Database.js"
 import { Duration, Effect, Schedule } from "effect"
@@ -36,6 +38,37 @@ export const checkCounters = (buckets: ReadonlyArray<Bucket>, rows: ReadonlyArra
   }
   return Effect.void
 }
+
+/**
+ * Runs `select` (at most one row: the caller's bundle, file or run) and, only when it finds a row, counts
+ * the request in `bucket` in the same statement: one round trip instead of two, and another user's ids
+ * find nothing and count nothing. The row, undefined when there is none, or the bucket's 429.
+ */
+export const countedSelect = <A extends object>(
+  sql: PgClient.PgClient,
+  run: <R extends object>(statement: Statement.Statement<R>) => Effect.Effect<ReadonlyArray<R>, SqlError.SqlError>,
+  bucket: Bucket,
+  select: Statement.Fragment
+): Effect.Effect<A | undefined, RateLimitExceeded> =>
+  Effect.gen(function*() {
+    const [row] = yield* run(sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
+      WITH target AS (${select}),
+      hit AS (
+        INSERT INTO rate_limit_counters (bucket, window_start, hits)
+        SELECT ${bucket.key}, date_trunc('minute', now()), 1 FROM (SELECT 1 FROM target LIMIT 1) AS found
+        ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
+        RETURNING hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds
+      )
+      SELECT target.*, hit.hits AS rate_hits, hit.reset_seconds AS rate_reset_seconds FROM target LEFT JOIN hit ON true`).pipe(
+      Effect.orDie
+    )
+    if (!row) return undefined
+    if (row.rateHits !== null) {
+      yield* checkCounters([bucket], [{ bucket: bucket.key, hits: row.rateHits, resetSeconds: row.rateResetSeconds ?? 60 }])
+    }
+    const { rateHits: _hits, rateResetSeconds: _reset, ...found } = row
+    return found as unknown as A
+  })
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter", {
   effect: Effect.gen(function*() {
