@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { type BenchContext, root } from "./harness.js"
@@ -64,17 +65,39 @@ export const grant = async (ctx: BenchContext, events: number, amount: number, u
   )
 }
 
-export const api = async (ctx: BenchContext, method: string, path: string, body?: unknown) => {
-  const response = await fetch(ctx.urls.service + path, {
-    method,
-    headers: { authorization: `Bearer ${ctx.apiKey}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body)
+/**
+ * One JSON request with the bench's API key, over a keep-alive agent of node:http: the client shares the
+ * machine's cores with what it measures, and node:http costs it about half of what fetch does.
+ */
+const agent = new Http.Agent({ keepAlive: true, maxSockets: 64 })
+export const api = (ctx: BenchContext, method: string, path: string, body?: unknown): Promise<any> =>
+  new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const request = Http.request(ctx.urls.service + path, {
+      method,
+      agent,
+      headers: {
+        authorization: `Bearer ${ctx.apiKey}`,
+        ...(payload === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) })
+      }
+    }, (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("end", () => {
+        try {
+          const json = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+          const status = response.statusCode ?? 0
+          if (status < 200 || status > 299) reject(new Error(`${method} ${path}: ${status} ${JSON.stringify(json)}`))
+          else resolve(json.data)
+        } catch (error) {
+          reject(error)
+        }
+      })
+      response.on("error", reject)
+    })
+    request.on("error", reject)
+    request.end(payload)
   })
-  const json = (await response.json()) as any
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
-
 
 /** Waits until every job is completed (a failed one fails the bench); returns their queue→done times. */
 export const waitForJobs = async (ctx: BenchContext, jobIds: ReadonlyArray<string>, what: string, pollMs = 20) => {

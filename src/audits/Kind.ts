@@ -3,7 +3,7 @@
  * phases, and the work a worker does (./Task.ts).
  */
 import { declareRunKind } from "../jobs/RunKind.js"
-import { auditWork } from "./Task.js"
+import { auditClaimLoads, auditWork } from "./Task.js"
 
 export const AuditKind = declareRunKind({
   kind: "audit",
@@ -16,5 +16,6 @@ export const AuditKind = declareRunKind({
     { name: "writing_results", percent: 85 }
   ],
   debitReason: "audit_run",
-  work: auditWork
+  work: auditWork,
+  claimLoads: auditClaimLoads
 })

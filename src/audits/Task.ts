@@ -3,41 +3,55 @@
  * real) for a review, reconciles provider usage against the estimate, and stores the result. Idempotent
  * on the run id: a retry after the result was stored does not review or refund again.
  *
- * Round trips (issue 16): the run and its input versions are one statement; the result, the run's
- * status and the job's completion (with its buffered progress events) are one more when there is no
- * provider usage to reconcile (the mock), or one transaction with the reconciliation otherwise.
+ * Round trips (issue 16): the run and its input versions come with the worker's claim of the job
+ * (`auditClaimLoads`, in the claim's statement); the result, the run's status and the job's completion
+ * (with its buffered progress events) are one more statement when there is no provider usage to
+ * reconcile (the mock), or one transaction with the reconciliation otherwise.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
-import { PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
 import { notApplicable, reconcileUsage, type Reconciliation } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Runner.js"
 import { AiReviewer } from "../review/AiReviewer.js"
 import type { ReviewInput, Usage } from "../review/Types.js"
 import type { SnapshotRow } from "../targets/Targets.js"
-import { type AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
+import type { AuditRunRow, StoredImprovedFile, StoredResult } from "./Records.js"
+
+/** What the audit work reads of its run: the columns `auditClaimLoads` returns. */
+type ClaimedRun = Pick<
+  AuditRunRow,
+  | "id" | "artifactBundleId" | "userId" | "targetMode" | "targetFileVersionId" | "inputVersionIds" | "artifactType"
+  | "summary" | "estimatedCredits" | "result"
+>
+
+/**
+ * The run and exactly the input versions it admitted (what Targets.loadVersions reads), in path order,
+ * as one JSON value: the `claimLoads` of the audit kind, read by the worker's claim of job `j`.
+ */
+export const auditClaimLoads = `
+  SELECT json_build_object(
+    'run', json_build_object(
+      'id', r.id, 'artifactBundleId', r.artifact_bundle_id, 'userId', r.user_id, 'targetMode', r.target_mode,
+      'targetFileVersionId', r.target_file_version_id, 'inputVersionIds', r.input_version_ids,
+      'artifactType', r.artifact_type, 'summary', r.summary, 'estimatedCredits', r.estimated_credits, 'result', r.result),
+    'inputFiles', (
+      SELECT COALESCE(json_agg(json_build_object(
+               'fileId', v.file_id, 'path', v.file_path, 'artifactType', f.artifact_type, 'fileVersionId', v.id,
+               'versionNumber', v.version_number, 'artifactBundleVersionNumber', v.artifact_bundle_version_number,
+               'contentHash', v.content_hash, 'content', c.content) ORDER BY v.file_path), '[]'::json)
+      FROM file_versions v
+      JOIN bundle_files f ON f.id = v.file_id
+      JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
+      WHERE v.artifact_bundle_id = r.artifact_bundle_id AND v.id = ANY(r.input_version_ids)))
+  FROM audit_runs r WHERE r.id = j.resource_id`
 
 export const auditWork = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
-    const rowsOf = makeRows(yield* PgPool)
     const reviewer = yield* AiReviewer
-    // the run and exactly the input versions it admitted (what Targets.loadVersions reads), in path order
-    const [loaded] = yield* rowsOf(sql<AuditRunRow & { readonly inputFiles: ReadonlyArray<SnapshotRow> }>`
-      SELECT ${sql.literal(runColumns)}, (
-        SELECT COALESCE(json_agg(json_build_object(
-                 'fileId', v.file_id, 'path', v.file_path, 'artifactType', f.artifact_type, 'fileVersionId', v.id,
-                 'versionNumber', v.version_number, 'artifactBundleVersionNumber', v.artifact_bundle_version_number,
-                 'contentHash', v.content_hash, 'content', c.content) ORDER BY v.file_path), '[]'::json)
-        FROM file_versions v
-        JOIN bundle_files f ON f.id = v.file_id
-        JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
-        WHERE v.artifact_bundle_id = audit_runs.artifact_bundle_id AND v.id = ANY(audit_runs.input_version_ids)
-      ) AS input_files
-      FROM audit_runs WHERE id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
+    const loaded = ctx.loaded as { readonly run: ClaimedRun; readonly inputFiles: ReadonlyArray<SnapshotRow> } | null
     if (!loaded) return yield* new JobFailure({ code: "run_missing", message: "The audit run no longer exists." })
-    const { inputFiles: rows, ...run } = loaded
+    const { inputFiles: rows, run } = loaded
     if (run.result) return resultMetadata(run, run.result) // already done by an earlier attempt
 
     yield* ctx.progress("preparing_context", 10, `Loading ${run.inputVersionIds.length} input file version(s).`)
@@ -115,7 +129,7 @@ export const auditWork = (ctx: JobContext) =>
     }))
   })
 
-const resultMetadata = (run: AuditRunRow, result: StoredResult) => ({
+const resultMetadata = (run: ClaimedRun, result: StoredResult) => ({
   auditRunId: run.id,
   overallScore: result.overallScore,
   findingCount: result.findings.length,

@@ -5,6 +5,8 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { CreditLimitExceeded } from "../domain/Errors.js"
 
 export type LedgerEventType = "grant" | "debit" | "refund"
@@ -55,6 +57,7 @@ const toEvent = ({ outcome: _outcome, balance: _balance, ...event }: AppendRow):
 export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const rows = makeRows(yield* PgPool)
 
     /**
      * Runs `effect` in the caller's transaction, or in a transaction of its own when there is none (no
@@ -73,7 +76,7 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
      * event found under its key, or the balance.
      */
     const appendStatement = (entry: LedgerEntry, delta: number, spendDelta: number) =>
-      sql<AppendRow>`
+      rows(sql<AppendRow>`
         WITH moved AS (
           UPDATE credit_balances SET
             balance = balance + ${delta},
@@ -103,7 +106,7 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         WHERE e.idempotency_key = ${entry.idempotencyKey} AND NOT EXISTS (SELECT 1 FROM ins)
         UNION ALL
         SELECT 'balance', b.balance, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM credit_balances b
-        WHERE b.user_id = ${entry.userId} AND NOT EXISTS (SELECT 1 FROM ins)`
+        WHERE b.user_id = ${entry.userId} AND NOT EXISTS (SELECT 1 FROM ins)`)
 
     const settled = (answer: ReadonlyArray<AppendRow>) => {
       const written = answer.find((r) => r.outcome === "written")
@@ -135,7 +138,7 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         const done = settled(yield* appendStatement(entry, delta, spendDelta))
         if (done) return done
       }
-      const lock = sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`
+      const lock = rows(sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`)
       if ((yield* lock).length === 0) {
         // a user's first ledger event: the balance row first
         yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`

@@ -33,8 +33,9 @@ const transformRows = Statement.defaultTransforms(columnToField).array
 export const makeRows = (pool: pg.Pool) =>
 <A extends object>(statement: Statement.Statement<A>): Effect.Effect<ReadonlyArray<A>, SqlError.SqlError> =>
   Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
-    if (Option.isSome(transaction)) return statement
     const [text, params] = statement.compile()
+    // the transaction's own connection, without the span and scope @effect/sql opens per statement
+    if (Option.isSome(transaction)) return transaction.value[0].execute(text, params, transformRows as any)
     return Effect.async<ReadonlyArray<A>, SqlError.SqlError>((resume) => {
       // not cancellable: an interrupted request lets its statement finish and the client return to the pool
       pool.query(text, params as Array<unknown>, (cause, result) => {

@@ -8,6 +8,8 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"
 import { Spend } from "../credits/Spend.js"
@@ -18,6 +20,7 @@ export const CIRCUIT_BREAKER_SETTING = "ai_circuit_breaker"
 export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const rows = makeRows(yield* PgPool)
     const config = yield* AppConfig
     const ledger = yield* Ledger
     const spend = yield* Spend
@@ -49,8 +52,8 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
     const breakerState = Effect.gen(function*() {
       const override = config.ai.circuitBreakerOverride
       if (Option.isSome(override)) return { open: override.value === "open", reason: "environment override" }
-      const [setting] = yield* sql<{ value: { state?: string } }>`
-        SELECT value FROM service_settings WHERE key = ${CIRCUIT_BREAKER_SETTING}`.pipe(Effect.orDie)
+      const [setting] = yield* rows(sql<{ value: { state?: string } }>`
+        SELECT value FROM service_settings WHERE key = ${CIRCUIT_BREAKER_SETTING}`).pipe(Effect.orDie)
       if (setting?.value?.state === "open") return { open: true, reason: "operator setting" }
       const budget = config.ai.dailyBudgetCredits
       if (Option.isSome(budget)) {

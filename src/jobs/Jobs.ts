@@ -114,6 +114,8 @@ export interface JobChange {
    * e.g. the result of a completed run); the run row is then updated even when its status stays.
    */
   readonly runSet?: Statement.Fragment
+  /** An SQL expression over `j` (the moved job row), returned as the row's `loaded` (a kind's `claimLoads`). */
+  readonly load?: string
 }
 
 export interface NewJob {
@@ -274,8 +276,8 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
                  clock_timestamp() - make_interval(secs => ${ages(change.at)} / 1000.0)
           FROM j
         )${run}
-        SELECT ${sql.literal(jobColumnsOf("j"))} FROM j`)
-      return row
+        SELECT ${sql.literal(jobColumnsOf("j"))}${change.load ? sql.literal(`, (${change.load}) AS loaded`) : sql``} FROM j`)
+      return row as (JobRow & { readonly loaded?: unknown }) | undefined
     }, Effect.orDie)
 
     /** A running job's heartbeat; false once the job is no longer running (cancelled, handed back). */

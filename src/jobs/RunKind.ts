@@ -35,6 +35,13 @@ export interface RunKind<R = never> {
    */
   readonly work: (ctx: JobContext) => Effect.Effect<unknown, JobFailure | JobDeferred, R>
   /**
+   * What the work reads first (its run record, its inputs), read by the worker's claim in the same
+   * statement (`ctx.loaded`, JSON): an SQL expression over `j`, the claimed job row, e.g. a scalar
+   * subquery on `j.resource_id` that builds one JSON value. It reads the database as it was before the
+   * claim (the run's status is still queued). Without it, `ctx.loaded` is undefined.
+   */
+  readonly claimLoads?: string
+  /**
    * Writes a failure on the run record (the job row has it already). Defaults to setting the run
    * table's `error_code` and `error_message`.
    */

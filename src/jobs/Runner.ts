@@ -31,6 +31,8 @@ export class JobDeferred extends Schema.TaggedError<JobDeferred>()("JobDeferred"
 
 export interface JobContext {
   readonly job: JobRow
+  /** what the kind's `claimLoads` read with the claim (parsed JSON), or undefined when it declares none */
+  readonly loaded: unknown
   /**
    * Enters one of the kind's phases (its declared percent) with a message. Progress events are
    * buffered: the first after a quiet spell of `PROGRESS_FLUSH_INTERVAL` is written at once, later ones
@@ -155,7 +157,8 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       kind: "started",
       attemptDelta: 1,
       workerId,
-      resourceType
+      resourceType,
+      ...(kind.claimLoads ? { load: kind.claimLoads } : {})
     })
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
 
@@ -178,8 +181,10 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       })
     const completion = (result: unknown, run?: Statement.Fragment) => buffer.withPending((pending) => completing(result, pending, run))
     const cancelledMeanwhile = () => new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
+    const { loaded, ...claimedJob } = claimed
     const ctx: JobContext = {
-      job: claimed,
+      job: claimedJob,
+      loaded,
       progress: buffer.progress,
       phase: (name, message) => buffer.progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
       complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>

@@ -14,6 +14,8 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import * as Crypto from "node:crypto"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import type { ArtifactType } from "../review/Types.js"
@@ -111,6 +113,7 @@ export interface SnapshotRow {
 export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const rows = makeRows(yield* PgPool)
 
     /** The bundle's columns both reads select, its JSON settings as text (parsed by `headOf`). */
     const headColumns = sql.literal(`b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
@@ -128,7 +131,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
     })
 
     const bundleHead = (userId: string, bundleId: string) =>
-      sql<HeadRow>`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`.pipe(
+      rows(sql<HeadRow>`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`).pipe(
         Effect.orDie,
         Effect.map((rows) => (rows[0] ? headOf(rows[0]) : undefined))
       )
@@ -139,7 +142,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
      * when the bundle has none; no row when it is not the user's.
      */
     const headWithCurrent = (userId: string, bundleId: string) =>
-      sql<HeadRow & { readonly [K in keyof SnapshotRow]: SnapshotRow[K] | null }>`
+      rows(sql<HeadRow & { readonly [K in keyof SnapshotRow]: SnapshotRow[K] | null }>`
         SELECT ${headColumns}, cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
                cur.artifact_bundle_version_number, cur.content_hash, cur.content
         FROM artifact_bundles b
@@ -152,7 +155,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
           WHERE f.artifact_bundle_id = b.id AND f.status = 'active'
         ) cur ON true
         WHERE b.id = ${bundleId} AND b.user_id = ${userId}
-        ORDER BY cur.path`.pipe(
+        ORDER BY cur.path`).pipe(
         Effect.orDie,
         Effect.map((rows) => {
           if (!rows[0]) return undefined
