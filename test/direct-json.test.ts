@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { ArtifactBundle, FileContent, FileVersionPage, TreeNode } from "../src/bundles/Schemas.js"
+import { ArtifactBundle, FileContent, FileVersionPage, FileWithVersion, TreeNode, UploadedFiles } from "../src/bundles/Schemas.js"
 import { directJson, notDirectJson } from "../src/http/DirectJson.js"
 import { Envelope } from "../src/http/Envelope.js"
 import { CurrentRequestId } from "../src/http/RequestId.js"
@@ -72,5 +72,30 @@ layer(makeTestApp())("routes answering with direct JSON", (it) => {
       expect(() => exactly(FileVersionPage, page.body)).not.toThrow()
       expect(page.body.data.versions.map((v: any) => v.versionNumber)).toEqual([2])
       expect(page.body.data.pagination.nextCursor).toEqual(expect.any(String))
+    }))
+
+  it.effect("the upload (201) and the new version (200) answer exactly their declared schemas", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("direct-json-writes"))
+      const { bundleId } = yield* bundleWith(token, [{ path: "SKILL.md", content: "# Skill\n" }])
+      const upload = yield* call((app) =>
+        app.request("POST", `/artifact-bundles/${bundleId}/files`, {
+          token,
+          body: { files: [{ path: "references/a.md", content: "# A\n" }, { path: "references/b.md", content: "# B\n", message: "b" }] }
+        }))
+      expect(upload.status).toBe(201)
+      expect(upload.headers.get("content-type")).toBe("application/json")
+      expect(upload.body.requestId).toBe(upload.headers.get("x-request-id"))
+      expect(() => exactly(UploadedFiles, upload.body)).not.toThrow()
+      expect(upload.body.data.files.map((f: any) => [f.file.path, f.version.versionNumber, f.version.message])).toEqual([
+        ["references/a.md", 1, null],
+        ["references/b.md", 1, "b"]
+      ])
+      const fileId = upload.body.data.files[0].file.id
+      const put = yield* call((app) => app.request("PUT", `/artifact-bundles/${bundleId}/files/${fileId}`, { token, body: { content: "# A v2\n" } }))
+      expect(put.status).toBe(200)
+      expect(() => exactly(FileWithVersion, put.body)).not.toThrow()
+      expect(put.body.data.version.versionNumber).toBe(2)
+      expect(put.body.data.version.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     }))
 })

@@ -19,7 +19,8 @@ import {
   FileVersionPage,
   FileWithVersion,
   SkippedFile,
-  TreeNode
+  TreeNode,
+  UploadedFiles
 } from "./Schemas.js"
 
 const strict = { parseOptions: { errors: "all", onExcessProperty: "error" } } as const
@@ -227,7 +228,7 @@ export class FilesApi extends HttpApiGroup.make("files")
     HttpApiEndpoint.post("upload", "/artifact-bundles/:artifactBundleId/files")
       .setPath(BundleIdParam)
       .setPayload(UploadFiles)
-      .addSuccess(Envelope(Schema.Struct({ files: Schema.Array(FileWithVersion) })), { status: 201 })
+      .addSuccess(Envelope(UploadedFiles), { status: 201 })
       .pipe(statuses(400, 401, 403, 404, 409, 413, 429, 503))
       .annotate(Access, fileWrite)
       .annotate(OpenApi.Summary, "Upload files")

@@ -9,11 +9,14 @@ import { directJson } from "../http/DirectJson.js"
 import { ok } from "../http/Envelope.js"
 import { resolvePage } from "../http/Pagination.js"
 import { Bundles } from "./Bundles.js"
-import { FileContent, FileVersionPage } from "./Schemas.js"
+import { FileContent, FileVersionPage, FileWithVersion, UploadedFiles } from "./Schemas.js"
 
 // the two hottest reads (API-key pulls, history pages) skip the re-encode of what they just built
 const fileContentJson = directJson(FileContent)
 const versionPageJson = directJson(FileVersionPage)
+// the writes answer with what they just wrote: an upload's 100 files are ~30% of its allocation when encoded
+const uploadedJson = directJson(UploadedFiles, { status: 201 })
+const writtenJson = directJson(FileWithVersion)
 
 /**
  * The body is decoded leniently (invalid UTF-8 bytes become U+FFFD); if re-encoding the text does not
@@ -80,7 +83,7 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
-          return yield* ok({ files: yield* bundles.upload(actor, path.artifactBundleId, payload.files) })
+          return yield* uploadedJson({ files: yield* bundles.upload(actor, path.artifactBundleId, payload.files) })
         }))
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
@@ -91,7 +94,7 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
-          return yield* ok(
+          return yield* writtenJson(
             yield* bundles.writeFile(actor, path.artifactBundleId, path.fileId, payload.content, {
               mediaType: payload.mediaType,
               message: payload.message

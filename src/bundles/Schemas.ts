@@ -118,3 +118,4 @@ export const SkippedFile = Schema.Struct({
 }).annotations({ identifier: "SkippedFile" })
 
 export const FileWithVersion = Schema.Struct({ file: FileRecord, version: FileVersion })
+export const UploadedFiles = Schema.Struct({ files: Schema.Array(FileWithVersion) })

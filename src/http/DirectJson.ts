@@ -62,11 +62,12 @@ export const notDirectJson = (ast: AST.AST, seen: Set<AST.AST> = new Set()): str
 
 /**
  * A responder for routes whose success body is `Envelope(schema)`: it writes `{data, requestId}` as JSON
- * directly. Throws at definition time when `schema` encodes differently from JSON.stringify.
+ * directly, with the endpoint's success `status` (200 unless given). Throws at definition time when
+ * `schema` encodes differently from JSON.stringify.
  */
-export const directJson = <S extends Schema.Schema.Any>(schema: S) => {
+export const directJson = <S extends Schema.Schema.Any>(schema: S, options?: { readonly status?: number }) => {
   const problem = notDirectJson(schema.ast)
   if (problem !== undefined) throw new Error(`directJson: the schema contains ${problem}; use ok() for it`)
   return (data: Schema.Schema.Type<S>): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-    Effect.map(ok(data), (envelope) => HttpServerResponse.unsafeJson(envelope))
+    Effect.map(ok(data), (envelope) => HttpServerResponse.unsafeJson(envelope, options))
 }
