@@ -70,4 +70,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
 # drains: the server stops accepting, running jobs finish, the pool closes. Same flags as `npm start`:
 # a 256 MB old generation keeps the process near 250 MB under 1,000 connections (docs/performance.md,
 # "Memory"); with memory to spare, raise it for throughput (docs/deploy.md, "Memory and node flags").
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=256", "dist/server/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=256", "--heap-growing-percent=100", "dist/server/main.js"]
