@@ -3,13 +3,16 @@
  *   - job pickup latency: from graphile_worker.add_job (the job row's created_at) to the task starting,
  *     both read from the database clock, for sequential heartbeat probes;
  *   - audits per second end to end with the mock reviewer on a 10 KiB SKILL.md bundle (HTTP start →
- *     job completed), and each audit's queue-to-done time;
+ *     job completed), and each audit's queue-to-done time: 200 on cold processes, then the steady rate
+ *     over 2,000 after 800 more; and one audit at a time at idle (issue 16). With BENCH_COMPARE_WITH,
+ *     the compared checkout's API process and a worker of its own (the only one running then) first;
  *   - GET /credits (the balance read) with 10 and with 1,000,000 ledger events.
  */
+import * as Path from "node:path"
 import autocannon from "autocannon"
 import { allScopes } from "../src/auth/Scopes.js"
 import { generateRawKey, hashKey } from "../src/identity/ApiKeys.js"
-import type { BenchContext } from "./harness.js"
+import { type BenchContext, root } from "./harness.js"
 import { api, grant, ms, percentile, sleep, startWorker, stopWorker, waitForJobs } from "./jobs.js"
 
 /** A realistic skill padded to ~10 KiB: frontmatter, steps, examples, references. */
@@ -191,12 +194,34 @@ const balanceSql = async (ctx: BenchContext, userIds: Record<"small" | "large", 
   return times
 }
 
+/** The audit measurements on one side: the service and a worker of this checkout, or the compared one's. */
+const auditRates = async (ctx: BenchContext, target: "service" | "baseline", checkout: string) => {
+  // the side's API process answers the starts; its worker (only one runs at a time) runs the jobs
+  const on: BenchContext = { ...ctx, urls: { ...ctx.urls, service: ctx.urls[target] } }
+  const { worker, dataDir } = startWorker(ctx.databaseUrl, checkout)
+  try {
+    await pickupLatency(ctx, 3) // the worker is ready once it has picked up a probe
+    // one audit at a time on an idle service and worker: start→completed on the database's clock
+    const idle = await idleAudits(on, 30)
+    // the first 200 run on a service and a worker whose audit path V8 has not optimized yet (what a CI job
+    // hitting a fresh deployment sees); then, after 800 more to warm up, the steady rate over 2,000
+    const cold = await auditsPerSecond(on, 200, 8)
+    await auditsPerSecond(on, 800, 8)
+    const steady = await auditsPerSecond(on, 2000, 8)
+    return { idle, cold, steady }
+  } finally {
+    await stopWorker(worker, dataDir)
+  }
+}
+
 export const auditsSection = async (ctx: BenchContext): Promise<string> => {
   const { worker, dataDir } = startWorker(ctx.databaseUrl)
+  let pickups: Array<number>
+  let ledger: string[]
   try {
     // the worker is ready once it has picked up a probe
     await pickupLatency(ctx, 3)
-    const pickups = await pickupLatency(ctx, 200)
+    pickups = await pickupLatency(ctx, 200)
 
     // the bench user holds the large ledger; a fresh second user the small one
     const smallUser = await secondUser(ctx)
@@ -210,28 +235,34 @@ export const auditsSection = async (ctx: BenchContext): Promise<string> => {
     const [few, many] = [await count(smallUser.userId), await count(ctx.userId)]
     const { small: balanceFew, large: balanceMany } = await balanceReads(ctx, smallUser.apiKey, ctx.apiKey)
     const sqlTimes = await balanceSql(ctx, { small: smallUser.userId, large: ctx.userId }, 3000)
-
-    // one audit at a time on an idle service and worker: start→completed on the database's clock
-    const idle = await idleAudits(ctx, 30)
-    // the first 200 run on a service and a worker whose audit path V8 has not optimized yet (what a CI job
-    // hitting a fresh deployment sees); then, after 800 more to warm up, the steady rate over 2,000
-    const audits = await auditsPerSecond(ctx, 200, 8)
-    await auditsPerSecond(ctx, 800, 8)
-    const steady = await auditsPerSecond(ctx, 2000, 8)
-
-    return [
-      "| Measurement | Result | Goal |",
-      "|---|---|---|",
-      `| Job pickup latency (add_job → task start, ${pickups.length} sequential probes) | p50 ${ms(percentile(pickups, 50))} ms, p99 ${ms(percentile(pickups, 99))} ms, max ${ms(Math.max(...pickups))} ms | p50 < 10 ms, p99 < 50 ms |`,
-      `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8) | ${audits.perSecond.toFixed(1)} audits/s (${audits.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(audits.latencies, 50))} ms, p99 ${ms(percentile(audits.latencies, 99))} ms | — |`,
-      `| The same, steady state: 2,000 audits after 1,000 to warm up | ${steady.perSecond.toFixed(1)} audits/s (${steady.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(steady.latencies, 50))} ms, p99 ${ms(percentile(steady.latencies, 99))} ms | ≥ 200 audits/s (issue 16) |`,
-      `| One audit at a time at idle (${idle.length} audits, start→completed on the database clock) | p50 ${ms(percentile(idle, 50))} ms, p99 ${ms(percentile(idle, 99))} ms | p50 ≤ 50 ms (issue 16) |`,
+    ledger = [
       `| GET /credits?limit=10 with ${few} ledger events | ${balanceFew.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceFew.p50} ms, p99 ${balanceFew.p99} ms | — |`,
       `| GET /credits?limit=10 with ${many.toLocaleString("en-US")} ledger events | ${balanceMany.requestsPerSecond.toFixed(0)} req/s, p50 ${balanceMany.p50} ms, p99 ${balanceMany.p99} ms | not slower than with ${few} |`,
       `| Balance read SQL alone (3 statements, 3,000 interleaved reads each), ${few} events | p50 ${(percentile(sqlTimes.small, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.small, 99) * 1000).toFixed(0)} µs | — |`,
       `| Balance read SQL alone, ${many.toLocaleString("en-US")} events | p50 ${(percentile(sqlTimes.large, 50) * 1000).toFixed(0)} µs, p99 ${(percentile(sqlTimes.large, 99) * 1000).toFixed(0)} µs | not slower than with ${few} |`
-    ].join("\n")
+    ]
   } finally {
     await stopWorker(worker, dataDir)
   }
+
+  // with BENCH_COMPARE_WITH, the compared checkout's service and worker first, on the same database
+  const compareWith = process.env.BENCH_COMPARE_WITH
+  const before = compareWith ? await auditRates(ctx, "baseline", Path.resolve(compareWith)) : undefined
+  const after = await auditRates(ctx, "service", root)
+  type Rate = Awaited<ReturnType<typeof auditsPerSecond>>
+  const rate = (r: Rate) =>
+    `${r.perSecond.toFixed(1)} audits/s (${r.seconds.toFixed(1)} s); queue→done p50 ${ms(percentile(r.latencies, 50))} ms, p99 ${ms(percentile(r.latencies, 99))} ms`
+  const idle = (times: ReadonlyArray<number>) => `p50 ${ms(percentile(times, 50))} ms, p99 ${ms(percentile(times, 99))} ms`
+  const sides = (of: (side: Awaited<ReturnType<typeof auditRates>>) => string) =>
+    before ? `${of(after)}; **before** (${compareWith}): ${of(before)}` : of(after)
+
+  return [
+    "| Measurement | Result | Goal |",
+    "|---|---|---|",
+    `| Job pickup latency (add_job → task start, ${pickups.length} sequential probes) | p50 ${ms(percentile(pickups, 50))} ms, p99 ${ms(percentile(pickups, 99))} ms, max ${ms(Math.max(...pickups))} ms | p50 < 10 ms, p99 < 50 ms |`,
+    `| Audits end to end, mock reviewer, 10 KiB SKILL.md (200 audits, 8 concurrent clients, 1 worker × 8), on cold processes | ${sides((s) => rate(s.cold))} | — |`,
+    `| The same, steady state: 2,000 audits after 1,000 to warm up | ${sides((s) => rate(s.steady))} | ≥ 200 audits/s (issue 16) |`,
+    `| One audit at a time at idle (30 audits, start→completed on the database clock) | ${sides((s) => idle(s.idle))} | p50 ≤ 50 ms (issue 16) |`,
+    ...ledger
+  ].join("\n")
 }

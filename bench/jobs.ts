@@ -7,7 +7,7 @@ import * as Fs from "node:fs"
 import * as Http from "node:http"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { type BenchContext, root } from "./harness.js"
+import { type BenchContext, root, startNodeFlags } from "./harness.js"
 
 export const percentile = (values: ReadonlyArray<number>, p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -17,13 +17,17 @@ export const ms = (n: number) => n.toFixed(1)
 export const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve, n))
 
 
-/** A worker process (role worker) on the bench database, 8 jobs at once. */
-export const startWorker = (databaseUrl: string) => {
+/**
+ * A worker process (role worker) on the bench database, 8 jobs at once, from this checkout or from
+ * `cwd` (another checkout, `BENCH_COMPARE_WITH`, with its own npm start flags).
+ */
+export const startWorker = (databaseUrl: string, cwd = root) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
-  // BENCH_WORKER_NODE_ARGS: node flags for the worker (e.g. --cpu-prof), as BENCH_SERVICE_NODE_ARGS for the service
+  // npm start's node flags, as the bench service gets them (a deployed worker is `npm start` with
+  // SERVICE_ROLE=worker); BENCH_WORKER_NODE_ARGS (e.g. --cpu-prof) after them, as BENCH_SERVICE_NODE_ARGS
   const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((arg) => arg.length > 0)
-  const worker: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
-    cwd: root,
+  const worker: ChildProcess = spawn(process.execPath, [...startNodeFlags(cwd), ...nodeArgs, "--import", "tsx", "src/main.ts"], {
+    cwd,
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
