@@ -23,15 +23,18 @@ layer(makeTestApp())("hot-path statements (makeRows)", (it) => {
       expect(lean.createdAt).toBeInstanceOf(Date)
     }))
 
-  it.effect("inside a transaction it runs on the transaction's connection (sees its uncommitted rows)", () =>
+  it.effect("inside a transaction it runs on the transaction's connection (sees its uncommitted rows), with the same names and errors", () =>
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
       const rows = makeRows(yield* PgPool)
       const email = `query-${crypto.randomUUID()}@rubr.test`
       const seen = yield* Effect.gen(function*() {
         yield* sql`INSERT INTO users (email) VALUES (${email})`
-        const inside = yield* rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email = ${email}`)
-        return yield* Effect.fail({ rolledBack: inside[0].n })
+        const inside = yield* rows(sql<{ userCount: number }>`SELECT count(*)::int AS user_count FROM users WHERE email = ${email}`)
+        expect(Object.keys(inside[0])).toEqual(["userCount"])
+        const failed = yield* Effect.flip(rows(sql`SELECT * FROM no_such_table`))
+        expect(failed).toBeInstanceOf(SqlError.SqlError)
+        return yield* Effect.fail({ rolledBack: inside[0].userCount })
       }).pipe(sql.withTransaction, Effect.flip)
       expect(seen).toEqual({ rolledBack: 1 })
       const after = yield* rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email = ${email}`)

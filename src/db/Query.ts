@@ -1,12 +1,12 @@
 /**
- * A lean way to run one statement on the hot path (the request's authentication and the bundle-scoped
- * reads every route starts with).
+ * A lean way to run one statement on the hot path (the request's authentication, the bundle-scoped
+ * reads every route starts with, the statements of a run's start and of its jobs).
  *
- * Outside a transaction the statement runs straight on the shared `pg` pool: @effect/sql's own
- * execution opens a span and a scope and provides them for every statement, which cost about 0.2 ms of
- * CPU per statement under load (docs/performance.md). Inside a transaction it goes through @effect/sql
- * as usual, so it joins the transaction's connection. Either way the caller gets the same rows (names
- * transformed as the SqlClient does) and the same SqlError on failure.
+ * @effect/sql's own execution opens a span and a scope and provides them for every statement, which cost
+ * about 0.2 ms of CPU per statement under load (docs/performance.md). Outside a transaction the statement
+ * runs straight on the shared `pg` pool instead; inside one, straight on the transaction's own connection
+ * (`Connection.execute`, what @effect/sql itself ends in). Either way the caller gets the same rows
+ * (names transformed as the SqlClient does) and the same SqlError on failure.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqlError from "@effect/sql/SqlError"
@@ -35,7 +35,7 @@ export const makeRows = (pool: pg.Pool) =>
   Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (transaction) => {
     const [text, params] = statement.compile()
     // the transaction's own connection, without the span and scope @effect/sql opens per statement
-    if (Option.isSome(transaction)) return transaction.value[0].execute(text, params, transformRows as any)
+    if (Option.isSome(transaction)) return transaction.value[0].execute(text, params, transformRows)
     return Effect.async<ReadonlyArray<A>, SqlError.SqlError>((resume) => {
       // not cancellable: an interrupted request lets its statement finish and the client return to the pool
       pool.query(text, params as Array<unknown>, (cause, result) => {
