@@ -1,7 +1,7 @@
 /** Issue 4: admission control, credits under concurrency, idempotency, access, targets and cancellation. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { bundleWith, call, count, skillBundle, waitForJob } from "./support/fixtures.js"
 
 const start = (token: string, bundleId: string, body: unknown = {}, headers: Record<string, string> = {}) =>
@@ -98,6 +98,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_AUDIT_CREDIT_MODE: "flat", SERVI
 
     it.effect("the per-bundle rate limit is 429 rate_limit_exceeded with Retry-After", () =>
       Effect.gen(function*() {
+        yield* inOneMinuteWindow()
         const token = yield* call((app) => app.token("hammer"))
         const { bundleId } = yield* bundleWith(token, [])
         const statuses: Array<number> = []

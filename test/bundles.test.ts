@@ -1,7 +1,7 @@
 /** Issue 3: bundles: create, list, read, update, archive, permanent delete, scopes, cross-user 404s, rate limit. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
 
 const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
   Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
@@ -394,6 +394,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "5" } }))("per-bundle rate limit", (it) => {
   it.effect("requests to one bundle beyond the limit are 429 with Retry-After; other bundles are unaffected", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const token = yield* call((app) => app.token("limited"))
       const a = (yield* call((app) => app.request("POST", "/artifact-bundles", { token, body: { name: "a" } }))).body.data.artifactBundle.id
       const b = (yield* call((app) => app.request("POST", "/artifact-bundles", { token, body: { name: "b" } }))).body.data.artifactBundle.id

@@ -1,7 +1,7 @@
 /** Issue 10: conversions on the shared run pipeline: admission, credits per mode, idempotency, cancellation. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { balanceMatchesLedger, bundleWith, call, count, DEPLOY_SKILL, waitForJob } from "./support/fixtures.js"
 
 const convert = (token: string, bundleId: string, body: unknown = {}, headers: Record<string, string> = {}) =>
@@ -104,6 +104,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_AUDIT_CREDIT_MODE: "flat", SERVI
 layer(makeTestApp({ role: "api", env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "4" } }))("the bundle rate limit", (it) => {
   it.effect("is 429 rate_limit_exceeded with Retry-After, and a refused start leaves nothing", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const token = yield* call((app) => app.token("hammer"))
       const { bundleId } = yield* skillBundle(token) // the upload counted once
       // another user's requests are 404 and count nothing against this bundle's limit

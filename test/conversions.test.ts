@@ -3,7 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { rubrFlowJsonSchema } from "../src/rubr_flow/Format.js"
 import { validateText } from "../src/rubr_flow/Validator.js"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
 import {
   bundleWith,
   call,
@@ -327,6 +327,7 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
 layer(makeTestApp({ role: "api", env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "3" } }))("the rubr_flow JSON Schema", (it) => {
   it.effect("is public, derived from the format definition, and counted against the per-IP limit", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const app = yield* TestApp
       const reply = yield* Effect.promise(() => app.request("GET", "/rubr-flow/schema.json"))
       expect(reply.status).toBe(200)

@@ -5,7 +5,7 @@ import { AppConfig } from "../src/config/AppConfig.js"
 import { showOutbox } from "../src/email/DevOutbox.js"
 import { Outbox } from "../src/email/Outbox.js"
 import { generateToken, hashToken, UnsubscribeTokens } from "../src/email/UnsubscribeTokens.js"
-import { makeTestApp, TestApp, type TestAppShape } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, TestApp, type TestAppShape } from "./support/TestApp.js"
 
 const withoutRequestId = (text: string) => {
   const body = JSON.parse(text)
@@ -407,6 +407,7 @@ layer(makeTestApp())("newsletter and one-click unsubscribe", (it) => {
 layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "3" } }))("public-route IP throttling", (it) => {
   it.effect("the fourth request of a minute from one IP is 429 with Retry-After; X-Forwarded-For is not trusted", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const app = yield* TestApp
       const replies = []
       for (let i = 0; i < 4; i++) {
@@ -435,6 +436,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "2", SERVICE
   (it) => {
     it.effect("the last X-Forwarded-For address (the one our proxy appended) is the client; what a client wrote before it is not", () =>
       Effect.gen(function*() {
+        yield* inOneMinuteWindow()
         const app = yield* TestApp
         const from = (xff: string) =>
           Effect.promise(() =>

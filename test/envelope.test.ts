@@ -5,7 +5,7 @@ import { keySatisfies, access } from "../src/auth/Scopes.js"
 import { routes } from "../src/http/Routes.js"
 import pg from "pg"
 import { inject } from "vitest"
-import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 
 const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
   Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
@@ -144,6 +144,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
 layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_USER_PER_MINUTE: "3", SERVICE_RATE_LIMIT_KEY_PER_MINUTE: "2" } }))("rate limits", (it) => {
   it.effect("the per-user limit answers 429 with Retry-After, counted in PostgreSQL", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const token = yield* call((app) => app.token("limited"))
       const statuses: Array<number> = []
       for (let i = 0; i < 4; i++) statuses.push((yield* call((app) => app.request("GET", "/me", { token }))).status)
@@ -161,6 +162,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_USER_PER_MINUTE: "3", SERVICE_RATE
 
   it.effect("the per-key limit is separate from the user's", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const raw = yield* call((app) => app.apiKey("key-limited", ["files:read"]))
       const statuses: Array<number> = []
       for (let i = 0; i < 3; i++) statuses.push((yield* call((app) => app.request("GET", "/me", { token: raw }))).status)

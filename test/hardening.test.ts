@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { routes } from "../src/http/Routes.js"
 import { openApiDocument } from "../src/system/Http.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../src/http/JsonDepth.js"
-import { makeTestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp } from "./support/TestApp.js"
 import { call } from "./support/fixtures.js"
 
 const nestedArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
@@ -131,6 +131,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "3" } }))("t
       for (const route of PUBLIC) {
         const { url, body } = sample(route.method, route.path)
         const statuses: Array<number> = []
+        yield* inOneMinuteWindow() // the 5 calls of a route in one window
         for (let i = 0; i < 5; i++) {
           const reply = yield* call((app) => app.request(route.method, url, body === undefined ? {} : { body }))
           statuses.push(reply.status)

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { allScopes } from "../src/auth/Scopes.js"
 import { mcpClient, postMcp } from "./support/Mcp.js"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
 import { bundleWith, call, DEPLOY_SKILL } from "./support/fixtures.js"
 
 const TOOLS = [
@@ -344,6 +344,7 @@ layer(makeTestApp({
 
   it.scoped("an API key's rate limit counts MCP tool calls and REST requests together", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const key = yield* call((a) => a.apiKey("busy", ["artifact_bundles:read"]))
       const mcp = yield* mcpClient({ token: key })
       const statuses: Array<string> = []
@@ -357,6 +358,7 @@ layer(makeTestApp({
 
   it.effect("MCP requests without credentials count against the per-IP limit; with a token they do not", () =>
     Effect.gen(function*() {
+      yield* inOneMinuteWindow()
       const key = yield* call((a) => a.apiKey("ip-user", ["artifact_bundles:read"]))
       const search = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_docs", arguments: { query: "credits" } } }
       const statuses: Array<number> = []

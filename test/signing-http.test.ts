@@ -6,7 +6,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { signPayload, verifyExport } from "../src/signing/Document.js"
 import { deterministicPrivateJwk, fromPrivateJwk } from "../src/signing/Keys.js"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
 
 // the app signs with this key file, so the test holds the private key too
 const privateJwk = deterministicPrivateJwk("signing-http.test")
@@ -18,6 +18,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_SIGNING_KEY_FILE: keyFile, SERVI
   (it) => {
     it.effect("is public, answers the JWKS itself, verifies what the service's key signs, and counts against the per-IP limit", () =>
       Effect.gen(function*() {
+        yield* inOneMinuteWindow()
         const app = yield* TestApp
         const key = yield* Effect.promise(() => fromPrivateJwk(privateJwk))
         const reply = yield* Effect.promise(() => app.request("GET", "/signing-keys"))

@@ -150,3 +150,16 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
 
 /** Real-time sleep: `it.effect` runs on the TestClock, where Effect.sleep never advances by itself. */
 export const sleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+
+/**
+ * Rate limits count fixed one-minute windows (src/limits/RateLimiter.ts, `date_trunc('minute', now())`).
+ * A test whose requests must land in one window first waits out the last `marginSeconds` of the current
+ * minute, so its burst never straddles two windows (the fifth call of a burst landing in a fresh window
+ * would be allowed again).
+ */
+export const inOneMinuteWindow = (marginSeconds = 6) =>
+  Effect.promise(async () => {
+    const now = new Date()
+    const intoMinute = now.getUTCSeconds() + now.getUTCMilliseconds() / 1000
+    if (intoMinute > 60 - marginSeconds) await new Promise((resolve) => setTimeout(resolve, (60 - intoMinute) * 1000 + 250))
+  })
