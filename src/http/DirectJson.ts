@@ -1,5 +1,6 @@
 /**
- * Success responses written straight as JSON, for the hottest read routes.
+ * Success responses written straight as JSON, for the hottest routes: the file read and the version list,
+ * and the upload and the new version, which answer with what they just wrote.
  *
  * HttpApi encodes whatever a handler returns with the endpoint's success schema: an effectful Schema
  * parse that checks every refinement again (UUID patterns, integers) before the JSON is written, about
