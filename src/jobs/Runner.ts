@@ -9,6 +9,7 @@ import { Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from
 import * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import { pgArray } from "../db/Database.js"
 import { type JobRow, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
@@ -323,32 +324,39 @@ export const failAndRefund = (
 
 /**
  * Jobs whose worker stopped beating (killed, crashed, machine lost) are handed back to graphile-worker
- * (force-unlocking that worker's jobs) while attempts remain, or failed with a refund.
+ * while attempts remain, or failed with a refund. One transaction: every stale job is moved in our table
+ * first, and only then are the lost workers' graphile-worker jobs unlocked, at the commit. The other way
+ * round, a healthy worker could be handed a job and claim it before this pass moved it back to queued,
+ * and then find it no longer running when it completes (a test saw the job failed as cancelled). The
+ * row locks also keep two workers' passes off the same jobs.
  */
 export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const jobs = yield* Jobs
-    const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number; resourceType: string }>`
-      SELECT id, worker_id, attempts, max_attempts, resource_type FROM jobs
-      WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})
-      FOR UPDATE SKIP LOCKED`.pipe(Effect.orDie)
-    for (const job of stale) {
-      if (job.workerId) {
-        yield* sql`SELECT graphile_worker.force_unlock_workers(ARRAY[${job.workerId}]::text[])`.pipe(Effect.orDie)
+    return yield* Effect.gen(function*() {
+      const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number; resourceType: string }>`
+        SELECT id, worker_id, attempts, max_attempts, resource_type FROM jobs
+        WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})
+        FOR UPDATE SKIP LOCKED`
+      for (const job of stale) {
+        if (job.attempts < job.maxAttempts) {
+          yield* jobs.transition(job.id, {
+            from: ["running"],
+            state: "queued",
+            message: "The worker stopped responding; the job will be retried.",
+            kind: "worker_lost",
+            resourceType: job.resourceType
+          })
+        } else {
+          yield* sql`SELECT graphile_worker.remove_job(${job.id}::text)`
+          yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.", 0, job)
+        }
       }
-      if (job.attempts < job.maxAttempts) {
-        yield* jobs.transition(job.id, {
-          from: ["running"],
-          state: "queued",
-          message: "The worker stopped responding; the job will be retried.",
-          kind: "worker_lost",
-          resourceType: job.resourceType
-        })
-      } else {
-        yield* sql`SELECT graphile_worker.remove_job(${job.id}::text)`.pipe(Effect.orDie)
-        yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.", 0, job)
+      const lostWorkers = [...new Set(stale.flatMap((job) => (job.workerId ? [job.workerId] : [])))]
+      if (lostWorkers.length > 0) {
+        yield* sql`SELECT graphile_worker.force_unlock_workers(${pgArray(lostWorkers)}::text[])`
       }
-    }
-    return stale.length
+      return stale.length
+    }).pipe(sql.withTransaction, Effect.orDie)
   })
