@@ -19,6 +19,7 @@ import { freePort, startEmbedded } from "../src/db/EmbeddedPostgres.js"
 import { migrate } from "../src/db/Migrations.js"
 import { generateRawKey, hashKey } from "../src/identity/ApiKeys.js"
 import type { HeapReport, HeapSample } from "./heap-probe.js"
+import { npmStartCommand } from "../scripts/start-command.js"
 
 export const root = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -132,12 +133,8 @@ const waitFor = (child: ChildProcess, pattern: RegExp, label: string) =>
  * The node flags `npm start` runs the service with (package.json), e.g. the young-generation size. Both
  * servers get them, so the baseline runs on the same V8 settings as the service.
  */
-export const startNodeFlags = (cwd: string): Array<string> => {
-  const start: string = JSON.parse(Fs.readFileSync(Path.join(cwd, "package.json"), "utf8")).scripts?.start ?? ""
-  // the flags of the command that runs the service: the last one (`npm start` builds first, then runs)
-  const command = start.split("&&").at(-1) ?? ""
-  return command.split(/\s+/).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
-}
+export const startNodeFlags = (cwd: string): Array<string> =>
+  npmStartCommand(cwd).filter((arg) => arg.startsWith("--") && !arg.startsWith("--import"))
 
 /** Extra node flags from an environment variable (space-separated), e.g. BENCH_SERVICE_NODE_ARGS. */
 const nodeArgsFrom = (name: string) => (process.env[name] ?? "").split(" ").filter((arg) => arg.length > 0)

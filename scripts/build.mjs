@@ -27,57 +27,45 @@ const started = Date.now()
 // some bundled dependencies are CommonJS and call require(): give the ESM bundle one
 const requireShim = "import { createRequire as __rubrCreateRequire } from 'node:module'; const require = __rubrCreateRequire(import.meta.url);"
 
-rmSync(join(root, "dist/server"), { recursive: true, force: true })
+/** Empties `outdir` and bundles into it as an ES module; `options` say what and for which runtime. */
+const bundleInto = (outdir, options) => {
+  rmSync(join(root, outdir), { recursive: true, force: true })
+  return build({ absWorkingDir: root, outdir, bundle: true, format: "esm", logLevel: "warning", ...options })
+}
+
 // two folders below the root, as src/<dir>/ is: the paths the code finds from import.meta.url (sql/,
 // docs/) resolve the same from the bundle
-await build({
-  absWorkingDir: root,
+await bundleInto("dist/server", {
   entryPoints: { main: "src/main.ts" },
-  outdir: "dist/server",
-  bundle: true,
   // split, so that what src/ imports on demand (the OpenAI-compatible providers) stays a module of its
   // own, with its dependencies' imports, instead of being hoisted into main.js
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   packages: "external",
-  format: "esm",
   platform: "node",
-  target: "node20",
-  logLevel: "warning"
+  target: "node20"
 })
 if (serverOnly) {
   process.stderr.write(`built dist/server/ in ${Date.now() - started} ms\n`)
   process.exit(0)
 }
 
-rmSync(join(root, "dist/cli"), { recursive: true, force: true })
-await build({
-  absWorkingDir: root,
+await bundleInto("dist/cli", {
   entryPoints: { main: "src/cli/main.ts" },
-  outdir: "dist/cli",
-  bundle: true,
   splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   minify: true,
   legalComments: "none",
   chunkNames: "chunks/[name]-[hash]",
-  banner: { js: requireShim },
-  logLevel: "warning"
+  banner: { js: requireShim }
 })
 
-rmSync(join(root, "dist/client"), { recursive: true, force: true })
-await build({
-  absWorkingDir: root,
+await bundleInto("dist/client", {
   entryPoints: { index: "src/client/index.ts" },
-  outdir: "dist/client",
-  bundle: true,
   packages: "external",
-  format: "esm",
   platform: "neutral",
-  target: "es2022",
-  logLevel: "warning"
+  target: "es2022"
 })
 
 if (withTypes) {

@@ -11,6 +11,7 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { listeningRecordPath, originOf, resolvePublicBaseUrl, writeListeningRecord } from "../src/config/PublicUrl.js"
+import { npmStartCommand } from "../scripts/start-command.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 
 const freePort = () =>
@@ -58,8 +59,7 @@ describe("the public base URL", () => {
  * arguments: the test setup has built dist/ from these sources, so this runs the same service.
  */
 const npmStartArgs = () => {
-  const start: string = JSON.parse(Fs.readFileSync("package.json", "utf8")).scripts.start
-  const [command, ...args] = start.split("&&").at(-1)!.trim().split(/\s+/)
+  const [command, ...args] = npmStartCommand(process.cwd())
   expect([command, args.at(-1)]).toEqual(["node", "dist/server/main.js"])
   return args
 }

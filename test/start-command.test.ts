@@ -6,14 +6,10 @@
 import { describe, expect, it } from "vitest"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import { npmStartCommand } from "../scripts/start-command.js"
 
 const ROOT = Path.resolve(import.meta.dirname, "..")
 
-/** The command `npm start` ends with (it builds first, then runs), split into words. */
-const npmStartCommand = () => {
-  const start: string = JSON.parse(Fs.readFileSync(Path.join(ROOT, "package.json"), "utf8")).scripts.start
-  return start.split("&&").at(-1)!.trim().split(/\s+/)
-}
 
 /** The image's `CMD [...]` (exec form). */
 const imageCommand = () => {
@@ -23,11 +19,11 @@ const imageCommand = () => {
 
 describe("the start command", () => {
   it("is the same in the image as in npm start", () => {
-    expect(imageCommand()).toEqual(npmStartCommand())
+    expect(imageCommand()).toEqual(npmStartCommand(ROOT))
   })
 
   it("runs the bundle on plain node with the memory flags", () => {
-    const command = npmStartCommand()
+    const command = npmStartCommand(ROOT)
     expect(command[0]).toBe("node")
     expect(command.at(-1)).toBe("dist/server/main.js")
     expect(command).toEqual(expect.arrayContaining(["--max-semi-space-size=16", "--max-old-space-size=256", "--heap-growing-percent=100"]))
@@ -35,7 +31,7 @@ describe("the start command", () => {
 
   it("uses flags the running node accepts", async () => {
     const { execFileSync } = await import("node:child_process")
-    const flags = npmStartCommand().filter((word) => word.startsWith("--"))
+    const flags = npmStartCommand(ROOT).filter((word) => word.startsWith("--"))
     expect(execFileSync(process.execPath, [...flags, "-e", "process.stdout.write('ok')"], { encoding: "utf8" })).toBe("ok")
   })
 })
