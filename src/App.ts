@@ -19,6 +19,7 @@ import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
 import { Bundles } from "./bundles/Bundles.js"
 import { DatabaseLive } from "./db/Database.js"
+import { describeDatabaseError, isDatabaseUnavailable } from "./db/Availability.js"
 import { EmailServicesLive } from "./email/Layer.js"
 import { HttpAppLive, LogBaseUrl, NodeServerLive } from "./http/Server.js"
 import { ApiKeys } from "./identity/ApiKeys.js"
@@ -150,7 +151,12 @@ const StaleJobRecovery = Layer.scopedDiscard(
     const config = yield* AppConfig
     const staleAfter = Duration.millis(config.worker.staleJobAfterMs)
     yield* recoverStaleJobs(staleAfter).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("stale job recovery failed", cause)),
+      // the database away: one short line a pass (the next pass tries again); anything else with its cause
+      Effect.catchAllCause((cause) =>
+        isDatabaseUnavailable(cause)
+          ? Effect.logWarning("stale job recovery skipped: the database is unreachable").pipe(Effect.annotateLogs({ reason: describeDatabaseError(cause) }))
+          : Effect.logWarning("stale job recovery failed", cause)
+      ),
       Effect.repeat(Schedule.spaced(Duration.millis(Math.max(500, config.worker.staleJobAfterMs / 4)))),
       Effect.forkScoped
     )

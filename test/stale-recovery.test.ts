@@ -78,6 +78,68 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       expect(yield* count("credit_ledger", `resource_id = '${runId}' AND type = 'refund'`)).toBe(1)
     }))
 
+  it.effect("a queued job fetched by a worker that died before claiming it is unlocked; a fresh lock is left alone", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const token = yield* call((a) => a.token("never-claimed"))
+      const { bundleId } = yield* skillBundle(token)
+      const started = yield* call((a) => a.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} }))
+      const jobId: string = started.body.data.jobId
+      // locked by a worker long ago, never claimed in our table (it died between the fetch and the claim)
+      yield* app.sql.unsafe(
+        `UPDATE graphile_worker._private_jobs SET locked_at = now() - interval '2 minutes', locked_by = 'ghost-unclaimed' WHERE key = $1`,
+        [jobId]
+      ).pipe(Effect.orDie)
+      const { bundleId: other } = yield* skillBundle(token)
+      const fresh = yield* call((a) => a.request("POST", `/artifact-bundles/${other}/audits`, { token, body: {} }))
+      // locked a moment ago by a live worker about to claim it
+      yield* app.sql.unsafe(
+        `UPDATE graphile_worker._private_jobs SET locked_at = now(), locked_by = 'live-pool' WHERE key = $1`,
+        [fresh.body.data.jobId]
+      ).pipe(Effect.orDie)
+      yield* recover
+      expect(yield* graphileJob(jobId)).toEqual({ lockedAt: null, lockedBy: null })
+      expect((yield* graphileJob(fresh.body.data.jobId))?.lockedBy).toBe("live-pool")
+      const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
+      expect(job.body.data.job.state).toBe("queued")
+    }))
+
+  it.effect("a run that lost its job (handed back, claimed again elsewhere) can no longer move it: its claim no longer holds", () =>
+    Effect.gen(function*() {
+      const token = yield* call((a) => a.token("fenced"))
+      const { bundleId } = yield* skillBundle(token)
+      const started = yield* call((a) => a.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} }))
+      const jobId: string = started.body.data.jobId
+      const claimAs = (workerId: string) =>
+        Effect.flatMap(Jobs, (jobs) =>
+          jobs.transition(jobId, {
+            from: ["queued", "running"],
+            state: "running",
+            message: "Started.",
+            kind: "started",
+            attemptDelta: 1,
+            workerId,
+            resourceType: "audit_run"
+          }))
+      const first = yield* claimAs("pool-old").pipe(Effect.provide(JobsLive))
+      const second = yield* claimAs("pool-new").pipe(Effect.provide(JobsLive))
+      const old = { workerId: "pool-old", attempts: first!.attempts }
+      const current = { workerId: "pool-new", attempts: second!.attempts }
+      const outcome = (claim: typeof old) =>
+        Effect.flatMap(Jobs, (jobs) =>
+          jobs.transition(jobId, { claim, from: ["running"], state: "completed", message: "Completed.", result: { by: claim.workerId }, resourceType: "audit_run" })
+        ).pipe(Effect.provide(JobsLive))
+      const beat = (claim: typeof old) => Effect.flatMap(Jobs, (jobs) => jobs.heartbeat(jobId, claim)).pipe(Effect.provide(JobsLive))
+      // the old run: its heartbeat says stop, its completion changes nothing
+      expect(yield* beat(old)).toBe(false)
+      expect(yield* outcome(old)).toBeUndefined()
+      // the current one holds the job
+      expect(yield* beat(current)).toBe(true)
+      expect((yield* outcome(current))?.state).toBe("completed")
+      const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
+      expect(job.body.data.job.result).toEqual({ by: "pool-new" })
+    }))
+
   it.effect("two passes at once handle a lost job once", () =>
     Effect.gen(function*() {
       const { jobId } = yield* lostAudit("lost-twice", 1)

@@ -68,8 +68,14 @@ export const appConfig = Effect.gen(function*() {
       embeddedPort: yield* Config.option(Config.port("SERVICE_EMBEDDED_PG_PORT")),
       poolSize: yield* positiveInt("SERVICE_DB_POOL_SIZE", 20),
       /** named prepared statements (src/db/PreparedStatements.ts); off behind a pooler that cannot keep them */
-      preparedStatements: yield* Config.boolean("SERVICE_DB_PREPARED_STATEMENTS").pipe(Config.withDefault(true))
+      preparedStatements: yield* Config.boolean("SERVICE_DB_PREPARED_STATEMENTS").pipe(Config.withDefault(true)),
+      /** how long the start waits for an unreachable database (0: one attempt) */
+      connectTimeoutS: yield* nonNegativeInt("SERVICE_DB_CONNECT_TIMEOUT_S", 60),
+      /** how long a statement waits for a pooled connection before it fails (a request then answers 503) */
+      acquireTimeoutMs: yield* positiveInt("SERVICE_DB_ACQUIRE_TIMEOUT_MS", 5000)
     },
+    /** SIGTERM/SIGINT drain within this many seconds, whatever the database is doing, then exit */
+    shutdownTimeoutS: yield* positiveInt("SERVICE_SHUTDOWN_TIMEOUT_S", 25),
     auth: {
       jwksUrl,
       jwksFile: Option.isSome(jwksUrl) ? Option.none<string>() : Option.some(Path.resolve(jwksFile)),

@@ -10,6 +10,10 @@ import pg from "pg"
 import { AppConfig } from "../config/AppConfig.js"
 import { startEmbedded } from "./EmbeddedPostgres.js"
 import { migrate } from "./Migrations.js"
+import { atMost } from "../process/Bounded.js"
+import { StartupFailure } from "../process/StartupFailure.js"
+import { databaseTarget, describeDatabaseError } from "./Availability.js"
+import { waitForDatabase } from "./StartupWait.js"
 import { preparedStatementsClient } from "./PreparedStatements.js"
 import { columnToField } from "./Query.js"
 
@@ -23,7 +27,8 @@ export const DatabaseUrlLive = Layer.scoped(
     if (Option.isSome(config.database.url)) return config.database.url.value
     const server = yield* startEmbedded({
       dataDir: config.database.dataDir,
-      port: Option.getOrUndefined(config.database.embeddedPort)
+      port: Option.getOrUndefined(config.database.embeddedPort),
+      supervised: true
     })
     yield* Effect.logInfo("embedded PostgreSQL started").pipe(Effect.annotateLogs({ port: server.port }))
     return Redacted.make(server.url)
@@ -53,14 +58,20 @@ export const PgPoolLive = Layer.scoped(
           types: typeParsers,
           application_name: `rubr-${config.role}`,
           // every pooled connection prepares the parameterized statements it runs, or none with the switch off
-          Client: preparedStatementsClient(config.database.preparedStatements)
+          Client: preparedStatementsClient(config.database.preparedStatements),
+          // no statement waits longer than this for a connection: a request answers 503 instead of hanging
+          // while the database is away (or every connection is busy)
+          connectionTimeoutMillis: config.database.acquireTimeoutMs,
+          // a server that vanished without closing its sockets (a failover) is noticed, not waited on forever
+          keepAlive: true,
+          keepAliveInitialDelayMillis: 10_000
         })
         // An idle client's error surfaces on its next checkout; graphile-worker wants both handlers set.
         pool.on("error", () => undefined)
         pool.on("connect", (client) => client.on("error", () => undefined))
         return pool
       }),
-      (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("2 seconds"))
+      (pool) => Effect.promise(() => pool.end()).pipe(atMost("2 seconds"))
     )
   })
 )
@@ -75,12 +86,23 @@ export const SqlLive = Layer.unwrapEffect(
     }))
 )
 
-/** Our migrations, then graphile-worker's own schema, before anything queues a job. */
+/**
+ * Waits for the database (src/db/StartupWait.ts), then applies our migrations and graphile-worker's own
+ * schema, before anything queues a job.
+ */
 export const MigrationsLive = Layer.effectDiscard(
   Effect.gen(function*() {
     const pool = yield* PgPool
-    const applied = yield* migrate(pool)
-    yield* Effect.tryPromise(() => runWorkerMigrations({ pgPool: pool, logger: undefined as any }))
+    const config = yield* AppConfig
+    const target = databaseTarget(Redacted.value(yield* DatabaseUrl))
+    yield* waitForDatabase(pool, target, config.database.connectTimeoutS)
+    const failed = (error: unknown) =>
+      new StartupFailure({
+        problem: `the migrations could not be applied to the database at ${target}: ${describeDatabaseError(error)}`,
+        fix: "Check the database's log; nothing was half-applied (they run in one transaction) and the next start tries again."
+      })
+    const applied = yield* migrate(pool).pipe(Effect.mapError(failed))
+    yield* Effect.tryPromise({ try: () => runWorkerMigrations({ pgPool: pool, logger: undefined as any }), catch: failed })
     if (applied.length > 0) yield* Effect.logInfo("migrations applied").pipe(Effect.annotateLogs({ applied }))
   }).pipe(Effect.withSpan("Database.migrate"))
 )

@@ -26,6 +26,7 @@ import { currentRequestId } from "./RequestId.js"
 import { countsPerIp, methodsFor, readsBody } from "./Routes.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.js"
 import { bufferBody } from "./Body.js"
+import { describeDatabaseError, isDatabaseUnavailable } from "../db/Availability.js"
 import { throttlePublicIp } from "../limits/ClientIp.js"
 import { RateLimiter } from "../limits/RateLimiter.js"
 
@@ -96,15 +97,6 @@ const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest) => 
     })
 }
 
-/** The database cannot be reached (refused, shut down, not accepting connections): 503, not 500. */
-const unavailableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P02", "57P03", "08001", "08006", "55000", "53300"])
-const isDatabaseUnavailable = (error: unknown) => {
-  if (typeof error !== "object" || error === null || (error as { _tag?: unknown })._tag !== "SqlError") return false
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
-  return (typeof cause?.code === "string" && unavailableCodes.has(cause.code)) ||
-    (typeof cause?.message === "string" && /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(cause.message))
-}
-
 export const isBodyTooLarge = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message.includes("maxBytes exceeded")
 
@@ -127,8 +119,9 @@ export const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerReque
         }
       }
     }
-    if (isDatabaseUnavailable(error)) {
-      yield* Effect.logError("database unavailable", cause)
+    if ((error as { _tag?: unknown } | null)?._tag === "SqlError" && isDatabaseUnavailable(error)) {
+      // one short line per refused request while the database is away, not a stack trace each
+      yield* Effect.logWarning("database unavailable").pipe(Effect.annotateLogs({ reason: describeDatabaseError(error) }))
       return new ServiceUnavailable({ message: "The service cannot reach its database right now; retry shortly.", details: [] })
     }
     yield* Effect.logError("unhandled failure", cause)

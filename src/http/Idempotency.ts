@@ -79,7 +79,7 @@ export const outcomeResponse = (outcome: IdempotentOutcome, replayed: boolean) =
 export const IdempotencyKeySweeper = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`.pipe(
-    Effect.catchAll(() => Effect.void),
+    Effect.catchAllCause(() => Effect.void),
     Effect.repeat(Schedule.spaced(Duration.minutes(5))),
     Effect.forkScoped
   )

@@ -89,8 +89,20 @@ export interface PendingEvent {
   readonly at: number
 }
 
+/**
+ * A worker's hold on a job: the worker that claimed it and the attempt it claimed. Every write a worker
+ * makes for its run of a job carries it, so a run that lost the job (handed back while the database was
+ * away, then claimed again elsewhere) can no longer move it: its writes change nothing and it stops.
+ */
+export interface JobClaim {
+  readonly workerId: string
+  readonly attempts: number
+}
+
 /** What a transition does to a job; see `Jobs.transition`. */
 export interface JobChange {
+  /** only while this claim still holds the job (a worker's own writes) */
+  readonly claim?: JobClaim
   readonly from: ReadonlyArray<JobState>
   readonly state: JobState
   readonly phase?: string
@@ -261,7 +273,9 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
             updated_at = now(),
             event_sequence = GREATEST(event_sequence, (SELECT COALESCE(max(sequence), 0) FROM job_events WHERE job_id = ${jobId}))
                              + ${pending.length + 1}
-          WHERE id = ${jobId} AND state = ANY(${pgArray(change.from)}::text[])
+          WHERE id = ${jobId} AND state = ANY(${pgArray(change.from)}::text[])${
+        change.claim ? sql` AND worker_id = ${change.claim.workerId} AND attempts = ${change.claim.attempts}` : sql``
+      }
           RETURNING ${sql.literal(jobColumns)}, event_sequence
         ), e AS (
           INSERT INTO job_events (job_id, artifact_bundle_id, sequence, kind, state, phase, percent, message, created_at)
@@ -280,9 +294,12 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return row as (JobRow & { readonly loaded?: unknown }) | undefined
     }, Effect.orDie)
 
-    /** A running job's heartbeat; false once the job is no longer running (cancelled, handed back). */
-    const heartbeat = (jobId: string) =>
-      rows(sql<{ state: string }>`UPDATE jobs SET heartbeat_at = now() WHERE id = ${jobId} AND state = 'running' RETURNING state`).pipe(
+    /** A running job's heartbeat; false once the claim no longer holds it (cancelled, handed back, claimed again). */
+    const heartbeat = (jobId: string, claim: JobClaim) =>
+      rows(sql<{ state: string }>`
+        UPDATE jobs SET heartbeat_at = now()
+        WHERE id = ${jobId} AND state = 'running' AND worker_id = ${claim.workerId} AND attempts = ${claim.attempts}
+        RETURNING state`).pipe(
         Effect.orDie,
         Effect.map((rows) => rows.length > 0)
       )
@@ -298,8 +315,10 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       readonly message: string
       readonly resourceType: string
       readonly pending?: ReadonlyArray<PendingEvent>
+      readonly claim: JobClaim
     }) {
       const row = yield* transition(jobId, {
+        claim: later.claim,
         from: ["running"],
         state: "queued",
         message: later.message,

@@ -5,12 +5,13 @@
  * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
  * until the attempts run out, then fails safely with a refund.
  */
-import { Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
+import { Cause, Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
 import * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { pgArray } from "../db/Database.js"
-import { type JobRow, Jobs, type PendingEvent } from "./Jobs.js"
+import { atMost } from "../process/Bounded.js"
+import { type JobClaim, type JobRow, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
 /** An expected, user-visible failure of a job: its code and message are safe to show. */
@@ -71,7 +72,7 @@ export const PROGRESS_FLUSH_INTERVAL = Duration.millis(200)
  * writes the job next takes them through `withPending`, under a lock, so buffered events keep their
  * order with the state change that writes them.
  */
-const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
+const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string, claim: JobClaim) =>
   Effect.gen(function*() {
     const lock = yield* Effect.makeSemaphore(1)
     const runtime = yield* Effect.runtime<never>()
@@ -108,6 +109,7 @@ const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string) =>
       const last = pending[pending.length - 1]
       if (!last) return Effect.void
       return Effect.asVoid(jobs.transition(jobId, {
+        claim,
         from: ["running"],
         state: "running",
         phase: last.phase,
@@ -162,13 +164,30 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       ...(kind.claimLoads ? { load: kind.claimLoads } : {})
     })
     if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
+    const claim: JobClaim = { workerId, attempts: claimed.attempts }
 
-    const buffer = yield* progressBuffer(jobs, jobId, resourceType)
+    const buffer = yield* progressBuffer(jobs, jobId, resourceType, claim)
+    // Interrupted (the worker drains and the job ran past its grace, or the worker lost its database): the
+    // job goes back to the queue at once when the database answers, else it is claimed again after the
+    // worker's restart or by the stale-job recovery. Best effort, bounded: the interruption must not wait.
+    yield* Effect.addFinalizer((exit) =>
+      Exit.isInterrupted(exit)
+        ? jobs.transition(jobId, {
+          claim,
+          from: ["running"],
+          state: "queued",
+          message: "The worker stopped before the job finished; it will run again.",
+          kind: "worker_stopped",
+          resourceType
+        }).pipe(Effect.catchAllCause(() => Effect.void), atMost(Duration.seconds(2)))
+        : Effect.void
+    )
     // a flush of progress events not yet due ends with the job's run here
     yield* Effect.addFinalizer(() => buffer.close)
     let completedByWork = false
     const completing = (result: unknown, pending: ReadonlyArray<PendingEvent>, run?: Statement.Fragment) =>
       jobs.transition(jobId, {
+        claim,
         from: ["running"],
         state: "completed",
         phase: "completed",
@@ -211,26 +230,33 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
     }
     const work = kind.work(ctx)
 
-    // Heartbeat + cancellation watch: ends (and so interrupts the work) once the job is no longer running.
-    // The claim has just beaten, so the first beat is an interval later (a short job never beats).
+    // Heartbeat + cancellation watch: ends (and so interrupts the work) once the claim no longer holds the
+    // job (cancelled, handed back). The claim has just beaten, so the first beat is an interval later (a
+    // short job never beats).
+    // A beat that fails is tried again twice (a dropped connection, a busy pool); three in a row end the run.
+    const beat = jobs.heartbeat(jobId, claim).pipe(
+      Effect.catchAllDefect(Effect.fail),
+      Effect.retry({ times: 2, schedule: Schedule.spaced(HEARTBEAT_INTERVAL) })
+    )
     const watch = Effect.sleep(HEARTBEAT_INTERVAL).pipe(
-      Effect.zipRight(Effect.repeat(jobs.heartbeat(jobId), { schedule: Schedule.spaced(HEARTBEAT_INTERVAL), while: (running) => running })),
-      Effect.as("stopped" as const)
+      Effect.zipRight(Effect.repeat(beat, { schedule: Schedule.spaced(HEARTBEAT_INTERVAL), while: (running) => running }))
     )
 
     // the work and the watch in fibers of their own; the watch interrupts the work when the job stopped
     // running. (Awaited, not joined: nothing of the work's fiber state comes back into this one.)
+    // A heartbeat that cannot be written (the database is away) stops the work as well: its outcome could
+    // not be recorded either, and the job runs again once the database is back (src/jobs/Worker.ts).
     let stopped = false
+    let heartbeatLost: Cause.Cause<unknown> | undefined
     const workFiber = yield* Effect.fork(Effect.either(work))
-    const watchFiber = yield* Effect.fork(Effect.zipRight(
-      watch,
-      Effect.suspend(() => {
-        stopped = true
-        return Fiber.interrupt(workFiber)
-      })
-    ))
+    const watchFiber = yield* Effect.fork(Effect.flatMap(Effect.exit(watch), (watched) => {
+      stopped = true
+      if (Exit.isFailure(watched)) heartbeatLost = watched.cause
+      return Fiber.interrupt(workFiber)
+    }))
     const exit = yield* Fiber.await(workFiber)
     yield* Fiber.interrupt(watchFiber)
+    if (heartbeatLost) return yield* Effect.failCause(heartbeatLost)
     const outcome = Exit.isFailure(exit) && stopped
       ? Exit.succeed({ kind: "stopped" as const })
       : Exit.map(exit, (result) => ({ kind: "done" as const, result }))
@@ -241,6 +267,7 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       if (current && current.attempts < current.maxAttempts) {
         yield* buffer.withPending((pending) =>
           jobs.transition(jobId, {
+            claim,
             from: ["running"],
             state: "queued",
             message: `Attempt ${current.attempts} failed unexpectedly; retrying.`,
@@ -253,7 +280,7 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       }
       yield* Effect.logError("job failed after its last attempt", outcome.cause).pipe(Effect.annotateLogs({ jobId }))
       yield* buffer.withPending((pending) =>
-        failAndRefund(jobId, "internal_error", "The job failed unexpectedly; the credits were refunded.", 0, { resourceType, pending })
+        failAndRefund(jobId, "internal_error", "The job failed unexpectedly; the credits were refunded.", 0, { resourceType, pending, claim })
       )
       return
     }
@@ -267,12 +294,12 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: 
       const failure = value.result.left
       if (failure._tag === "JobDeferred") {
         yield* buffer.withPending((pending) =>
-          jobs.requeueLater(jobId, { task: kind.task, seconds: failure.seconds, message: failure.message, resourceType, pending })
+          jobs.requeueLater(jobId, { task: kind.task, seconds: failure.seconds, message: failure.message, resourceType, pending, claim })
         )
         return
       }
       yield* buffer.withPending((pending) =>
-        failAndRefund(jobId, failure.code, failure.message, failure.keepCredits, { resourceType, pending })
+        failAndRefund(jobId, failure.code, failure.message, failure.keepCredits, { resourceType, pending, claim })
       )
       return
     }
@@ -294,7 +321,7 @@ export const failAndRefund = (
   code: string,
   message: string,
   keepCredits: number,
-  job: { readonly resourceType: string; readonly pending?: ReadonlyArray<PendingEvent> }
+  job: { readonly resourceType: string; readonly pending?: ReadonlyArray<PendingEvent>; readonly claim?: JobClaim }
 ) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
@@ -302,6 +329,7 @@ export const failAndRefund = (
     const sql = yield* PgClient.PgClient
     yield* Effect.gen(function*() {
       const failed = yield* jobs.transition(jobId, {
+        ...(job.claim ? { claim: job.claim } : {}),
         from: ["queued", "running", "paused"],
         state: "failed",
         message,
@@ -353,7 +381,16 @@ export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
           yield* failAndRefund(job.id, "worker_lost", "The worker running this job stopped responding; the credits were refunded.", 0, job)
         }
       }
-      const lostWorkers = [...new Set(stale.flatMap((job) => (job.workerId ? [job.workerId] : [])))]
+      // A job still queued in our table while its graphile-worker job has been locked that long was fetched
+      // by a worker that died before claiming it (a live one claims at once): that worker is lost too.
+      const neverClaimed = yield* sql<{ lockedBy: string }>`
+        SELECT DISTINCT w.locked_by FROM graphile_worker.jobs w JOIN jobs j ON w.key = j.id::text
+        WHERE j.state = 'queued' AND w.locked_by IS NOT NULL
+          AND w.locked_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`
+      const lostWorkers = [...new Set([
+        ...stale.flatMap((job) => (job.workerId ? [job.workerId] : [])),
+        ...neverClaimed.map((row) => row.lockedBy)
+      ])]
       if (lostWorkers.length > 0) {
         yield* sql`SELECT graphile_worker.force_unlock_workers(${pgArray(lostWorkers)}::text[])`
       }

@@ -89,7 +89,8 @@ export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter
     /** Old windows are dead weight; any process may sweep them. */
     const sweep = sql`DELETE FROM rate_limit_counters WHERE window_start < now() - interval '5 minutes'`.pipe(
       Effect.asVoid,
-      Effect.catchAll(() => Effect.void)
+      // a sweep missed (the database is away) is made up by the next
+      Effect.catchAllCause(() => Effect.void)
     )
 
     return { hit, sweep } as const
