@@ -72,7 +72,7 @@ export const appConfig = Effect.gen(function*() {
       /** how long the start waits for an unreachable database (0: one attempt) */
       connectTimeoutS: yield* nonNegativeInt("SERVICE_DB_CONNECT_TIMEOUT_S", 60),
       /** how long a statement waits for a pooled connection before it fails (a request then answers 503) */
-      acquireTimeoutMs: yield* positiveInt("SERVICE_DB_ACQUIRE_TIMEOUT_MS", 5000)
+      acquireTimeoutMs: yield* positiveInt("SERVICE_DB_ACQUIRE_TIMEOUT_MS", 30_000)
     },
     /** SIGTERM/SIGINT drain within this many seconds, whatever the database is doing, then exit */
     shutdownTimeoutS: yield* positiveInt("SERVICE_SHUTDOWN_TIMEOUT_S", 25),

@@ -43,6 +43,16 @@ const typeParsers: pg.CustomTypesConfig = {
   }) as any
 }
 
+/** A new connection's handshake gets this long: a server that vanished (a failover) is not waited on for minutes. */
+const CONNECT_TIMEOUT_MS = 10_000
+
+const withConnectTimeout = (Client: typeof pg.Client, ms: number): typeof pg.Client =>
+  class extends Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === "string" ? { connectionString: config } : config), connectionTimeoutMillis: ms })
+    }
+  }
+
 export class PgPool extends Context.Tag("rubr/PgPool")<PgPool, pg.Pool>() {}
 
 export const PgPoolLive = Layer.scoped(
@@ -58,9 +68,9 @@ export const PgPoolLive = Layer.scoped(
           types: typeParsers,
           application_name: `rubr-${config.role}`,
           // every pooled connection prepares the parameterized statements it runs, or none with the switch off
-          Client: preparedStatementsClient(config.database.preparedStatements),
-          // no statement waits longer than this for a connection: a request answers 503 instead of hanging
-          // while the database is away (or every connection is busy)
+          Client: withConnectTimeout(preparedStatementsClient(config.database.preparedStatements), Math.min(CONNECT_TIMEOUT_MS, config.database.acquireTimeoutMs)),
+          // no statement waits longer than this for a connection (in the queue of a busy pool, then
+          // connecting): a request answers 503 instead of hanging. A refused connection fails at once.
           connectionTimeoutMillis: config.database.acquireTimeoutMs,
           // a server that vanished without closing its sockets (a failover) is noticed, not waited on forever
           keepAlive: true,
