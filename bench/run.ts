@@ -16,6 +16,7 @@ import { auditsSection } from "./audits.js"
 import { cliSection } from "./cli.js"
 import { conversionsSection } from "./conversions.js"
 import { evalsSection } from "./evals.js"
+import { faultsSection } from "./faults.js"
 import { filesSection } from "./files.js"
 import { loadSection } from "./load.js"
 import { mcpSection } from "./mcp.js"
@@ -31,7 +32,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   mcp: mcpSection,
   cli: cliSection,
   review: reviewSection,
-  load: loadSection
+  load: loadSection,
+  faults: faultsSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))

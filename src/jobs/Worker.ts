@@ -181,10 +181,13 @@ const runGeneration = (options: {
       ),
       // Bounded: graphile-worker's drain can wait forever on batches that failed while the database was
       // away. A runner given up on is deactivated (it fetches no job again); its tasks are interrupted below.
-      (runner, exit) =>
-        Effect.promise(() => runner.stop().catch(() => undefined)).pipe(
-          atMost(Duration.millis(Exit.isInterrupted(exit) ? options.abortAfterMs + 3000 : 3000))
-        )
+      // A drain waits for the running jobs, unless the database stops answering: they could not finish.
+      (runner, exit) => {
+        const stopped = Effect.promise(() => runner.stop().catch(() => undefined))
+        if (!Exit.isInterrupted(exit)) return stopped.pipe(atMost(Duration.seconds(3)))
+        const databaseGone = Effect.repeat(answers(options.pool), { schedule: Schedule.spaced(Duration.seconds(1)), while: (up) => up })
+        return Effect.raceFirst(stopped, databaseGone).pipe(atMost(Duration.millis(options.abortAfterMs + 3000)))
+      }
     )
     runner.promise.then(
       () => Deferred.unsafeDone(lost, Exit.succeed("graphile-worker stopped")),
