@@ -16,7 +16,7 @@ let cached: { readonly token: string | undefined; readonly client: Client } | un
 /** The client for the current token (a renewed token gets a new one). */
 export const client = (): Client => {
   const token = getSession()?.token
-  if (cached?.token !== token) {
+  if (cached === undefined || cached.token !== token) {
     cached = {
       token,
       client: createClient({

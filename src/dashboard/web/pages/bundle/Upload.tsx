@@ -136,7 +136,7 @@ export function UploadPanel(props: { bundleId: string; existing: ReadonlyArray<F
           tabIndex={-1}
           aria-label="Choose a folder"
           data-testid="folder-input"
-          {...{ webkitdirectory: "" }}
+          {...{ webkitdirectory: true }}
           onChange={(e) => void take(candidatesFromInput(e.currentTarget.files))}
         />
       </div>
