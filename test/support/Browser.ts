@@ -15,7 +15,8 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Browser, type BrowserContext, chromium as playwright, type Page } from "playwright-core"
+import { type Browser, type BrowserContext, chromium as playwright, type Locator, type Page } from "playwright-core"
+import { expect } from "vitest"
 import { npmStartCommand } from "../../scripts/start-command.js"
 import { createDatabase } from "./TestApp.js"
 
@@ -142,13 +143,14 @@ export interface Watched {
 
 /** A new context (its own storage, a fresh user-data state) and page, with its problems recorded. */
 export const newPage = async (browser: Browser, options: { readonly ignoreConsole?: RegExp } = {}): Promise<Watched> => {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: false })
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: false, permissions: ["clipboard-read", "clipboard-write"] })
   const page = await context.newPage()
+  page.setDefaultTimeout(15_000)
   const problems: Array<string> = []
   await page.exposeBinding("__rubrReport", (_source, kind: string, detail: string) => void problems.push(`${kind}: ${detail}`))
   await page.addInitScript(() => {
-    document.addEventListener("securitypolicyviolation", (e) => {
-      ;(window as unknown as { __rubrReport: (k: string, d: string) => void }).__rubrReport(
+    (globalThis as any).document.addEventListener("securitypolicyviolation", (e: any) => {
+      ;((globalThis as any).window as unknown as { __rubrReport: (k: string, d: string) => void }).__rubrReport(
         "CSP violation",
         `${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`
       )
@@ -177,9 +179,9 @@ export interface AxeViolation {
 /** axe-core's violations of impact serious or critical on the page as it is now. */
 export const axeSerious = async (page: Page): Promise<Array<AxeViolation>> => {
   // evaluated through the DevTools protocol, which the page's CSP does not govern
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource)
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource)
   const result = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: Array<any> }> } }).axe.run(document, {
+    ((globalThis as any).window as unknown as { axe: { run: (ctx: unknown, options: unknown) => Promise<{ violations: Array<any> }> } }).axe.run((globalThis as any).document, {
       resultTypes: ["violations"]
     })
   )
@@ -200,16 +202,16 @@ export const checkPage = async (page: Page, name: string) => {
 /** The session's login token, as the page keeps it (sessionStorage). */
 export const sessionToken = (page: Page) =>
   page.evaluate(() => {
-    const raw = sessionStorage.getItem("rubr.session")
+    const raw = (globalThis as any).sessionStorage.getItem("rubr.session")
     return raw ? (JSON.parse(raw) as { token: string }).token : null
   })
 
 /** The focused element's accessible text (its aria-label, else its text), and whether its focus ring shows. */
 const focused = (page: Page) =>
   page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null
-    if (!el || el === document.body) return { name: "", ring: false }
-    const style = getComputedStyle(el)
+    const el = (globalThis as any).document.activeElement as any
+    if (!el || el === (globalThis as any).document.body) return { name: "", ring: false }
+    const style = (globalThis as any).getComputedStyle(el)
     const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none"
     return { name: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim(), ring }
   })
@@ -228,4 +230,20 @@ export const tabTo = async (page: Page, name: string | RegExp, max = 80) => {
     }
   }
   throw new Error(`${String(name)} is not reachable with the keyboard (${max} Tab presses)`)
+}
+
+// ---- web-first checks: poll the page until it shows what is expected (vitest's expect.poll) ----------
+
+const poll = <T>(read: () => Promise<T>, timeout = 10_000) => expect.poll(read, { timeout, interval: 50 })
+
+export const see = {
+  /** the element's text contains `text` */
+  text: (l: Locator, text: string, timeout?: number) => poll(() => l.innerText(), timeout).toContain(text),
+  /** the element's text is exactly `text` (trimmed) */
+  exactText: (l: Locator, text: string) => poll(async () => ((await l.textContent()) ?? "").trim()).toBe(text),
+  count: (l: Locator, n: number) => poll(() => l.count()).toBe(n),
+  attribute: (l: Locator, name: string, value: string | null) => poll(() => l.getAttribute(name)).toBe(value),
+  checked: (l: Locator, checked = true) => poll(() => l.isChecked()).toBe(checked),
+  enabled: (l: Locator, enabled = true, timeout?: number) => poll(() => l.isEnabled(), timeout).toBe(enabled),
+  value: (l: Locator, value: string) => poll(() => l.inputValue()).toBe(value)
 }

@@ -25,7 +25,8 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     if (!/^data:image\//i.test(src)) {
       node.setAttribute("data-blocked-src", src)
       node.removeAttribute("src")
-    }
+      node.setAttribute("alt", `Image not shown: ${node.getAttribute("alt") || src}`)
+    } else if (!node.hasAttribute("alt")) node.setAttribute("alt", "")
   }
 })
 

@@ -81,7 +81,7 @@ export function BundlePage() {
             ? (
               <>
                 <button type="button" class="button" onClick={() => void lifecycle.unarchive(bundle)}>Unarchive</button>
-                <button type="button" class="button button-danger-quiet" onClick={() => lifecycle.askDelete(bundle)}>Delete…</button>
+                <button type="button" class="button button-danger-quiet" onClick={() => lifecycle.askDelete(bundle)}>Delete</button>
               </>
             )
             : <button type="button" class="button" onClick={() => void lifecycle.archive(bundle)}>Archive</button>}

@@ -4,7 +4,7 @@
  * search: the list pages through the caller's bundles (200 a request) and filters here.
  */
 import { useLocation } from "preact-iso"
-import { useMemo, useState } from "preact/hooks"
+import { useMemo, useRef, useState } from "preact/hooks"
 import { type Client, type Data, useAction, useQuery } from "../api.js"
 import { ConfirmDialog, Dialog } from "../ui/Dialog.js"
 import { ErrorNotice } from "../ui/ErrorNotice.js"
@@ -39,9 +39,11 @@ export function BundleNameDialog(props: {
 }) {
   const [name, setName] = useState(props.initial?.name ?? "")
   const [description, setDescription] = useState(props.initial?.description ?? "")
+  const form = useRef<HTMLFormElement>(null)
   return (
     <Dialog open={props.open} title={props.title} onClose={props.onClose}>
       <form
+        ref={form}
         class="form"
         onSubmit={async (e) => {
           e.preventDefault()
@@ -60,7 +62,7 @@ export function BundleNameDialog(props: {
           <label for="bundle-description">Description <span class="hint">(optional)</span></label>
           <textarea id="bundle-description" class="input" rows={3} maxLength={2000} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
         </div>
-        {props.error ? <ErrorNotice error={props.error} /> : null}
+        {props.error ? <ErrorNotice error={props.error} onRetry={() => form.current?.requestSubmit()} /> : null}
         <div class="dialog-actions">
           <button type="button" class="button" onClick={props.onClose}>Cancel</button>
           <button type="submit" class="button button-primary" disabled={props.busy || name.trim() === ""}>{props.busy ? "Saving…" : props.submitLabel}</button>
@@ -182,7 +184,7 @@ export function Bundles() {
                           <>
                             <button type="button" class="button button-small" onClick={() => void lifecycle.unarchive(b)} aria-label={`Unarchive ${b.name}`}>Unarchive</button>
                             <button type="button" class="button button-small button-danger-quiet" onClick={() => lifecycle.askDelete(b)} aria-label={`Delete ${b.name} permanently`}>
-                              Delete…
+                              Delete
                             </button>
                           </>
                         )}

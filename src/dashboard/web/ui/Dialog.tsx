@@ -74,7 +74,7 @@ export function ConfirmDialog(props: {
             </div>
           )
           : null}
-        {props.error ? <ErrorNotice error={props.error} /> : null}
+        {props.error ? <ErrorNotice error={props.error} onRetry={() => ready && !props.busy && props.onConfirm()} /> : null}
         <div class="dialog-actions">
           <button type="button" class="button" onClick={props.onClose}>Cancel</button>
           <button type="submit" class={`button ${props.danger ? "button-danger" : "button-primary"}`} disabled={!ready || props.busy}>

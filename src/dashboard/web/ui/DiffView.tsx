@@ -48,7 +48,7 @@ export function DiffView(props: { before: string; after: string; mode: "split" |
   const rows = useMemo(() => unifiedRows(props.before, props.after), [props.before, props.after])
   const stats = diffStats(rows)
   return (
-    <div class="diff-wrap" data-testid="diff" data-mode={props.mode}>
+    <div class="diff-wrap" data-testid="diff" data-mode={props.mode} tabIndex={0} role="region" aria-label={`Changes from ${props.labels[0]} to ${props.labels[1]}`}>
       <div class="diff-header">
         <span>{props.labels[0]} → {props.labels[1]}</span>
         <span class="diff-stats">

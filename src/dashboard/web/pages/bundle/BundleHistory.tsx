@@ -94,7 +94,7 @@ export function BundleHistory(props: { bundle: Bundle; onRestored: () => void })
                     {e.artifactBundleVersionNumber === newest || props.bundle.status === "archived"
                       ? null
                       : (
-                        <button type="button" class="button button-small" onClick={() => setRestoring(e)} aria-label={`Restore the bundle to version ${e.artifactBundleVersionNumber}`}>
+                        <button type="button" class="button button-small" onClick={() => setRestoring(e)} aria-label={`Restore to here (bundle version ${e.artifactBundleVersionNumber})`}>
                           Restore to here
                         </button>
                       )}
