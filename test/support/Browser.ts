@@ -144,6 +144,8 @@ export interface Watched {
 /** A new context (its own storage, a fresh user-data state) and page, with its problems recorded. */
 export const newPage = async (browser: Browser, options: { readonly ignoreConsole?: RegExp } = {}): Promise<Watched> => {
   const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: false, permissions: ["clipboard-read", "clipboard-write"] })
+  // the machine's network is closed anyway: nothing but loopback is even tried (no stray waits)
+  await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort("blockedbyclient"))
   const page = await context.newPage()
   page.setDefaultTimeout(15_000)
   const problems: Array<string> = []
