@@ -215,7 +215,10 @@ const focused = (page: Page) =>
     if (!el || el === (globalThis as any).document.body) return { name: "", ring: false }
     const style = (globalThis as any).getComputedStyle(el)
     const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== "none"
-    return { name: (el.getAttribute("aria-label") ?? el.textContent ?? "").trim(), ring }
+    // its accessible text, roughly: the aria-label, else the text without aria-hidden parts
+    const copy = el.cloneNode(true)
+    copy.querySelectorAll?.("[aria-hidden='true']").forEach((hidden: any) => hidden.remove())
+    return { name: (el.getAttribute("aria-label") ?? copy.textContent ?? "").trim(), ring }
   })
 
 /**
