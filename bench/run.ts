@@ -15,6 +15,7 @@ import * as Path from "node:path"
 import { auditsSection } from "./audits.js"
 import { cliSection } from "./cli.js"
 import { conversionsSection } from "./conversions.js"
+import { dashboardSection } from "./dashboard.js"
 import { evalsSection } from "./evals.js"
 import { filesSection } from "./files.js"
 import { loadSection } from "./load.js"
@@ -31,7 +32,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   mcp: mcpSection,
   cli: cliSection,
   review: reviewSection,
-  load: loadSection
+  load: loadSection,
+  dashboard: dashboardSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))

@@ -7,7 +7,6 @@
  *   - `check(page, name)`: axe-core on the page (no serious or critical violation), a screenshot under
  *     test-results/dashboard/, and no Content-Security-Policy violation so far.
  */
-import chromium from "@sparticuz/chromium"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
@@ -15,10 +14,13 @@ import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Browser, type BrowserContext, chromium as playwright, type Locator, type Page } from "playwright-core"
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
 import { expect } from "vitest"
 import { npmStartCommand } from "../../scripts/start-command.js"
+import { launchBrowser } from "./Chromium.js"
 import { createDatabase } from "./TestApp.js"
+
+export { launchBrowser }
 
 const require = createRequire(import.meta.url)
 const ROOT = fileURLToPath(new URL("../../", import.meta.url))
@@ -96,43 +98,6 @@ export const startService = async (env: Record<string, string> = {}, port?: numb
     }
   }
 }
-
-/** The flags of @sparticuz/chromium minus those that weaken the page (web security, mixed content), plus a closed network's. */
-const launchArgs = () => {
-  const weakening = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process", "--headless='shell'"])
-  return [
-    ...chromium.args.filter((a) => !weakening.has(a)),
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-features=Translate,MediaRouter,OptimizationHints"
-  ]
-}
-
-/** The binary is unpacked once; two test files starting at once take turns (a lock folder). */
-const executablePath = async () => {
-  const lock = Path.join(Os.tmpdir(), "rubr-chromium-unpack.lock")
-  for (let i = 0;; i++) {
-    try {
-      Fs.mkdirSync(lock)
-      break
-    } catch {
-      if (i > 600) Fs.rmSync(lock, { recursive: true, force: true })
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-  try {
-    return await chromium.executablePath()
-  } finally {
-    Fs.rmSync(lock, { recursive: true, force: true })
-  }
-}
-
-export const launchBrowser = async (): Promise<Browser> =>
-  playwright.launch({ executablePath: await executablePath(), args: launchArgs(), headless: true })
 
 export interface Watched {
   readonly page: Page

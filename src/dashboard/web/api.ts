@@ -61,8 +61,26 @@ export interface Query<A> {
   readonly set: (data: A) => void
 }
 
-/** Data for a page: loaded on mount and whenever `deps` change; the last answer wins. */
-export const useQuery = <A>(load: (c: Client) => Promise<A>, deps: ReadonlyArray<unknown>): Query<A> => {
+/** Requests started before their page rendered (at boot, for the address opened), by key; each is taken once. */
+const early = new Map<string, Promise<unknown>>()
+
+/** Starts a page's request now; the page's `useQuery` with the same key takes its answer. */
+export const prefetch = (key: string, load: (c: Client) => Promise<unknown>) => {
+  if (!early.has(key)) early.set(key, api(load).catch((e: unknown) => Promise.reject(asRubrError(e))))
+}
+
+const takeEarly = (key: string | undefined) => {
+  if (key === undefined) return undefined
+  const pending = early.get(key)
+  early.delete(key)
+  return pending
+}
+
+/**
+ * Data for a page: loaded on mount and whenever `deps` change; the last answer wins. With a `key`, a
+ * request `prefetch` started for it is used instead of a new one (once).
+ */
+export const useQuery = <A>(load: (c: Client) => Promise<A>, deps: ReadonlyArray<unknown>, key?: string): Query<A> => {
   const [state, setState] = useState<{ data: A | undefined; error: RubrError | undefined; loading: boolean }>({
     data: undefined,
     error: undefined,
@@ -73,7 +91,7 @@ export const useQuery = <A>(load: (c: Client) => Promise<A>, deps: ReadonlyArray
     const mine = ++generation.current
     setState((s) => ({ ...s, loading: true }))
     try {
-      const data = await api(load)
+      const data = await ((takeEarly(key) as Promise<A> | undefined) ?? api(load))
       if (mine === generation.current) setState({ data, error: undefined, loading: false })
     } catch (error) {
       if (mine === generation.current) setState((s) => ({ data: s.data, error: asRubrError(error), loading: false }))

@@ -6,17 +6,21 @@ import "./styles.css"
 import { render } from "preact"
 import { LocationProvider, useLocation } from "preact-iso"
 import { Callback } from "./pages/Callback.js"
+import { loadShell, prefetchFor } from "./pages/loaders.js"
 import { SignIn } from "./pages/SignIn.js"
-import { useSession } from "./session.js"
+import { getSession, useSession } from "./session.js"
 import { Lazy } from "./ui/Lazy.js"
 
-const loadShell = () => import("./pages/Shell.js").then((m) => m.Shell)
+const shell = () => loadShell().then((m) => m.Shell)
+
+// signed in already (a reload, a deep link): fetch the frame and this address's page at once
+if (getSession() !== null) prefetchFor(location.pathname)
 
 function Root() {
   const session = useSession()
   const { path } = useLocation()
   if (path === "/auth/callback") return <Callback />
-  return session ? <Lazy load={loadShell} props={{}} label="Loading your dashboard…" /> : <SignIn />
+  return session ? <Lazy load={shell} props={{}} label="Loading your dashboard…" /> : <SignIn />
 }
 
 render(

@@ -15,6 +15,7 @@ import { toast } from "../ui/Toasts.js"
 import { FileTree } from "../ui/Tree.js"
 import { FileView } from "./bundle/FileView.js"
 import { BundleNameDialog, useBundleLifecycle } from "./Bundles.js"
+import { queries } from "./loaders.js"
 
 export type BundleDetail = Data<Client["artifactBundles"]["get"]>
 
@@ -41,7 +42,7 @@ export function BundlePage() {
   const bundleId = params["bundleId"]!
   const base = `/bundles/${bundleId}`
   const view = viewOf(path.startsWith(base) ? path.slice(base.length) : "")
-  const detail = useQuery((c) => c.artifactBundles.get({ path: { artifactBundleId: bundleId } }), [bundleId])
+  const detail = useQuery((c) => c.artifactBundles.get({ path: { artifactBundleId: bundleId } }), [bundleId], queries.bundle(bundleId))
   const [renaming, setRenaming] = useState(false)
   const [uploading, setUploading] = useState(false)
   const rename = useAction((c, values: { name: string; description: string | null }) =>

@@ -9,12 +9,13 @@ import { api, useQuery } from "../api.js"
 import { config } from "../config.js"
 import { getSession, type Session, setSession, signOut, useSession } from "../session.js"
 import { Toasts } from "../ui/Toasts.js"
+import { pages, queries } from "./loaders.js"
 
-const Bundles = lazy(() => import("./Bundles.js").then((m) => m.Bundles))
-const BundlePage = lazy(() => import("./Bundle.js").then((m) => m.BundlePage))
-const Keys = lazy(() => import("./Keys.js").then((m) => m.Keys))
-const Credits = lazy(() => import("./Credits.js").then((m) => m.Credits))
-const Account = lazy(() => import("./Account.js").then((m) => m.Account))
+const Bundles = lazy(() => pages.bundles().then((m) => m.Bundles))
+const BundlePage = lazy(() => pages.bundle().then((m) => m.BundlePage))
+const Keys = lazy(() => pages.keys().then((m) => m.Keys))
+const Credits = lazy(() => pages.credits().then((m) => m.Credits))
+const Account = lazy(() => pages.account().then((m) => m.Account))
 
 /** A minute before the token expires (at least 5 s from now), ask for a new one. */
 const RENEW_BEFORE_MS = 60_000
@@ -95,7 +96,7 @@ function NotFound() {
 export function Shell() {
   const session = useSession()
   useRenewal(session)
-  const me = useQuery((c) => c.identity.me(), [])
+  const me = useQuery((c) => c.identity.me(), [], queries.me)
   const { path } = useLocation()
   // a new page: focus its main region, so a keyboard or screen-reader user starts at the content
   useEffect(() => {
