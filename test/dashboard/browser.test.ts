@@ -335,7 +335,7 @@ describe("the dashboard, signed in as the local developer", () => {
     await heading("Credits").waitFor()
     await see.exactText(page.getByTestId("balance"), "100")
     const ledger = page.getByTestId("ledger")
-    await see.text(ledger, "signup")
+    await see.text(ledger, "Signup grant")
     await page.getByRole("button", { name: "Debits" }).click()
     await page.getByText("No events of this type").waitFor()
     await page.getByRole("button", { name: "Grants" }).click()

@@ -15,6 +15,12 @@ const LEDGER_LIMIT = 200
 const PAGE = 20
 const DAYS = 30
 
+/** `signup_grant` → "Signup grant" */
+const humanize = (s: string) => {
+  const words = s.replace(/[_-]+/g, " ").trim()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
 const dayKey = (d: Date) => `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`
 
 /** Per day of the last 30 (oldest first): credits in (grants and refunds) and out (debits). */
@@ -39,7 +45,8 @@ function Chart(props: { ledger: ReadonlyArray<LedgerEvent> }) {
   const max = Math.max(1, ...days.map((d) => Math.max(d.credited, d.debited)))
   const width = 720
   const height = 180
-  const slot = width / days.length
+  const margin = 24
+  const slot = (width - 2 * margin) / days.length
   const bar = Math.max(3, slot / 2 - 3)
   const scale = (v: number) => (v / max) * (height - 24)
   const totalIn = days.reduce((s, d) => s + d.credited, 0)
@@ -51,9 +58,9 @@ function Chart(props: { ledger: ReadonlyArray<LedgerEvent> }) {
         role="img"
         aria-label={`Last 30 days: ${formatNumber(totalIn)} credits granted or refunded, ${formatNumber(totalOut)} debited.`}
       >
-        <line x1="0" x2={width} y1={height} y2={height} class="chart-axis" />
+        <line x1={margin} x2={width - margin} y1={height} y2={height} class="chart-axis" />
         {days.map((d, i) => {
-          const x = i * slot + slot / 2
+          const x = margin + i * slot + slot / 2
           return (
             <g key={i}>
               <title>{`${formatDay(d.date)}: +${d.credited} / −${d.debited}`}</title>
@@ -121,8 +128,8 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent> }) {
                     <td>{formatDate(e.createdAt)}</td>
                     <td><span class={`badge badge-${e.type}`}>{e.type}</span></td>
                     <td>
-                      {e.reason}
-                      {e.resourceType ? <span class="hint"> {e.resourceType}</span> : null}
+                      {humanize(e.reason)}
+                      {e.resourceType ? <span class="hint"> · {humanize(e.resourceType)}</span> : null}
                     </td>
                     <td class={`num amount-${e.type}`}>{e.type === "debit" ? "−" : "+"}{formatNumber(e.amount)}</td>
                     <td class="num">{formatNumber(e.balanceAfter)}</td>
