@@ -1,6 +1,7 @@
 /**
  * Bench section "dashboard" (issue 23), in real Chromium (@sparticuz/chromium, playwright-core) against
- * the bench's service on loopback, signed in as the local developer:
+ * a service started as `npm start` runs it (dist/server/main.js) on loopback, signed in as the local
+ * developer:
  *
  *   - JavaScript sent for the first page: the sign-in page, the bundle list (the first page after signing
  *     in) and a deep link to a bundle whose main file is rendered markdown; as sent (brotli) and as gzip
@@ -18,6 +19,7 @@ import * as Path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { launchBrowser } from "../test/support/Chromium.js"
 import { seedBundle } from "./files.js"
+import { buildBundle } from "./load.js"
 import type { BenchContext } from "./harness.js"
 import { root } from "./harness.js"
 
@@ -101,16 +103,18 @@ const treeLoad = async (page: Page, url: string, files: number) => {
 }
 
 export const dashboardSection = async (ctx: BenchContext): Promise<string> => {
-  const origin = ctx.urls.service.replace(/\/api\/v1\/?$/, "")
   if (!Fs.existsSync(Path.join(root, "dist", "dashboard", "meta.json"))) throw new Error("bench: the dashboard is not built; run npm run build")
+  // the service as `npm start` runs it (dist/server/main.js, its node flags), on the bench's database
+  const service = await ctx.startService({ label: "dashboard", bundle: await buildBundle() })
+  const origin = service.url.replace(/\/api\/v1\/?$/, "")
   const browser: Browser = await launchBrowser()
   try {
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 } })
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/]|localhost[:/])/, (route) => route.abort("blockedbyclient"))
+    // no page.route()/context.route() here: Playwright turns the browser's HTTP cache off while routing
     const page = await context.newPage()
     await signIn(page, origin)
     const token = await page.evaluate(() => JSON.parse((globalThis as any).sessionStorage.getItem("rubr.session")).token as string)
-    const me = await (await fetch(`${ctx.urls.service}/me`, { headers: { authorization: `Bearer ${token}` } })).json() as { data: { user: { id: string } } }
+    const me = await (await fetch(`${service.url}/me`, { headers: { authorization: `Bearer ${token}` } })).json() as { data: { user: { id: string } } }
     const userId = me.data.user.id
 
     // the bundles, written straight in SQL (the bench's files section does the same)
@@ -119,7 +123,7 @@ export const dashboardSection = async (ctx: BenchContext): Promise<string> => {
     const large = await seedBundle(ctx.pool, userId, "bench-1000", treePaths(1000).map((path, i) => ({ path, content: i === 0 ? skill : `# Note ${i}\n`, versions: 1 })))
     const diffBundle = await seedBundle(ctx.pool, userId, "bench-diff", [{ path: "SKILL.md", content: tenKib(false), versions: 1 }])
     const diffFile = diffBundle.fileIds[0]!
-    const put = await fetch(`${ctx.urls.service}/artifact-bundles/${diffBundle.bundleId}/files/${diffFile}`, {
+    const put = await fetch(`${service.url}/artifact-bundles/${diffBundle.bundleId}/files/${diffFile}`, {
       method: "PUT",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ content: tenKib(true) })
@@ -214,5 +218,6 @@ export const dashboardSection = async (ctx: BenchContext): Promise<string> => {
     ].join("\n")
   } finally {
     await browser.close()
+    await service.stop()
   }
 }
