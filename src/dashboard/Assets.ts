@@ -18,23 +18,13 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Zlib from "node:zlib"
 import { AppConfig, type AppConfigShape } from "../config/AppConfig.js"
+import type { DashboardConfig } from "./Config.js"
 import { devSignInAvailable } from "./DevSignIn.js"
+
+export type { DashboardConfig }
 
 /** dist/dashboard, two folders up from src/dashboard/ and from dist/server/ alike. */
 export const DASHBOARD_DIST = fileURLToPath(new URL("../../dist/dashboard/", import.meta.url))
-
-/** What the page learns about the service before any API call (the `rubr-config` meta element). */
-export interface DashboardConfig {
-  readonly apiBase: string
-  readonly devSignIn: boolean
-  readonly oidc: {
-    readonly authority: string
-    readonly clientId: string
-    readonly scope: string
-    /** the provider's discovery document, when the service could read it (saves the browser a request) */
-    readonly metadata: Record<string, unknown> | null
-  } | null
-}
 
 /**
  * The Content-Security-Policy: scripts and styles from this origin only (no inline script, no eval),

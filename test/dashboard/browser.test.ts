@@ -9,7 +9,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createClient, RubrError } from "../../src/client/index.js"
-import { type AxeViolation, checkPage, corpusSkill, launchBrowser, newPage, see, type Service, sessionToken, startService, tabTo, type Watched } from "../support/Browser.js"
+import { corpusSkill, expectCleanPage, launchBrowser, newPage, see, type Service, sessionToken, startService, tabTo, type Watched } from "../support/Browser.js"
 
 let service: Service
 let browser: Browser
@@ -19,11 +19,7 @@ let page: Page
 const url = (path: string) => `${service.origin}${path}`
 
 /** Every page the tests open passes through here: axe, a screenshot, and no problem so far. */
-const check = async (name: string) => {
-  const violations: Array<AxeViolation> = await checkPage(page, name)
-  expect({ page: name, violations }).toEqual({ page: name, violations: [] })
-  expect({ page: name, problems: watched.problems }).toEqual({ page: name, problems: [] })
-}
+const check = (name: string) => expectCleanPage(watched, name)
 
 const heading = (name: string | RegExp) => page.getByRole("heading", { name, level: 1 })
 

@@ -10,7 +10,7 @@ import * as Http from "node:http"
 import Provider from "oidc-provider"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { checkPage, freePort, launchBrowser, newPage, see, type Service, sessionToken, startService, type Watched } from "../support/Browser.js"
+import { expectCleanPage, freePort, launchBrowser, newPage, see, type Service, sessionToken, startService, type Watched } from "../support/Browser.js"
 
 const CLIENT_ID = "rubr-dashboard"
 /** short enough that the dashboard renews it during the test (a minute before it expires) */
@@ -70,10 +70,7 @@ afterAll(async () => {
   provider?.close()
 })
 
-const check = async (name: string) => {
-  expect({ page: name, violations: await checkPage(page, name) }).toEqual({ page: name, violations: [] })
-  expect({ page: name, problems: watched.problems }).toEqual({ page: name, problems: [] })
-}
+const check = (name: string) => expectCleanPage(watched, name)
 
 describe("the dashboard with an OpenID provider", () => {
   it("offers the provider, not the dev sign-in (which does not exist); the CSP allows the provider's origin", async () => {

@@ -166,6 +166,13 @@ export const checkPage = async (page: Page, name: string) => {
   return axeSerious(page)
 }
 
+/** Checks the page as it is now: no serious or critical axe violation, a screenshot, no problem recorded. */
+export const expectCleanPage = async (watched: Watched, name: string) => {
+  const violations = await checkPage(watched.page, name)
+  expect({ page: name, violations }).toEqual({ page: name, violations: [] })
+  expect({ page: name, problems: watched.problems }).toEqual({ page: name, problems: [] })
+}
+
 /** The session's login token, as the page keeps it (sessionStorage). */
 export const sessionToken = (page: Page) =>
   page.evaluate(() => {

@@ -1,14 +1,7 @@
-/** What the service tells the page before any API call: the `rubr-config` meta element it fills in (src/dashboard/Assets.ts). */
-export interface DashboardConfig {
-  readonly apiBase: string
-  readonly devSignIn: boolean
-  readonly oidc: {
-    readonly authority: string
-    readonly clientId: string
-    readonly scope: string
-    readonly metadata: Record<string, unknown> | null
-  } | null
-}
+/** What the service tells the page before any API call (the `rubr-config` meta element). */
+import type { DashboardConfig } from "../Config.js"
+
+export type { DashboardConfig }
 
 const read = (): DashboardConfig => {
   const content = document.querySelector('meta[name="rubr-config"]')?.getAttribute("content")
