@@ -128,7 +128,7 @@ const settle = async (pid: number | undefined, idleFds: number) => {
 }
 
 /** The service as npm start builds it (dist/server/), and the heap probe bundled beside it. */
-const buildBundle = async () => {
+export const buildBundle = async () => {
   execFileSync(process.execPath, [Path.join(root, "scripts", "build.mjs"), "--server"], { cwd: root, stdio: "inherit" })
   const common = { bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "warning" } as const
   await build({ ...common, entryPoints: [Path.join(root, "bench", "heap-probe.ts")], outfile: Path.join(root, "bench", "tmp", "load-heap-probe.mjs") })

@@ -15,6 +15,7 @@ import * as Path from "node:path"
 import { auditsSection } from "./audits.js"
 import { cliSection } from "./cli.js"
 import { conversionsSection } from "./conversions.js"
+import { dashboardSection } from "./dashboard.js"
 import { evalsSection } from "./evals.js"
 import { faultsSection } from "./faults.js"
 import { filesSection } from "./files.js"
@@ -33,7 +34,8 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   cli: cliSection,
   review: reviewSection,
   load: loadSection,
-  faults: faultsSection
+  faults: faultsSection,
+  dashboard: dashboardSection
 }
 
 const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))

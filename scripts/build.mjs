@@ -12,12 +12,17 @@
  *   dist/client/   the SDK (`rubr/client`): our code bundled, `effect` and `@effect/*` left to the
  *                  user's install so both share one Effect runtime
  *   dist/types/    the SDK's type declarations (skipped with --no-types: the tests need only the CLI)
+ *   dist/dashboard/ the web dashboard (src/dashboard/web): index.html and hashed, precompressed assets,
+ *                  split so the sign-in page loads only its own small entry (the signed-in app, the
+ *                  typed client and Effect come after sign-in); the service serves it at `/`
  */
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
-import { rmSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { createHash } from "node:crypto"
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { dirname, extname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 const withTypes = !process.argv.includes("--no-types")
@@ -67,6 +72,108 @@ await bundleInto("dist/client", {
   platform: "neutral",
   target: "es2022"
 })
+
+// ---- the dashboard ------------------------------------------------------------------------------
+
+/**
+ * The typed client carries the contract (src/http/Api.ts) to the browser. Two modules it reaches are
+ * server machinery the browser never runs: @effect/platform's HttpRouter (the contract uses only its
+ * `prefixPath`; the router brings find-my-way, the multipart parser and the server request) and
+ * fast-check (Schema's arbitraries). The browser build replaces them: HttpRouter by `prefixPath`
+ * alone, fast-check by a stub that throws if ever called. The browser tests drive every page.
+ */
+const browserStubs = {
+  name: "rubr-browser-stubs",
+  setup(b) {
+    b.onLoad({ filter: /@effect[\\/]platform[\\/]dist[\\/]esm[\\/]HttpRouter\.js$/ }, () => ({
+      contents: `import { dual } from "effect/Function"
+export const prefixPath = dual(2, (self, prefix) => {
+  prefix = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix
+  return self === "/" ? prefix : prefix + self
+})`,
+      loader: "js",
+      resolveDir: join(root, "node_modules/@effect/platform/dist/esm")
+    }))
+    b.onLoad({ filter: /effect[\\/]dist[\\/]esm[\\/]FastCheck\.js$/ }, () => ({
+      contents: `export const array = () => { throw new Error("fast-check is not available in the browser") }`,
+      loader: "js"
+    }))
+  }
+}
+
+const webRoot = "src/dashboard/web"
+const dashboardDir = join(root, "dist/dashboard")
+rmSync(dashboardDir, { recursive: true, force: true })
+const dashboard = await build({
+  absWorkingDir: root,
+  entryPoints: { main: `${webRoot}/main.tsx` },
+  outdir: "dist/dashboard/assets",
+  bundle: true,
+  format: "esm",
+  splitting: true,
+  platform: "browser",
+  target: ["chrome111", "firefox111", "safari16.4", "edge111"],
+  minify: true,
+  // UTF-8 as it is (the service sends charset=utf-8): escaped, non-ASCII text and regexps grow
+  charset: "utf8",
+  legalComments: "linked",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  alias: { "rubr/client": "./src/client/index.ts" },
+  entryNames: "[name]-[hash]",
+  chunkNames: "chunks/[name]-[hash]",
+  assetNames: "[name]-[hash]",
+  loader: { ".svg": "file" },
+  define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [browserStubs],
+  metafile: true,
+  logLevel: "warning",
+  tsconfig: `${webRoot}/tsconfig.json`
+})
+
+/** The page: the entry, its stylesheet, the chunks it imports at once (preloaded), a hashed favicon. */
+const outputs = dashboard.metafile.outputs
+const [entryPath, entry] = Object.entries(outputs).find(([, o]) => o.entryPoint === `${webRoot}/main.tsx`)
+const url = (path) => `/${relative("dist/dashboard", path).split("\\").join("/")}`
+const favicon = readFileSync(join(root, webRoot, "favicon.svg"))
+const faviconName = `favicon-${createHash("sha256").update(favicon).digest("hex").slice(0, 8)}.svg`
+copyFileSync(join(root, webRoot, "favicon.svg"), join(dashboardDir, "assets", faviconName))
+const preloads = entry.imports.filter((i) => i.kind === "import-statement").map((i) => `<link rel="modulepreload" href="${url(i.path)}" />`)
+writeFileSync(
+  join(dashboardDir, "index.html"),
+  readFileSync(join(root, webRoot, "index.html"), "utf8")
+    .replace("%ENTRY%", url(entryPath))
+    .replace("%STYLES%", url(entry.cssBundle))
+    .replace("%FAVICON%", `/assets/${faviconName}`)
+    .replace("%PRELOADS%", preloads.join("\n    "))
+)
+
+/** Every text asset also as .br and .gz beside it: the service sends what the browser accepts. */
+const compressAll = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name)
+    if (statSync(file).isDirectory()) compressAll(file)
+    else if ([".js", ".css", ".svg", ".txt", ".json"].includes(extname(name))) {
+      const body = readFileSync(file)
+      writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }))
+      writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }))
+    }
+  }
+}
+compressAll(join(dashboardDir, "assets"))
+// `--analyze`: the whole metafile, for a look at what each chunk holds (esbuild's analyzer reads it)
+if (process.argv.includes("--analyze")) writeFileSync(join(dashboardDir, "metafile.json"), JSON.stringify(dashboard.metafile))
+mkdirSync(dashboardDir, { recursive: true })
+// which chunks each output imports at once: what a page's first load fetches (the bench reads it)
+writeFileSync(
+  join(dashboardDir, "meta.json"),
+  JSON.stringify({
+    entry: url(entryPath),
+    outputs: Object.fromEntries(
+      Object.entries(outputs).filter(([p]) => p.endsWith(".js")).map(([p, o]) => [url(p), { imports: o.imports.filter((i) => i.kind === "import-statement").map((i) => url(i.path)) }])
+    )
+  }, null, 1)
+)
 
 if (withTypes) {
   rmSync(join(root, "dist/types"), { recursive: true, force: true })

@@ -157,14 +157,20 @@ layer(makeTestApp({ role: "api" }))("SDK retries", (it) => {
       const limited = yield* fakeServer([{ status: 429, headers: { "retry-after": "3600" }, body: { error: { code: "rate_limit_exceeded", message: "an hour", requestId: "d", details: [] } } }])
       const rubr = yield* makeWithFetch({ baseUrl: limited.url })
       const error = yield* Effect.flip(rubr.system.health())
-      expect(error).toMatchObject({ code: "rate_limit_exceeded", status: 429 })
+      expect(error).toMatchObject({ code: "rate_limit_exceeded", status: 429, retryAfterSeconds: 3600 })
       expect(limited.seen).toHaveLength(1)
 
       const down = yield* fakeServer([{ status: 503, headers: { "retry-after": "0" }, body: { error: { code: "service_unavailable", message: "down", requestId: "e", details: [] } } }])
       const twice = yield* makeWithFetch({ baseUrl: down.url, retries: 2 })
       const unavailable = yield* Effect.flip(twice.system.health())
       expect(unavailable.code).toBe("service_unavailable")
+      expect(unavailable.retryAfterSeconds).toBe(0)
       expect(down.seen).toHaveLength(3)
+      // an error without Retry-After carries none
+      const anonymous = yield* client()
+      const missing = yield* Effect.flip(anonymous.artifactBundles.get({ path: { artifactBundleId: "00000000-0000-4000-8000-000000000000" } }))
+      expect(missing).toMatchObject({ code: "unauthorized", status: 401 })
+      expect(missing.retryAfterSeconds ?? null).toBe(null)
     }))
 
   it.scoped("no answer is network_error; a POST without an idempotency key is not retried", () =>

@@ -48,7 +48,14 @@ export interface TokenOptions {
   /** Shift iat/exp, for expired-token tests. */
   readonly nowSeconds?: number
   readonly extraClaims?: Record<string, unknown>
+  /** where the provider goes: a dotted claim path (default `firebase.sign_in_provider`) */
+  readonly providerClaim?: string
 }
+
+/** `{a: {b: value}}` for the path `a.b`. */
+export const claimsAt = (path: string, value: unknown): Record<string, unknown> =>
+  path.split(".").reduceRight<Record<string, unknown>>((inner, key) => ({ [key]: inner }), value as never)
+
 
 export const mintToken = async (key: DevKey, options: TokenOptions): Promise<string> => {
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000)
@@ -58,7 +65,7 @@ export const mintToken = async (key: DevKey, options: TokenOptions): Promise<str
     email_verified: true,
     name: options.name ?? options.sub,
     auth_time: now,
-    firebase: { sign_in_provider: options.signInProvider ?? "google.com" },
+    ...claimsAt(options.providerClaim ?? "firebase.sign_in_provider", options.signInProvider ?? "google.com"),
     ...options.extraClaims
   })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: "JWT" })

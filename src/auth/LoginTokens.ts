@@ -1,6 +1,9 @@
 /**
  * Verifies identity-provider login tokens (Firebase ID-token shape) with jose against a JWKS from a
  * URL or a local file. The file is re-read when it changes, so `npm run dev:token` needs no restart.
+ * The sign-in provider is read from the claim SERVICE_AUTH_PROVIDER_CLAIM names (a dotted path,
+ * default `firebase.sign_in_provider`); a token without it (a generic OpenID provider's) has the
+ * provider `oidc`, accepted only when SERVICE_AUTH_ALLOWED_PROVIDERS lists it.
  */
 import { Effect, Option, Redacted } from "effect"
 import * as jose from "jose"
@@ -36,6 +39,16 @@ const fileKeySet = (path: string): KeySet => {
 
 const unauthorized = (message: string) => new Unauthorized({ message, details: [] })
 
+/** The provider a token without the provider claim signs in with (generic OpenID providers send none). */
+export const GENERIC_OIDC_PROVIDER = "oidc"
+
+/** The value at a dotted claim path (`firebase.sign_in_provider`), or undefined. */
+export const claimAt = (payload: Record<string, unknown>, path: string): unknown =>
+  path.split(".").reduce<unknown>(
+    (value, key) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+    payload
+  )
+
 export class LoginTokens extends Effect.Service<LoginTokens>()("rubr/LoginTokens", {
   effect: Effect.gen(function*() {
     const config = (yield* AppConfig).auth
@@ -68,11 +81,11 @@ export class LoginTokens extends Effect.Service<LoginTokens>()("rubr/LoginTokens
       if (typeof payload.iat !== "number" || payload.iat > now + CLOCK_TOLERANCE_SECONDS) {
         return yield* unauthorized("The login token was rejected: iat claim check failed.")
       }
-      const firebase = payload["firebase"] as { sign_in_provider?: unknown } | undefined
-      const signInProvider = typeof firebase?.sign_in_provider === "string" ? firebase.sign_in_provider : ""
+      const claimed = claimAt(payload, config.providerClaim)
+      const signInProvider = typeof claimed === "string" && claimed.length > 0 ? claimed : GENERIC_OIDC_PROVIDER
       if (!allowed.has(signInProvider)) {
         return yield* new Forbidden({
-          message: `Sign-in provider '${signInProvider || "unknown"}' is not accepted for durable access.`,
+          message: `Sign-in provider '${signInProvider}' is not accepted for durable access.`,
           details: [{ signInProvider, allowedProviders: [...allowed] }]
         })
       }

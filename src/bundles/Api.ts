@@ -1,6 +1,6 @@
 /** The "Artifact bundles", "Files" and "Versions" routes of the contract. */
 import { isRuleId } from "../review/rules/Rules.js"
-import { IntFromString } from "../http/Pagination.js"
+import { IntFromString } from "../http/PageParams.js"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -9,7 +9,7 @@ import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, Pagination } from "../http/Envelope.js"
-import { LimitOffsetParams } from "../http/Pagination.js"
+import { LimitOffsetParams } from "../http/PageParams.js"
 import {
   ArtifactBundle,
   BundleVersionEvent,
@@ -180,6 +180,18 @@ export class BundlesApi extends HttpApiGroup.make("artifactBundles")
         OpenApi.Description,
         "Archives the bundle (idempotent). Its files and versions stay stored and readable; an archived bundle rejects every write with 409. " +
           "`DELETE .../permanent` then removes it for good."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("unarchive", "/artifact-bundles/:artifactBundleId/unarchive")
+      .setPath(BundleIdParam)
+      .addSuccess(Envelope(Schema.Struct({ artifactBundle: ArtifactBundle })))
+      .pipe(statuses(400, 401, 403, 404, 429))
+      .annotate(Access, bundleWrite)
+      .annotate(OpenApi.Summary, "Unarchive a bundle")
+      .annotate(
+        OpenApi.Description,
+        "Makes an archived bundle active again (idempotent: an active bundle is answered unchanged), with its files and versions as they were; it accepts writes again."
       )
   )
   .add(

@@ -209,6 +209,17 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       return bundle
     })
 
+    /** Idempotent: unarchiving an active bundle answers it unchanged; its files and versions are as they were. */
+    const unarchive = Effect.fn("Bundles.unarchive")(function*(actor: Actor, bundleId: string) {
+      yield* owned(actor, bundleId)
+      yield* sql`UPDATE artifact_bundles SET status = 'active', archived_at = NULL, updated_at = clock_timestamp()
+                 WHERE id = ${bundleId} AND user_id = ${actor.userId} AND status = 'archived'`.pipe(Effect.orDie)
+      const row = yield* store.findBundle(actor.userId, bundleId).pipe(Effect.orDie)
+      if (!row) return yield* NotFound.of("Artifact bundle")
+      const [bundle] = yield* store.hydrate([row]).pipe(Effect.orDie)
+      return bundle
+    })
+
     /** Only an archived bundle; the cascade removes files, versions, contents and any run history. */
     const deletePermanently = Effect.fn("Bundles.deletePermanently")(function*(actor: Actor, bundleId: string) {
       yield* owned(actor, bundleId)
@@ -683,6 +694,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       get,
       update,
       archive,
+      unarchive,
       deletePermanently,
       listFiles,
       upload,

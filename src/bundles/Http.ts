@@ -62,6 +62,11 @@ const BundlesGroupHttp = HttpApiBuilder.group(RubrApi, "artifactBundles", (handl
           const actor = yield* CurrentActor
           return yield* ok({ artifactBundle: yield* bundles.archive(actor, path.artifactBundleId) })
         }))
+      .handle("unarchive", ({ path }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          return yield* ok({ artifactBundle: yield* bundles.unarchive(actor, path.artifactBundleId) })
+        }))
       .handle("deletePermanently", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor

@@ -19,7 +19,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Cause, Context, Duration, Effect, Layer, Option, ParseResult, type Types } from "effect"
+import { Cause, Context, Duration, Effect, FiberRef, Layer, Option, ParseResult, type Types } from "effect"
 import { RubrApi } from "../http/Api.js"
 import { routes } from "../http/Routes.js"
 import { RubrError } from "./RubrError.js"
@@ -146,6 +146,19 @@ const withRetries = (options: ClientOptions) => (client: HttpClient.HttpClient):
 
 // ---- errors -----------------------------------------------------------------------------------
 
+/**
+ * The `Retry-After` of the last answer a call received, in seconds: the derived client decodes a
+ * declared 429 into its typed error without the headers, so the answer's header is noted here, in the
+ * calling fiber (each call sets it back to null first), and put on the `RubrError`.
+ */
+const lastRetryAfter = FiberRef.unsafeMake<number | null>(null)
+
+const noteRetryAfter = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.tap(client, (response) => {
+    const ms = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers["retry-after"]) : undefined
+    return FiberRef.set(lastRetryAfter, ms === undefined ? null : Math.ceil(ms / 1000))
+  })
+
 /** The API's typed errors: the envelope decoded, the class carrying its code and status. */
 interface DecodedApiError {
   readonly message: string
@@ -228,7 +241,8 @@ export const make = (options: ClientOptions): Effect.Effect<RubrClient, never, H
             if (r.headers["idempotency-key"] === undefined && isStart(r)) r = HttpClientRequest.setHeader(r, "idempotency-key", crypto.randomUUID())
             return r
           }),
-          withRetries(options)
+          withRetries(options),
+          noteRetryAfter
         )
     })
     const wrapped: Record<string, Record<string, unknown>> = {}
@@ -241,8 +255,24 @@ export const make = (options: ClientOptions): Effect.Effect<RubrClient, never, H
             Effect.catchAllCause((cause) => {
               const failure = Cause.failureOption(cause)
               const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
-              return Effect.flatMap(fromUndeclaredStatus(error), (e) => Effect.fail(e ?? toRubrError(error)))
-            })
+              return Effect.flatMap(
+                Effect.zip(fromUndeclaredStatus(error), FiberRef.get(lastRetryAfter)),
+                ([e, retryAfterSeconds]) => {
+                  const rubrError = e ?? toRubrError(error)
+                  return Effect.fail(
+                    retryAfterSeconds === null || rubrError.status === null ? rubrError : new RubrError({
+                      code: rubrError.code,
+                      status: rubrError.status,
+                      message: rubrError.message,
+                      requestId: rubrError.requestId,
+                      details: rubrError.details,
+                      retryAfterSeconds
+                    })
+                  )
+                }
+              )
+            }),
+            Effect.locally(lastRetryAfter, null)
           )
       }
     }

@@ -18,6 +18,8 @@ export class RubrError extends Data.TaggedError("RubrError")<{
   /** the X-Request-Id of the answer, when there was one */
   readonly requestId: string | null
   readonly details: ReadonlyArray<unknown>
+  /** a refused answer's `Retry-After` (429, 503), in seconds, when it sent one */
+  readonly retryAfterSeconds?: number | null | undefined
 }> {
   override toString() {
     return `${this.code}${this.status === null ? "" : ` (${this.status})`}: ${this.message}${this.requestId ? ` [requestId ${this.requestId}]` : ""}`

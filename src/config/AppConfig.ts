@@ -81,7 +81,25 @@ export const appConfig = Effect.gen(function*() {
       jwksFile: Option.isSome(jwksUrl) ? Option.none<string>() : Option.some(Path.resolve(jwksFile)),
       issuer: yield* Config.string("SERVICE_AUTH_ISSUER").pipe(Config.withDefault("rubr-dev")),
       audience: yield* Config.string("SERVICE_AUTH_AUDIENCE").pipe(Config.withDefault("rubr")),
-      allowedProviders: yield* csv("SERVICE_AUTH_ALLOWED_PROVIDERS", "google.com,github.com")
+      allowedProviders: yield* csv("SERVICE_AUTH_ALLOWED_PROVIDERS", "google.com,github.com"),
+      /** the dotted path of the claim naming the sign-in provider; a token without it has the provider `oidc` */
+      providerClaim: yield* Config.string("SERVICE_AUTH_PROVIDER_CLAIM").pipe(
+        Config.validate({
+          message: "must be a dotted claim path such as firebase.sign_in_provider",
+          validation: (s) => /^[^.\s]+(\.[^.\s]+)*$/.test(s)
+        }),
+        Config.withDefault("firebase.sign_in_provider")
+      ),
+      /** true when neither SERVICE_AUTH_JWKS_URL nor SERVICE_AUTH_JWKS_FILE is set: the service's own development JWKS */
+      usesDevJwks: Option.isNone(jwksUrl) && Option.isNone(yield* Config.option(Config.string("SERVICE_AUTH_JWKS_FILE")))
+    },
+    dashboard: {
+      /** the dashboard's OpenID Connect client id at SERVICE_AUTH_ISSUER; unset, the dashboard offers no provider sign-in */
+      oidcClientId: yield* Config.option(Config.string("SERVICE_DASHBOARD_OIDC_CLIENT_ID").pipe(
+        Config.validate({ message: "must not be empty", validation: (s) => s.trim().length > 0 })
+      )),
+      /** the scopes the dashboard asks the provider for */
+      oidcScopes: yield* Config.string("SERVICE_DASHBOARD_OIDC_SCOPES").pipe(Config.withDefault("openid email profile"))
     },
     credits: {
       signupCredits: yield* nonNegativeInt("SERVICE_SIGNUP_CREDITS", 100),

@@ -7,7 +7,7 @@ import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, Timestamp } from "../http/Envelope.js"
-import { IntFromString } from "../http/Pagination.js"
+import { IntFromString } from "../http/PageParams.js"
 
 export const LedgerEvent = Schema.Struct({
   id: Schema.UUID,

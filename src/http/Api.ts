@@ -19,6 +19,7 @@ import { GuidesApi } from "../docs/Api.js"
 import { McpApi } from "../mcp/Api.js"
 import { CreditsApi } from "../credits/Api.js"
 import { SystemApi } from "../system/Api.js"
+import { DevelopmentApi } from "../dashboard/Api.js"
 import { documentAccess, servers } from "../system/OpenApiAccess.js"
 
 // The platform registers its own decode error (a 400 with `_tag` and `issues`) on every API. Ours is
@@ -39,6 +40,7 @@ const contract = withoutPlatformDecodeError
   .add(EvalsApi).add(ProofReportsApi).add(SigningKeysApi)
   .add(McpApi)
   .add(GuidesApi)
+  .add(DevelopmentApi)
   .prefix("/api/v1")
   .annotate(OpenApi.Title, "rubr: Artifact Bundle Review Service")
   .annotate(OpenApi.Version, "1.0.0")

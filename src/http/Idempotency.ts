@@ -6,17 +6,13 @@
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Duration, Effect, Schedule, Schema } from "effect"
+import { Duration, Effect, Schedule } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"
 import { currentRequestId } from "./RequestId.js"
 
-/** The header every start route accepts. */
-export const IdempotencyHeaders = Schema.Struct({
-  "idempotency-key": Schema.optional(Schema.String).annotations({
-    description: "replays the first response for the same key and body; a different body is 409"
-  })
-})
+// the header's schema lives in IdempotencyKey.ts (no server imports: the SDK carries it to browsers)
+export { IdempotencyHeaders } from "./IdempotencyKey.js"
 
 export const requestHashOf = (value: unknown) =>
   Crypto.createHash("sha256").update(JSON.stringify(value ?? null), "utf8").digest("hex")

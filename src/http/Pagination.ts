@@ -2,30 +2,13 @@
  * List parameters shared by every list route: `limit` (default 50, 1..200 by default, both
  * configurable) and `offset` (>= 0). Out-of-range values are a 400, never silently clamped.
  */
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { ValidationFailed } from "../domain/Errors.js"
 import type { Pagination } from "./Envelope.js"
 
-/** An integer in a query string or path segment. */
-export const IntFromString = Schema.NumberFromString.pipe(Schema.int())
-
-export const LimitParam = Schema.Struct({
-  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" }))
-})
-export const LimitOffsetParams = Schema.Struct({
-  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
-  offset: Schema.optional(IntFromString.annotations({ description: "rows to skip, >= 0 (default 0)" }))
-})
-
-/** `limit` and `cursor`: the list parameters of the run lists (audits, conversions, evals, proof reports). */
-export const CursorPageParams = Schema.Struct({
-  limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
-  cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
-})
-
-/** The path of every bundle-scoped route. */
-export const BundlePath = Schema.Struct({ artifactBundleId: Schema.UUID })
+// the list parameters' schemas live in PageParams.ts (no server imports: the SDK carries them to browsers)
+export { BundlePath, CursorPageParams, IntFromString, LimitOffsetParams, LimitParam } from "./PageParams.js"
 
 export interface Page {
   readonly limit: number

@@ -26,6 +26,9 @@ import { SigningKeysHttp } from "../signing/Http.js"
 import { McpHttp } from "../mcp/Http.js"
 import { GuidesHttp } from "../docs/Http.js"
 import { DocsPageLive } from "./DocsPage.js"
+import { DashboardLive } from "../dashboard/Assets.js"
+import { DevSignIn } from "../dashboard/DevSignIn.js"
+import { DevelopmentHttp } from "../dashboard/Http.js"
 import { CreditsHttp } from "../credits/Http.js"
 import { RubrApi } from "./Api.js"
 import { ErrorHandlingLive, MaxBodySizeLive } from "./ErrorHandling.js"
@@ -74,13 +77,16 @@ const requestIdHeader: HttpApp.PreResponseHandler = (_request, response) =>
 
 export const ApiLive = HttpApiBuilder.api(RubrApi).pipe(
   Layer.provide([SystemHttp, IdentityHttp, BundlesHttp, EmailPreferencesHttp, NewsletterHttp, JobsHttp, CreditsHttp, AuditsHttp,
-    ConversionsHttp, RubrFlowHttp, EvalsHttp, ProofReportsHttp, SigningKeysHttp, McpHttp, GuidesHttp]),
+    ConversionsHttp, RubrFlowHttp, EvalsHttp, ProofReportsHttp, SigningKeysHttp, McpHttp, GuidesHttp,
+    DevelopmentHttp.pipe(Layer.provide(DevSignIn.Default))]),
   Layer.provide(AuthenticationLive)
 )
 
 /** The routes without a listening socket; tests and the bench wrap it with a server of their own. */
 export const HttpAppLive = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(DocsPageLive),
+  // the dashboard at / (every path outside /api): after the docs page, beside the API's routes
+  Layer.provide(DashboardLive),
   Layer.provide(ErrorHandlingLive),
   Layer.provide(ApiLive),
   Layer.provide(MaxBodySizeLive),

@@ -36,7 +36,8 @@ export interface IdentityRow {
 const providerLabels: Record<string, string> = {
   "google.com": "Google",
   "github.com": "GitHub",
-  "microsoft.com": "Microsoft"
+  "microsoft.com": "Microsoft",
+  oidc: "OpenID Connect"
 }
 export const signInProviderLabel = (provider: string) => providerLabels[provider] ?? provider
 

@@ -12,8 +12,8 @@ import { CreditCost } from "../credits/Schemas.js"
 import { EvalRequestFields, EvalRun } from "../evals/Api.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
-import { IdempotencyHeaders } from "../http/Idempotency.js"
-import { BundlePath, CursorPageParams } from "../http/Pagination.js"
+import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
+import { BundlePath, CursorPageParams } from "../http/PageParams.js"
 import { Job } from "../jobs/Api.js"
 
 export const ProofReportRequest = Schema.Struct({

@@ -13,7 +13,7 @@ import * as Path from "node:path"
 import pg from "pg"
 import { inject } from "vitest"
 import { roleLayer } from "../../src/App.js"
-import { type DevKey, generateDevKey, mintToken, type TokenOptions } from "../../src/auth/DevTokens.js"
+import { type DevKey, generateDevKey, mintToken, privateKeyPathFor, type TokenOptions } from "../../src/auth/DevTokens.js"
 import { AppConfig, type Role } from "../../src/config/AppConfig.js"
 import { HttpServer } from "@effect/platform"
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
@@ -54,7 +54,8 @@ export interface TestAppShape {
 
 export class TestApp extends Context.Tag("test/TestApp")<TestApp, TestAppShape>() {}
 
-const createDatabase = async () => {
+/** A database of its own, cloned from the migrated template (the browser tests give it to a service they spawn). */
+export const createDatabase = async () => {
   const adminUrl = inject("pgAdminUrl")
   const name = `rubr_t_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`
   const admin = new pg.Client({ connectionString: adminUrl })
@@ -74,6 +75,11 @@ export interface TestAppOptions {
   readonly env?: Record<string, string>
   /** Export spans to this processor (e.g. an in-memory exporter) instead of nowhere. */
   readonly spanProcessor?: SpanProcessor
+  /**
+   * Leave SERVICE_AUTH_JWKS_FILE unset, as `npm start` does: the service uses its own development JWKS
+   * under SERVICE_DATA_DIR (the test's key, so `token()` still works) and offers the dev sign-in.
+   */
+  readonly devJwks?: boolean
 }
 
 export const makeTestApp = (options: TestAppOptions = {}) =>
@@ -83,12 +89,13 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
       const { key, jwks } = yield* Effect.promise(() => generateDevKey())
       const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-app-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true })))
-      const jwksFile = Path.join(dir, "jwks.json")
+      const jwksFile = Path.join(dir, options.devJwks ? "dev-jwks.json" : "jwks.json")
       Fs.writeFileSync(jwksFile, JSON.stringify(jwks))
+      if (options.devJwks) Fs.writeFileSync(privateKeyPathFor(jwksFile), JSON.stringify(key.privateJwk))
       const env: Record<string, string> = {
         DATABASE_URL: databaseUrl,
         SERVICE_DATA_DIR: dir,
-        SERVICE_AUTH_JWKS_FILE: jwksFile,
+        ...(options.devJwks ? {} : { SERVICE_AUTH_JWKS_FILE: jwksFile }),
         SERVICE_AUTH_ISSUER: ISSUER,
         SERVICE_AUTH_AUDIENCE: AUDIENCE,
         SERVICE_ROLE: options.role ?? "api",

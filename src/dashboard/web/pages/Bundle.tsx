@@ -1,0 +1,159 @@
+/**
+ * One bundle: its header (rename, archive, unarchive, delete, upload), its file tree on the left, and
+ * on the right what the address names: the overview, a file (rendered and as source), its editor, its
+ * history with diffs, or the bundle's version events. Everything under /bundles/:bundleId/ is this one
+ * component, so the tree (and its open folders) stays while the right side changes.
+ */
+import { useLocation, useRoute } from "preact-iso"
+import { useState } from "preact/hooks"
+import { type Client, type Data, useAction, useQuery } from "../api.js"
+import { ErrorNotice } from "../ui/ErrorNotice.js"
+import { plural } from "../ui/format.js"
+import { Lazy, Loading } from "../ui/Lazy.js"
+import { EmptyState } from "../ui/Page.js"
+import { toast } from "../ui/Toasts.js"
+import { FileTree } from "../ui/Tree.js"
+import { FileView } from "./bundle/FileView.js"
+import { BundleNameDialog, useBundleLifecycle } from "./Bundles.js"
+import { queries } from "./loaders.js"
+
+export type BundleDetail = Data<Client["artifactBundles"]["get"]>
+
+// the file view comes with the page; the other views are chunks of their own, loaded when opened
+const loadUpload = () => import("./bundle/Upload.js").then((m) => m.UploadPanel)
+const loadEditor = () => import("./bundle/EditFile.js").then((m) => m.EditFile)
+const loadFileHistory = () => import("./bundle/FileHistory.js").then((m) => m.FileHistory)
+const loadBundleHistory = () => import("./bundle/BundleHistory.js").then((m) => m.BundleHistory)
+
+/** What the rest of the address names: "", "history", "files/:id", "files/:id/edit", "files/:id/history". */
+const viewOf = (rest: string) => {
+  const parts = rest.split("/").filter(Boolean)
+  if (parts[0] === "history") return { kind: "bundleHistory" as const }
+  if (parts[0] === "files" && parts[1]) {
+    const sub = parts[2] === "edit" ? "edit" : parts[2] === "history" ? "history" : "view"
+    return { kind: "file" as const, fileId: parts[1], sub }
+  }
+  return { kind: "overview" as const }
+}
+
+export function BundlePage() {
+  const { params, path } = useRoute()
+  const { route } = useLocation()
+  const bundleId = params["bundleId"]!
+  const base = `/bundles/${bundleId}`
+  const view = viewOf(path.startsWith(base) ? path.slice(base.length) : "")
+  const detail = useQuery((c) => c.artifactBundles.get({ path: { artifactBundleId: bundleId } }), [bundleId], queries.bundle(bundleId))
+  const [renaming, setRenaming] = useState(false)
+  const [uploading, setUploading] = useState(false)
+  const rename = useAction((c, values: { name: string; description: string | null }) =>
+    c.artifactBundles.update({ path: { artifactBundleId: bundleId }, payload: values })
+  )
+  const lifecycle = useBundleLifecycle((bundle) => (bundle === null ? route("/bundles") : void detail.reload()))
+
+  if (detail.data === undefined) {
+    return <div class="page">{detail.error ? <ErrorNotice error={detail.error} onRetry={detail.reload} /> : <Loading label="Loading the bundle…" />}</div>
+  }
+  const { artifactBundle: bundle, files, tree } = detail.data.data
+  const archived = bundle.status === "archived"
+  const refresh = () => void detail.reload()
+  return (
+    <div class="page page-wide">
+      <nav aria-label="Breadcrumb" class="breadcrumb">
+        <a href="/bundles">Bundles</a>
+        <span aria-hidden="true">/</span>
+        <a href={base} aria-current={view.kind === "overview" ? "page" : undefined}>{bundle.name}</a>
+      </nav>
+      <div class="page-header">
+        <div>
+          <h1 class="page-title">
+            {bundle.name} {archived ? <span class="badge badge-neutral">archived</span> : null}
+          </h1>
+          {bundle.description ? <p class="page-description">{bundle.description}</p> : null}
+          <p class="bundle-meta">
+            {plural(bundle.fileCount, "file")} · {plural(bundle.versionCount, "version")}
+            {bundle.primaryFile ? <> · main artifact <code>{bundle.primaryFile.path}</code></> : " · no main artifact"}
+          </p>
+        </div>
+        <div class="page-actions">
+          {archived ? null : <button type="button" class="button button-primary" onClick={() => setUploading(true)}>Upload files</button>}
+          <a class="button" href={`${base}/history`}>History</a>
+          {archived ? null : <button type="button" class="button" onClick={() => setRenaming(true)}>Rename</button>}
+          {archived
+            ? (
+              <>
+                <button type="button" class="button" onClick={() => void lifecycle.unarchive(bundle)}>Unarchive</button>
+                <button type="button" class="button button-danger-quiet" onClick={() => lifecycle.askDelete(bundle)}>Delete</button>
+              </>
+            )
+            : <button type="button" class="button" onClick={() => void lifecycle.archive(bundle)}>Archive</button>}
+        </div>
+      </div>
+      {archived ? <div class="notice notice-info" role="status"><p>This bundle is archived: it is read-only until you unarchive it.</p></div> : null}
+      {lifecycle.error ? <ErrorNotice error={lifecycle.error} /> : null}
+      {detail.error ? <ErrorNotice error={detail.error} onRetry={detail.reload} /> : null}
+      {uploading
+        ? (
+          <Lazy
+            load={loadUpload}
+            props={{ bundleId, existing: files, onClose: () => setUploading(false), onUploaded: refresh }}
+          />
+        )
+        : null}
+      <div class="bundle-layout">
+        <aside class="bundle-sidebar">
+          <div class="sidebar-heading">
+            <h2 class="section-title">Files</h2>
+          </div>
+          {tree.length === 0
+            ? <p class="muted tree-empty">No files yet.</p>
+            : <FileTree nodes={tree} label={`Files of ${bundle.name}`} hrefOf={(id) => `${base}/files/${id}`} currentFileId={view.kind === "file" ? view.fileId : undefined} />}
+        </aside>
+        <section class="bundle-content" aria-label="Content">
+          {view.kind === "bundleHistory"
+            ? <Lazy load={loadBundleHistory} props={{ bundle, onRestored: refresh }} />
+            : view.kind === "file"
+            ? view.sub === "edit"
+              ? <Lazy key={`edit-${view.fileId}`} load={loadEditor} props={{ bundleId, fileId: view.fileId, readOnly: archived, onSaved: refresh }} />
+              : view.sub === "history"
+              ? <Lazy key={`history-${view.fileId}`} load={loadFileHistory} props={{ bundleId, fileId: view.fileId, readOnly: archived, onRestored: refresh }} />
+              : <FileView key={view.fileId} bundleId={bundleId} fileId={view.fileId} readOnly={archived} onChanged={refresh} />
+            : files.length === 0
+            ? (
+              <EmptyState title="This bundle is empty">
+                <p class="muted">Upload a skill folder (its SKILL.md, references and examples), or single text files.</p>
+                {archived ? null : <button type="button" class="button button-primary" onClick={() => setUploading(true)}>Upload files</button>}
+              </EmptyState>
+            )
+            : bundle.primaryFile
+            ? <FileView key={bundle.primaryFile.id} bundleId={bundleId} fileId={bundle.primaryFile.id} readOnly={archived} onChanged={refresh} />
+            : (
+              <EmptyState title="No main artifact">
+                <p class="muted">None of the file names says which file is the artifact (SKILL.md, AGENTS.md, prompt.md…). Pick a file on the left.</p>
+              </EmptyState>
+            )}
+        </section>
+      </div>
+      <BundleNameDialog
+        open={renaming}
+        title="Rename bundle"
+        submitLabel="Save"
+        initial={{ name: bundle.name, description: bundle.description }}
+        busy={rename.busy}
+        error={rename.error}
+        onClose={() => {
+          setRenaming(false)
+          rename.clearError()
+        }}
+        onSubmit={async (values) => {
+          const answer = await rename.run(values)
+          if (!answer) return false
+          setRenaming(false)
+          detail.set(answer)
+          toast("Saved.")
+          return true
+        }}
+      />
+      {lifecycle.dialog}
+    </div>
+  )
+}
