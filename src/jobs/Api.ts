@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
-import { Envelope, NullableTimestamp, Timestamp } from "../http/Envelope.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { IntFromString } from "../http/PageParams.js"
 
 export const JobState = Schema.Literal("queued", "running", "paused", "completed", "failed", "cancelled")
@@ -44,9 +44,29 @@ export const JobEvent = Schema.Struct({
 }).annotations({ identifier: "JobEvent" })
 
 const JobIdParam = Schema.Struct({ jobId: Schema.UUID })
+
+/** `active`: queued, running or paused; `ended`: completed, failed or cancelled. */
+export const JobStateFilter = Schema.Literal("queued", "running", "paused", "completed", "failed", "cancelled", "active", "ended")
 const NonNegativeInt = IntFromString.pipe(Schema.nonNegative())
 
 export class JobsApi extends HttpApiGroup.make("jobs")
+  .add(
+    HttpApiEndpoint.get("listJobs", "/jobs")
+      .setUrlParams(Schema.Struct({
+        state: Schema.optional(JobStateFilter.annotations({ description: "one state, or active (queued, running, paused) or ended (completed, failed, cancelled)" })),
+        artifactBundleId: Schema.optional(Schema.UUID.annotations({ description: "only this bundle's jobs" })),
+        limit: Schema.optional(IntFromString.annotations({ description: "page size, 1..200 (default 50)" })),
+        cursor: Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
+      }))
+      .addSuccess(Envelope(Schema.Struct({ jobs: Schema.Array(Job), pagination: Pagination })))
+      .pipe(statuses(400, 401, 403))
+      .annotate(Access, access.scopes({ anyOf: ["jobs:read"] }))
+      .annotate(OpenApi.Summary, "List jobs")
+      .annotate(
+        OpenApi.Description,
+        "Your jobs, newest first, every bundle's (or one bundle's): what is queued or running now, and what ended. A dashboard's jobs page; poll each running one with GET /jobs/{jobId}/events."
+      )
+  )
   .add(
     HttpApiEndpoint.get("getJob", "/jobs/:jobId")
       .setPath(JobIdParam)

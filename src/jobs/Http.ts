@@ -10,6 +10,12 @@ export const JobsHttp = HttpApiBuilder.group(RubrApi, "jobs", (handlers) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     return handlers
+      .handle("listJobs", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const actor = yield* CurrentActor
+          const { items, pagination } = yield* jobs.list(actor.userId, urlParams)
+          return yield* ok({ jobs: items.map(toJobJson), pagination })
+        }))
       .handle("getJob", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor

@@ -11,6 +11,7 @@ import { Ledger } from "../credits/Ledger.js"
 import { pgArray, PgPool } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
+import { createdAtCursor, resolvePage } from "../http/Pagination.js"
 import { RunKinds } from "./RunKind.js"
 
 export type JobKind = "audit" | "rubr_flow_conversion" | "eval" | "proof_report"
@@ -227,6 +228,36 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return job
     })
 
+    /** The user's jobs, newest first (keyset pages over created_at, id; the index jobs_user_idx). */
+    const list = Effect.fn("Jobs.list")(function*(userId: string, params: {
+      readonly state?: JobState | "active" | "ended" | undefined
+      readonly artifactBundleId?: string | undefined
+      readonly limit?: number | undefined
+      readonly cursor?: string | undefined
+    }) {
+      const { limit } = yield* resolvePage({ limit: params.limit })
+      const after = yield* createdAtCursor.decode(params.cursor)
+      const states: ReadonlyArray<JobState> | undefined = params.state === "active"
+        ? ["queued", "running", "paused"]
+        : params.state === "ended"
+        ? terminalStates
+        : params.state === undefined
+        ? undefined
+        : [params.state]
+      const rows = yield* sql<JobRow>`
+        SELECT ${sql.literal(jobColumns)} FROM jobs
+        WHERE user_id = ${userId}
+          ${params.artifactBundleId ? sql`AND artifact_bundle_id = ${params.artifactBundleId}` : sql``}
+          ${states ? sql`AND state IN ${sql.in(states)}` : sql``}
+          ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
+      const items = rows.slice(0, limit)
+      return {
+        items,
+        pagination: { limit, offset: 0, nextOffset: null, nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null }
+      }
+    })
+
     const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: string, afterSequence = 0, limit = 200) {
       yield* get(userId, jobId)
       return yield* sql<JobEventRow>`
@@ -392,7 +423,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       return cancelled
     }, (effect) => sql.withTransaction(effect), Effect.catchTag("SqlError", Effect.die))
 
-    return { create, createWith, find, get, events, transition, heartbeat, requeueLater, refundRemaining, cancel } as const
+    return { create, createWith, find, get, list, events, transition, heartbeat, requeueLater, refundRemaining, cancel } as const
   })
 }) {}
 
