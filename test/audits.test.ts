@@ -97,4 +97,49 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       const run = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}`, { token }))
       expect(run.body.data.auditRun.appliedAt).toBeNull()
     }))
+
+  it.effect("the dashboard's choices: model tier and reasoning effort price the estimate; targetMode bundle reviews every file beside a main artifact", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("chooser"))
+      const { bundleId } = yield* skillBundle(token)
+      const estimate = (body: unknown) => call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/estimate`, { token, body }))
+      const standard = (yield* estimate({})).body.data.estimate
+      expect([standard.modelTier, standard.reasoningEffort]).toEqual(["standard", "medium"])
+      const premium = (yield* estimate({ modelTier: "premium", reasoningEffort: "high" })).body.data.estimate
+      expect([premium.modelTier, premium.reasoningEffort]).toEqual(["premium", "high"])
+      expect(premium.estimatedCredits).toBeGreaterThan(standard.estimatedCredits)
+      const cheap = (yield* estimate({ modelTier: "cheap", reasoningEffort: "low" })).body.data.estimate
+      expect(cheap.estimatedCredits).toBeLessThan(standard.estimatedCredits)
+      const bad = yield* estimate({ modelTier: "huge" })
+      expect([bad.status, bad.body.error.details[0].path]).toEqual([400, "modelTier"])
+
+      // the same input on another tier is another audit, not a 409 "identical"
+      const start = (body: unknown) => call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body }))
+      const first = yield* start({ modelTier: "cheap" })
+      expect(first.status).toBe(202)
+      const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${first.body.data.auditRun.id}`, { token }))).body.data.auditRun
+      expect(run.summary.estimate.modelTier).toBe("cheap")
+      yield* waitForJob(token, first.body.data.jobId)
+      expect((yield* start({ modelTier: "cheap" })).status).toBe(409)
+      const other = yield* start({ modelTier: "premium" })
+      expect(other.status).toBe(202)
+      yield* waitForJob(token, other.body.data.jobId)
+
+      // the whole bundle although SKILL.md is its main artifact: every file under review, not a 409 of the file audit
+      const whole = yield* start({ targetMode: "bundle" })
+      expect(whole.status).toBe(202)
+      expect(whole.body.data.target).toMatchObject({ targetMode: "bundle", targetFileId: null })
+      expect((yield* waitForJob(token, whole.body.data.jobId)).state).toBe("completed")
+      const wholeRun = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${whole.body.data.auditRun.id}`, { token }))).body.data.auditRun
+      expect(wholeRun.improvedVersion).toBeNull()
+      expect(new Set(wholeRun.findings.map((f: any) => f.filePath)).has("SKILL.md")).toBe(true)
+      const both = yield* estimate({ targetMode: "bundle", targetFileId: wholeRun.improvedFiles[0]?.fileId ?? crypto.randomUUID() })
+      expect([both.status, both.body.error.details[0].path]).toEqual([400, "targetMode"])
+
+      // file mode where there is no main artifact: said so
+      const { bundleId: loose } = yield* bundleWith(token, [{ path: "notes/a.md", content: "# A\n\nSome notes.\n" }], "loose")
+      const noMain = yield* call((app) => app.request("POST", `/artifact-bundles/${loose}/audits/estimate`, { token, body: { targetMode: "file" } }))
+      expect([noMain.status, noMain.body.error.code]).toEqual([409, "conflict"])
+      expect(noMain.body.error.message).toContain("no main artifact")
+    }))
 })

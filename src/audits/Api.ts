@@ -11,15 +11,17 @@ import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/PageParams.js"
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { ArtifactType, CriterionScore, EvalCase, Finding, Usage } from "../review/Types.js"
+import { ArtifactType, CriterionScore, EvalCase, Finding, ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
 export const AuditRequest = Schema.Struct({
   ...TargetSelection,
   artifactType: Schema.optional(ArtifactType),
+  modelTier: Schema.optional(ModelTier).annotations({ description: "the model tier the review runs on (default standard); the estimate scales with it" }),
+  reasoningEffort: Schema.optional(ReasoningEffort).annotations({ description: "the reasoning effort asked of the model (default medium); the estimate scales with it" }),
   rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
   force: Schema.optional(Schema.Boolean).annotations({
-    description: "run even when an identical audit (same input versions and rubric) is queued, running or completed"
+    description: "run even when an identical audit (same input versions, mode, rubric, tier and effort) is queued, running or completed"
   })
 }).annotations({ identifier: "AuditRequest", parseOptions: { errors: "all" } })
 export type AuditRequest = typeof AuditRequest.Type

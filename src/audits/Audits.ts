@@ -97,8 +97,8 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
       const estimate = estimateAudit({
         files: resolved.files.map((f) => ({ path: f.path, content: f.content, underReview: f.underReview })),
         rubric,
-        modelTier: AUDIT_MODEL_TIER,
-        reasoningEffort: AUDIT_REASONING_EFFORT,
+        modelTier: request.modelTier ?? AUDIT_MODEL_TIER,
+        reasoningEffort: request.reasoningEffort ?? AUDIT_REASONING_EFFORT,
         mode: config.credits.auditMode,
         flatCredits: config.credits.auditRunCredits
       })
@@ -136,13 +136,16 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
             const [same] = yield* sql<{ id: string; status: string }>`
               SELECT id, status FROM audit_runs
               WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
+                AND target_mode = ${prepared.resolved.mode}
                 AND rubric_key = ${prepared.rubric.key} AND rubric_version = ${prepared.rubric.version}
+                AND summary -> 'estimate' ->> 'modelTier' = ${prepared.estimate.modelTier}
+                AND summary -> 'estimate' ->> 'reasoningEffort' = ${prepared.estimate.reasoningEffort}
                 AND summary -> 'review' IS NOT DISTINCT FROM ${JSON.stringify(prepared.review)}::jsonb
                 AND status IN ('queued', 'running', 'completed')
               ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
             if (same) {
               return yield* new Conflict({
-                message: `An identical audit (same input versions and rubric) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,
+                message: `An identical audit (same input versions, mode, rubric, tier and effort) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,
                 details: [{ auditRunId: same.id, status: same.status }]
               })
             }

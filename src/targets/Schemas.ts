@@ -7,7 +7,11 @@ const PositiveInt = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1))
 export const TargetSelection = {
   targetFileId: Schema.optional(Schema.UUID),
   targetVersionNumber: Schema.optional(PositiveInt),
-  artifactBundleVersionNumber: Schema.optional(PositiveInt)
+  artifactBundleVersionNumber: Schema.optional(PositiveInt),
+  targetMode: Schema.optional(Schema.Literal("file", "bundle")).annotations({
+    description: "bundle: every file under review, even when the bundle has a main artifact (not with targetFileId); " +
+      "file: the main artifact (or targetFileId) with the others as context, 409 when there is none. Default: file when there is a main artifact, else bundle"
+  })
 }
 
 export const TargetFields = {

@@ -6,6 +6,9 @@
  *   artifactBundleVersionNumber alone   → the file version of that bundle version event, with the bundle as it was then
  *   nothing                             → the current state: the primary file with the others as context, or,
  *                                         with no primary, every current file under review (bundle mode)
+ *   targetMode "bundle"                 → every file under review (the current state, or the bundle as it was at
+ *                                         artifactBundleVersionNumber), main artifact or not
+ *   targetMode "file"                   → as nothing, but a bundle without a main artifact is a 409
  *
  * Soft-deleted files are never input (they disappear from audits and conversions); a deleted target is 404.
  * A kind may leave files of some artifact types out of its input (conversions never read rubr_flow
@@ -24,6 +27,7 @@ export interface TargetRequest {
   readonly targetFileId?: string | undefined
   readonly targetVersionNumber?: number | undefined
   readonly artifactBundleVersionNumber?: number | undefined
+  readonly targetMode?: "file" | "bundle" | undefined
 }
 
 export interface InputFile extends SnapshotRow {
@@ -238,6 +242,13 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
           [{ path: "artifactBundleVersionNumber", message: "cannot be combined with targetFileId" }]
         )
       }
+      if (request.targetMode === "bundle" && request.targetFileId !== undefined) {
+        return yield* ValidationFailed.of(
+          "targetMode bundle puts every file under review; it cannot be combined with targetFileId.",
+          [{ path: "targetMode", message: "cannot be bundle with targetFileId" }]
+        )
+      }
+      const bundleMode = request.targetMode === "bundle"
       const selectsVersion = request.artifactBundleVersionNumber !== undefined || request.targetVersionNumber !== undefined
       // without a version selected, the bundle and its current files come in one statement
       const head = selectsVersion
@@ -263,6 +274,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         // the target is exactly the selected version, even if the file changed again at the same event count
         const targetRow = all.find((r) => r.fileId === version.fileId)
         if (!targetRow || targetRow.versionNumber !== version.versionNumber) return yield* NotFound.of("File version")
+        if (bundleMode) return finish(bundle, all.filter((r) => !excluded(r)), null, version.artifactBundleVersionNumber)
         if (excluded(targetRow)) return yield* refuseExcluded(targetRow)
         return finish(bundle, all.filter((r) => !excluded(r)), version.fileId, version.artifactBundleVersionNumber)
       }
@@ -284,7 +296,14 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
         if (excluded(row)) return yield* refuseExcluded(row)
         return finish(bundle, rows, request.targetFileId, n)
       }
+      if (bundleMode) return finish(bundle, rows, null, n)
       const primary = bundle.primaryFileId && rows.some((r) => r.fileId === bundle.primaryFileId) ? bundle.primaryFileId : null
+      if (primary === null && request.targetMode === "file") {
+        return yield* new Conflict({
+          message: `This artifact bundle has no main artifact to be ${options.verb}; name a file (targetFileId), or choose targetMode bundle.`,
+          details: [{ targetMode: "file" }]
+        })
+      }
       return finish(bundle, rows, primary, n)
     })
 
