@@ -160,6 +160,15 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       expect(events.find((e) => e.phase === "repair").message).toMatch(/repair/i)
       const out = yield* fileAt(token, bundleId, "generated/rubr_flow.rubr_flow")
       expect(out.latestVersionNumber).toBe(1)
+      // both texts the validator checked, each with its issues, so each issue can be shown on its line
+      expect(conversion.attempts.map((a: any) => [a.attempt, a.kind, a.validation.valid])).toEqual([[1, "draft", false], [2, "repair", true]])
+      expect(conversion.attempts[0].validation.issues).toEqual(conversion.repair.issuesBefore)
+      expect(conversion.attempts[1].validation).toEqual(conversion.validation)
+      expect(conversion.attempts[1].changes).toEqual(conversion.repair.changes)
+      const draftLines = conversion.attempts[0].text.split("\n")
+      for (const issue of conversion.attempts[0].validation.issues) expect(issue.line).toBeLessThanOrEqual(draftLines.length)
+      const saved = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${conversion.outputFileId}`, { token }))
+      expect(saved.body.data.content).toBe(conversion.attempts[1].text)
     }))
 
   it.effect("repair that fails: still invalid, the conversion fails, nothing is written, the issues are kept, credits come back", () =>
@@ -176,6 +185,10 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       expect(conversion.validation.issues.map((i: any) => i.code)).toContain("contradictory_guardrails")
       expect(conversion.repair).toMatchObject({ attempted: true, succeeded: false })
       expect(conversion.repair.issuesBefore.map((i: any) => i.code)).toContain("contradictory_guardrails")
+      // nothing saved, but the text the issues point into is in the report
+      expect(conversion.attempts.map((a: any) => [a.kind, a.validation.valid])).toEqual([["draft", false], ["repair", false]])
+      const contradiction = conversion.attempts[1].validation.issues.find((i: any) => i.code === "contradictory_guardrails")
+      expect(conversion.attempts[1].text.split("\n")[contradiction.line - 1]).toMatch(/\S/)
       expect(yield* fileAt(token, bundleId, "generated/rubr_flow.rubr_flow")).toBeUndefined()
       expect(yield* count("file_versions", `artifact_bundle_id = '${bundleId}' AND source = 'rubr_flow_conversion'`)).toBe(0)
       const credits = yield* call((app) => app.request("GET", "/credits", { token }))

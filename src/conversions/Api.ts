@@ -57,6 +57,14 @@ export const ConversionRepair = Schema.Struct({
   changes: Schema.Array(Schema.String).annotations({ description: "one line per change the repair made" })
 }).annotations({ identifier: "ConversionRepair" })
 
+export const ConversionAttempt = Schema.Struct({
+  attempt: Schema.Int.annotations({ description: "1: the first draft; 2: the repair" }),
+  kind: Schema.Literal("draft", "repair"),
+  text: Schema.String.annotations({ description: "the rubr_flow text as the validator checked it: the issues' line numbers count in it" }),
+  validation: ConversionValidation,
+  changes: Schema.Array(Schema.String).annotations({ description: "what the repair changed (empty for the draft)" })
+}).annotations({ identifier: "ConversionAttempt" })
+
 export const SourceFile = Schema.Struct({
   path: Schema.String,
   fileVersionId: Schema.UUID,
@@ -151,6 +159,9 @@ export const ConversionReport = Schema.Struct({
   missingRequirements: Schema.Array(Note),
   validation: Schema.NullOr(ConversionValidation),
   repair: Schema.NullOr(ConversionRepair),
+  attempts: Schema.Array(ConversionAttempt).annotations({
+    description: "every text the validator checked, in order, with its issues: a failed conversion's too (nothing of it was saved)"
+  }),
   suggestedEvals: Schema.Array(EvalCase),
   remainingRisks: Schema.Array(Note),
   resultMetadata: Schema.NullOr(Schema.Struct({

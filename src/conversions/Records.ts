@@ -58,6 +58,15 @@ export interface RepairJson {
   readonly changes: ReadonlyArray<string>
 }
 
+/** One text the validator checked: the first draft, then the repair's (the texts the issues' lines count in). */
+export interface AttemptJson {
+  readonly attempt: number
+  readonly kind: "draft" | "repair"
+  readonly text: string
+  readonly validation: ValidationJson
+  readonly changes: ReadonlyArray<string>
+}
+
 /** What the worker writes as it goes (also for a failed conversion: the evidence). */
 export interface ConversionReportJson {
   readonly sourceSummary: SourceSummaryJson
@@ -66,6 +75,8 @@ export interface ConversionReportJson {
   readonly missingRequirements: ReadonlyArray<MissingRequirement>
   readonly validation: ValidationJson | null
   readonly repair: RepairJson | null
+  /** absent on reports written before issue 24 */
+  readonly attempts?: ReadonlyArray<AttemptJson>
   readonly suggestedEvals: ReadonlyArray<EvalCase>
   readonly remainingRisks: ReadonlyArray<RemainingRisk>
   readonly metadata: (ProviderInfo & { readonly durationMs: number }) | null
@@ -140,6 +151,7 @@ export const toConversionReport = (row: ConversionRow) => ({
   missingRequirements: row.report?.missingRequirements ?? [],
   validation: row.report?.validation ?? null,
   repair: row.report?.repair ?? null,
+  attempts: row.report?.attempts ?? [],
   suggestedEvals: row.report?.suggestedEvals ?? [],
   remainingRisks: row.report?.remainingRisks ?? [],
   resultMetadata: row.report?.metadata ?? null,

@@ -27,7 +27,7 @@ import { Targets } from "../targets/Targets.js"
 import { analyzeSources, assessFlow, blockMappingOf, coverageOf, planBlocks, type SourceAnalysis } from "./Analysis.js"
 import { RubrFlowConverter } from "./Converter.js"
 import { roleOf } from "./Sources.js"
-import { conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
+import { type AttemptJson, conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
 import { describeErrors, issueJson, validationJson } from "./Report.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
 
@@ -105,7 +105,8 @@ export const conversionWork = (ctx: JobContext) =>
     const reportOf = (
       draft: ConversionDraft,
       validation: ValidationResult | null,
-      repair: RepairJson | null
+      repair: RepairJson | null,
+      attempts: ReadonlyArray<AttemptJson>
     ): ConversionReportJson => {
       const blockMapping = blockMappingOf(draft.document)
       const assessed = assessFlow(draft.document, analysis)
@@ -118,6 +119,7 @@ export const conversionWork = (ctx: JobContext) =>
         missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
         validation: validation ? validationJson(validation) : null,
         repair,
+        attempts,
         suggestedEvals: draft.suggestedEvals,
         remainingRisks: byCode([...assessed.remainingRisks, ...draft.remainingRisks]),
         metadata: { ...draft.provider, durationMs: Date.now() - started }
@@ -138,6 +140,7 @@ export const conversionWork = (ctx: JobContext) =>
     // ---- validation -------------------------------------------------------------------------------
     yield* ctx.phase("validation", `Validating the draft (${plural(text.split("\n").length - 1, "line")}).`)
     const first = validateText(text, { sources: realSources })
+    const attempts: Array<AttemptJson> = [{ attempt: 1, kind: "draft", text, validation: validationJson(first), changes: [] }]
 
     // ---- repair -----------------------------------------------------------------------------------
     let final = first
@@ -156,12 +159,13 @@ export const conversionWork = (ctx: JobContext) =>
             reason: `The repair attempt failed: ${error.message}`,
             issuesBefore: first.issues.map(issueJson),
             changes: []
-          }), providerFailure(error))
+          }, attempts), providerFailure(error))
         )
       )
       usage = addUsage(usage, repaired.usage)
       text = renderFlow(repaired.document, { header })
       final = validateText(text, { sources: realSources })
+      attempts.push({ attempt: 2, kind: "repair", text, validation: validationJson(final), changes: repaired.changes })
       finalDraft = repaired
       repair = {
         attempted: true,
@@ -174,7 +178,7 @@ export const conversionWork = (ctx: JobContext) =>
       }
       if (!final.valid) {
         return yield* failWithReport(
-          reportOf(repaired, final, repair),
+          reportOf(repaired, final, repair, attempts),
           new JobFailure({
             code: "conversion_invalid",
             message: `The generated rubr_flow is still invalid after one repair attempt: ${describeErrors(final)}. Nothing was saved; the report lists the issues.`,
@@ -186,7 +190,7 @@ export const conversionWork = (ctx: JobContext) =>
 
     // ---- saving -----------------------------------------------------------------------------------
     yield* ctx.phase("saving", `Valid (${plural(final.issues.length, "warning")}); saving ${run.outputPath}.`)
-    const report = reportOf(finalDraft, final, repair)
+    const report = reportOf(finalDraft, final, repair, attempts)
     return yield* ctx.complete(Effect.gen(function*() {
       const written = yield* bundles.writeGenerated(
         { userId: run.userId, apiKeyId: run.requestedByApiKeyId },
