@@ -4,6 +4,7 @@
  * history with diffs, or the bundle's version events. Everything under /bundles/:bundleId/ is this one
  * component, so the tree (and its open folders) stays while the right side changes.
  */
+import type { ComponentType } from "preact"
 import { useLocation, useRoute } from "preact-iso"
 import { useState } from "preact/hooks"
 import { type Client, type Data, useAction, useQuery } from "../api.js"
@@ -15,9 +16,18 @@ import { toast } from "../ui/Toasts.js"
 import { FileTree } from "../ui/Tree.js"
 import { FileView } from "./bundle/FileView.js"
 import { BundleNameDialog, useBundleLifecycle } from "./Bundles.js"
-import { queries } from "./loaders.js"
+import { queries, work } from "./loaders.js"
 
 export type BundleDetail = Data<Client["artifactBundles"]["get"]>
+
+/** What every work page gets: the bundle and its files (its forms name them), its address, and the run's id. */
+export interface WorkPageProps {
+  readonly bundle: BundleDetail["artifactBundle"]
+  readonly files: BundleDetail["files"]
+  readonly base: string
+  readonly runId: string
+  readonly onChanged: () => void
+}
 
 // the file view comes with the page; the other views are chunks of their own, loaded when opened
 const loadUpload = () => import("./bundle/Upload.js").then((m) => m.UploadPanel)
@@ -25,10 +35,32 @@ const loadEditor = () => import("./bundle/EditFile.js").then((m) => m.EditFile)
 const loadFileHistory = () => import("./bundle/FileHistory.js").then((m) => m.FileHistory)
 const loadBundleHistory = () => import("./bundle/BundleHistory.js").then((m) => m.BundleHistory)
 
-/** What the rest of the address names: "", "history", "files/:id", "files/:id/edit", "files/:id/history". */
+export type WorkArea = "audits" | "conversions" | "evals" | "proof-reports"
+const WORK_AREAS: ReadonlyArray<WorkArea> = ["audits", "conversions", "evals", "proof-reports"]
+
+/** A work area's list, its start form, and a run's page, each a chunk loaded when opened. */
+const workView = (area: WorkArea, id: string | undefined) => {
+  if (id === undefined) {
+    return work.lists().then((m) => ({ audits: m.AuditList, conversions: m.ConversionList, evals: m.EvalList, "proof-reports": m.ProofList })[area])
+  }
+  if (id === "new") return work.start().then((m) => ({ audits: m.AuditStart, conversions: m.ConversionStart, evals: m.EvalStart, "proof-reports": m.ProofStart })[area])
+  return area === "audits"
+    ? work.audit().then((m) => m.AuditPage)
+    : area === "conversions"
+    ? work.conversion().then((m) => m.ConversionPage)
+    : area === "evals"
+    ? work.eval().then((m) => m.EvalPage)
+    : work.proof().then((m) => m.ProofReportPage)
+}
+
+/**
+ * What the rest of the address names: "", "history", "files/:id", "files/:id/edit", "files/:id/history",
+ * or a work area: "audits", "audits/new", "audits/:runId" (and conversions, evals, proof-reports).
+ */
 const viewOf = (rest: string) => {
   const parts = rest.split("/").filter(Boolean)
   if (parts[0] === "history") return { kind: "bundleHistory" as const }
+  if (WORK_AREAS.includes(parts[0] as WorkArea)) return { kind: "work" as const, area: parts[0] as WorkArea, id: parts[1] }
   if (parts[0] === "files" && parts[1]) {
     const sub = parts[2] === "edit" ? "edit" : parts[2] === "history" ? "history" : "view"
     return { kind: "file" as const, fileId: parts[1], sub }
@@ -75,8 +107,8 @@ export function BundlePage() {
           </p>
         </div>
         <div class="page-actions">
-          {archived ? null : <button type="button" class="button button-primary" onClick={() => setUploading(true)}>Upload files</button>}
-          <a class="button" href={`${base}/history`}>History</a>
+          {archived || files.length === 0 ? null : <a class="button button-primary" href={`${base}/audits/new`}>New audit</a>}
+          {archived ? null : <button type="button" class={`button${files.length === 0 ? " button-primary" : ""}`} onClick={() => setUploading(true)}>Upload files</button>}
           {archived ? null : <button type="button" class="button" onClick={() => setRenaming(true)}>Rename</button>}
           {archived
             ? (
@@ -99,6 +131,29 @@ export function BundlePage() {
           />
         )
         : null}
+      <nav class="bundle-tabs" aria-label="Bundle sections">
+        {[
+          ["Files", base, view.kind === "overview" || view.kind === "file"],
+          ["Audits", `${base}/audits`, view.kind === "work" && view.area === "audits"],
+          ["Conversions", `${base}/conversions`, view.kind === "work" && view.area === "conversions"],
+          ["Evals", `${base}/evals`, view.kind === "work" && view.area === "evals"],
+          ["Proof reports", `${base}/proof-reports`, view.kind === "work" && view.area === "proof-reports"],
+          ["History", `${base}/history`, view.kind === "bundleHistory"]
+        ].map(([label, href, current]) => (
+          <a key={label as string} href={href as string} class={`bundle-tab${current ? " bundle-tab-on" : ""}`} aria-current={current ? "page" : undefined}>{label}</a>
+        ))}
+      </nav>
+      {view.kind === "work"
+        ? (
+          <section class="work" aria-label={view.area}>
+            <Lazy
+              key={`${view.area}/${view.id ?? ""}`}
+              load={() => workView(view.area, view.id) as Promise<ComponentType<WorkPageProps>>}
+              props={{ bundle, files, base, runId: view.id ?? "", onChanged: refresh }}
+            />
+          </section>
+        )
+        : (
       <div class="bundle-layout">
         <aside class="bundle-sidebar">
           <div class="sidebar-heading">
@@ -133,6 +188,7 @@ export function BundlePage() {
             )}
         </section>
       </div>
+        )}
       <BundleNameDialog
         open={renaming}
         title="Rename bundle"

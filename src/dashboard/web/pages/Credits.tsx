@@ -3,7 +3,8 @@
  * debits, and the ledger, filterable by type and paged. The service answers the newest 200 events
  * (GET /credits?limit=200); filter and pages work on those.
  */
-import { useMemo, useState } from "preact/hooks"
+import { useLocation } from "preact-iso"
+import { useEffect, useMemo, useState } from "preact/hooks"
 import { type Client, type Data, useQuery } from "../api.js"
 import { formatDate, formatDay, formatNumber } from "../ui/format.js"
 import { EmptyState, PageHeader, QueryView } from "../ui/Page.js"
@@ -80,9 +81,16 @@ function Chart(props: { ledger: ReadonlyArray<LedgerEvent> }) {
   )
 }
 
-function Ledger(props: { ledger: ReadonlyArray<LedgerEvent> }) {
+/** The ledger; `entry` (from `?entry=`, a run page's refund link) opens the page holding that event, marked. */
+function Ledger(props: { ledger: ReadonlyArray<LedgerEvent>; entry: string | undefined }) {
   const [type, setType] = useState<"all" | LedgerEvent["type"]>("all")
-  const [page, setPage] = useState(0)
+  const [page, setPage] = useState(() => {
+    const at = props.ledger.findIndex((e) => e.id === props.entry)
+    return at < 0 ? 0 : Math.floor(at / PAGE)
+  })
+  useEffect(() => {
+    if (props.entry) document.getElementById(`ledger-${props.entry}`)?.scrollIntoView({ block: "center" })
+  }, [props.entry])
   const rows = props.ledger.filter((e) => type === "all" || e.type === type)
   const pages = Math.max(1, Math.ceil(rows.length / PAGE))
   const shown = rows.slice(page * PAGE, page * PAGE + PAGE)
@@ -124,12 +132,13 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent> }) {
               </thead>
               <tbody>
                 {shown.map((e) => (
-                  <tr key={e.id}>
+                  <tr key={e.id} id={`ledger-${e.id}`} class={e.id === props.entry ? "row-marked" : undefined} aria-current={e.id === props.entry ? "true" : undefined}>
                     <td>{formatDate(e.createdAt)}</td>
                     <td><span class={`badge badge-${e.type}`}>{e.type}</span></td>
                     <td>
                       {humanize(e.reason)}
                       {e.resourceType ? <span class="hint"> · {humanize(e.resourceType)}</span> : null}
+                      {e.resourceType && e.resourceId ? <ResourceLink resourceType={e.resourceType} resourceId={e.resourceId} /> : null}
                     </td>
                     <td class={`num amount-${e.type}`}>{e.type === "debit" ? "−" : "+"}{formatNumber(e.amount)}</td>
                     <td class="num">{formatNumber(e.balanceAfter)}</td>
@@ -149,7 +158,15 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent> }) {
   )
 }
 
+/** The run an event is about, when the page can open it (it needs the run's bundle: the jobs list has it). */
+function ResourceLink(props: { resourceType: string; resourceId: string }) {
+  const area = ({ audit_run: "audits", rubr_flow_conversion: "conversions", eval_run: "evals", proof_report: "proof-reports" } as Record<string, string>)[props.resourceType]
+  if (!area) return null
+  return <span class="hint"> · <a href={`/runs/${area}/${props.resourceId}`}>open the run</a></span>
+}
+
 export function Credits() {
+  const { query } = useLocation()
   const credits = useQuery((c) => c.credits.getCredits({ urlParams: { limit: LEDGER_LIMIT } }), [])
   return (
     <div class="page">
@@ -180,7 +197,7 @@ export function Credits() {
               <h2 id="chart-title" class="card-title">Last 30 days</h2>
               <Chart ledger={data.ledger} />
             </section>
-            <Ledger ledger={data.ledger} />
+            <Ledger ledger={data.ledger} entry={query["entry"]} />
             <section class="card" aria-labelledby="limits-title">
               <h2 id="limits-title" class="card-title">Limits in force</h2>
               <dl class="facts">

@@ -1,7 +1,7 @@
 /**
  * The signed-in app: the frame (navigation, the account menu, toasts), the session's renewal, and the
- * pages, each a chunk loaded when first opened. Part 2 (audits, conversions, evals, proof reports)
- * adds its routes here and its pages beside these.
+ * pages, each a chunk loaded when first opened. A bundle's work pages (audits, conversions, evals,
+ * proof reports) are routes of the bundle page (pages/Bundle.tsx); the jobs page lists them all.
  */
 import { lazy, Route, Router, useLocation } from "preact-iso"
 import { useEffect } from "preact/hooks"
@@ -13,6 +13,8 @@ import { pages, queries } from "./loaders.js"
 
 const Bundles = lazy(() => pages.bundles().then((m) => m.Bundles))
 const BundlePage = lazy(() => pages.bundle().then((m) => m.BundlePage))
+const Jobs = lazy(() => pages.jobs().then((m) => m.Jobs))
+const RunRedirect = lazy(() => pages.jobs().then((m) => m.RunRedirect))
 const Keys = lazy(() => pages.keys().then((m) => m.Keys))
 const Credits = lazy(() => pages.credits().then((m) => m.Credits))
 const Account = lazy(() => pages.account().then((m) => m.Account))
@@ -51,6 +53,7 @@ const useRenewal = (session: Session | null) => {
 
 const NAV = [
   { href: "/bundles", label: "Bundles", icon: "M4 5h16v4H4zM4 11h16v8H4z" },
+  { href: "/jobs", label: "Jobs", icon: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 5v5.4l3.5 2.1-1 1.7L11 13.6V7z" },
   { href: "/keys", label: "API keys", icon: "M14 10a4 4 0 1 0-3.9 4H12v2h2v2h3v-3.2l-2.6-2.6A4 4 0 0 0 14 10z" },
   { href: "/credits", label: "Credits", icon: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zm1 13h-2v-1.1a3 3 0 0 1-2-2.9h2a1 1 0 1 0 1-1 3 3 0 0 1-1-5.8V4h2v1.2a3 3 0 0 1 2 2.8h-2a1 1 0 1 0-1 1 3 3 0 0 1 1 5.8z" },
   { href: "/account", label: "Account", icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-8 8a8 8 0 0 1 16 0z" }
@@ -137,6 +140,8 @@ export function Shell() {
             <Route path="/bundles" component={Bundles} />
             <Route path="/bundles/:bundleId" component={BundlePage} />
             <Route path="/bundles/:bundleId/*" component={BundlePage} />
+            <Route path="/jobs" component={Jobs} />
+            <Route path="/runs/:area/:runId" component={RunRedirect} />
             <Route path="/keys" component={Keys} />
             <Route path="/credits" component={Credits} />
             <Route path="/account" component={Account} />
