@@ -160,8 +160,9 @@ export const axeSerious = async (page: Page): Promise<Array<AxeViolation>> => {
 /** Every page: a screenshot to look at, and axe's verdict. */
 export const checkPage = async (page: Page, name: string) => {
   Fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  // quiet first: no spinner, no running transition in the picture
-  await page.waitForLoadState("networkidle").catch(() => undefined)
+  // quiet first: no spinner, no running transition in the picture (a page following a running job polls
+  // every 400 ms and is never idle: it gets 3 s)
+  await page.waitForLoadState("networkidle", { timeout: 3000 }).catch(() => undefined)
   await page.screenshot({ path: Path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
   return axeSerious(page)
 }

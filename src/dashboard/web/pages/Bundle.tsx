@@ -107,7 +107,7 @@ export function BundlePage() {
           </p>
         </div>
         <div class="page-actions">
-          {archived || files.length === 0 ? null : <a class="button button-primary" href={`${base}/audits/new`}>New audit</a>}
+          {archived || files.length === 0 || view.kind === "work" ? null : <a class="button button-primary" href={`${base}/audits/new`}>New audit</a>}
           {archived ? null : <button type="button" class={`button${files.length === 0 ? " button-primary" : ""}`} onClick={() => setUploading(true)}>Upload files</button>}
           {archived ? null : <button type="button" class="button" onClick={() => setRenaming(true)}>Rename</button>}
           {archived

@@ -137,7 +137,7 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent>; entry: string | und
                     <td><span class={`badge badge-${e.type}`}>{e.type}</span></td>
                     <td>
                       {humanize(e.reason)}
-                      {e.resourceType ? <span class="hint"> · {humanize(e.resourceType)}</span> : null}
+                      {e.resourceType && !humanize(e.reason).startsWith(humanize(e.resourceType)) ? <span class="hint"> · {humanize(e.resourceType)}</span> : null}
                       {e.resourceType && e.resourceId ? <ResourceLink resourceType={e.resourceType} resourceId={e.resourceId} /> : null}
                     </td>
                     <td class={`num amount-${e.type}`}>{e.type === "debit" ? "−" : "+"}{formatNumber(e.amount)}</td>

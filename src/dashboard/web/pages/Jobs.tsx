@@ -86,12 +86,16 @@ export function Jobs() {
                         <td class="job-progress-cell">
                           {isActive(j.state)
                             ? (
-                              <>
+                              <div class="job-progress-inner">
                                 <ProgressBar percent={j.percent} label={`${KINDS[j.kind]?.label ?? j.kind} progress`} />
                                 <span class="hint">{phaseLabel(j.phase)} · {Math.round(j.percent)}% · {j.message}</span>
-                              </>
+                              </div>
                             )
-                            : <span class="hint">{j.error ? `${j.error.code}: ${j.error.message}` : j.message}</span>}
+                            : (
+                              <span class="hint">
+                                {j.error ? <><code>{j.error.code}</code> {j.error.message}</> : j.state === "completed" ? `Finished ${formatAgo(j.finishedAt ?? j.updatedAt)}` : j.message}
+                              </span>
+                            )}
                         </td>
                         <td title={formatDate(j.createdAt)}>{formatAgo(j.createdAt)}</td>
                         <td class="cell-actions">

@@ -57,10 +57,19 @@ export function AnnotatedSource(props: {
   }, [props.notes, lines.length])
   const selectedNote = props.notes.find((n) => n.id === props.selected)
   const container = useRef<HTMLDivElement>(null)
+  const mounting = useRef(true)
   useEffect(() => {
+    const first = mounting.current
+    mounting.current = false
     if (!selectedNote) return
     const row = document.getElementById(lineId(props.idPrefix, Math.max(1, Math.min(selectedNote.lineStart, lines.length))))
-    row?.scrollIntoView({ block: "center", behavior: "smooth" })
+    const box = container.current
+    if (!row || !box) return
+    // the file scrolls inside its own box; the page moves only for a choice made now, and only when the line is out of sight
+    const top = box.scrollTop + row.getBoundingClientRect().top - box.getBoundingClientRect().top - box.clientHeight / 3
+    box.scrollTo({ top, behavior: first ? "auto" : "smooth" })
+    const rect = row.getBoundingClientRect()
+    if (!first && (rect.top < 0 || rect.bottom > window.innerHeight)) row.scrollIntoView({ block: "center", behavior: "smooth" })
   }, [props.selected])
   const inSelected = (line: number) =>
     selectedNote !== undefined && line >= selectedNote.lineStart && line <= Math.max(selectedNote.lineStart, selectedNote.lineEnd)

@@ -73,15 +73,17 @@ function Scores(props: { run: AuditRunDetail; criterion: string | null; onCriter
             type="button"
             class="criterion-button"
             aria-pressed={props.criterion === s.key}
-            title={s.rationale}
+            title={`${s.rationale} (weight ${s.weight})`}
             onClick={() => props.onCriterion(props.criterion === s.key ? null : s.key)}
           >
-            <span class="criterion-label">{s.label}</span>
+            <span class="criterion-label">
+              {s.label}
+              {counts.get(s.key) ? <span class="criterion-count" aria-label={plural(counts.get(s.key)!, "finding")}>{counts.get(s.key)}</span> : null}
+            </span>
             <span class="criterion-bar" aria-hidden="true">
               <span class={`criterion-fill ${scoreClass(s.score)}`} style={{ width: `${Math.max(2, s.score)}%` }} />
             </span>
             <span class="criterion-score">{Math.round(s.score)}</span>
-            <span class="criterion-meta">weight {s.weight} · {plural(counts.get(s.key) ?? 0, "finding")}</span>
           </button>
         </li>
       ))}
@@ -99,8 +101,9 @@ function FindingItem(props: { finding: Finding; index: number; selected: boolean
         <a class="finding-rule" href={ruleHref(f.ruleId)} target="_blank" rel="noopener" title={rule ? `${rule.title} (opens the rubrics guide)` : "opens the rubrics guide"}>
           {f.ruleId}
         </a>
-        <button type="button" class="finding-where" onClick={props.onSelect} aria-pressed={props.selected} aria-label={`Show ${f.filePath} line ${f.lineStart} in the file`}>
+        <button type="button" class="finding-where" onClick={props.onSelect} aria-pressed={props.selected}>
           {f.filePath}:{f.lineStart}{f.lineEnd > f.lineStart ? `–${f.lineEnd}` : ""}
+          <span class="visually-hidden">, show in the file</span>
         </button>
       </div>
       <p class="finding-message">{f.message}</p>
@@ -322,17 +325,19 @@ function Completed(props: WorkProps & { run: AuditRunDetail; onChanged: () => vo
             <a class="button" href={`${props.base}/audits/new`}>New audit</a>
           </div>
         </section>
-        <section class="card" aria-labelledby="criteria-title">
-          <h3 id="criteria-title" class="card-title">By criterion <span class="hint">(choose one to filter the findings)</span></h3>
-          <Scores run={run} criterion={criterion} onCriterion={(k) => {
-            setCriterion(k)
-            if (tab !== "findings") setTab("findings")
-          }} />
-        </section>
-        <section class="card" aria-labelledby="history-title">
-          <h3 id="history-title" class="card-title">This bundle's score over its audits</h3>
-          {history.data ? <ScoreChart runs={history.data.data.auditRuns} current={run.id} compact /> : <Loading />}
-        </section>
+        <div class="audit-side">
+          <section class="card" aria-labelledby="criteria-title">
+            <h3 id="criteria-title" class="card-title">By criterion <span class="hint">choose one to see its findings</span></h3>
+            <Scores run={run} criterion={criterion} onCriterion={(k) => {
+              setCriterion(k)
+              if (tab !== "findings") setTab("findings")
+            }} />
+          </section>
+          <section class="card" aria-labelledby="history-title">
+            <h3 id="history-title" class="card-title">This bundle's score over its audits</h3>
+            {history.data ? <ScoreChart runs={history.data.data.auditRuns} current={run.id} compact /> : <Loading />}
+          </section>
+        </div>
       </div>
       {applied || run.appliedAt
         ? (

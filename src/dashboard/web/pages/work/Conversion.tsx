@@ -27,8 +27,10 @@ const issueHref = "/api/v1/guides/rubr-flow#issue-codes"
 
 /** The issues beside a text, and the text with each on its line; the two follow each other. */
 function IssuesAndText(props: { text: string; issues: ReadonlyArray<Issue>; label: string; idPrefix: string }) {
-  const [selected, setSelected] = useState<string | null>(null)
   const idOf = (issue: Issue, i: number) => `${props.idPrefix}-${i}-${issue.code}`
+  // the first error is where to look: the file opens on it
+  const firstError = props.issues.findIndex((i) => i.severity === "error")
+  const [selected, setSelected] = useState<string | null>(firstError < 0 ? null : idOf(props.issues[firstError]!, firstError))
   const notes = props.issues.map((issue, i) => ({
     id: idOf(issue, i),
     lineStart: issue.line,

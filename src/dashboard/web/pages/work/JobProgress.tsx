@@ -46,7 +46,7 @@ export function JobProgress(props: { live: LiveJob; what: string }) {
         <div>
           <h2 id="job-title" class="card-title job-title">
             {active ? <span class="spinner" aria-hidden="true" /> : null}
-            {props.what}: <StateBadge state={now.state} />
+            {active ? "In progress" : "Progress"} <StateBadge state={now.state} />
           </h2>
           <p class="job-phase" data-testid="job-phase">
             <strong>{phaseLabel(now.phase)}</strong> · {Math.round(now.percent)}%
@@ -88,6 +88,7 @@ export function JobProgress(props: { live: LiveJob; what: string }) {
           </ol>
         )
         : null}
+      {active ? <p class="hint">You can leave this page: the {props.what.toLowerCase()} keeps running, and the <a href="/jobs">Jobs page</a> follows it too.</p> : null}
       {cancel.error ? <ErrorNotice error={cancel.error} /> : null}
       {live.error ? <p class="hint">Progress paused: {live.error.message} Retrying…</p> : null}
     </section>

@@ -13,7 +13,6 @@ import { api, asRubrError, type Client, type Data, type RubrError, useQuery } fr
 import { ErrorNotice } from "../../ui/ErrorNotice.js"
 import { formatBytes, formatNumber, plural } from "../../ui/format.js"
 import { Loading } from "../../ui/Lazy.js"
-import { PageHeader } from "../../ui/Page.js"
 import type { BundleDetail } from "../Bundle.js"
 
 type Estimate = Data<Client["audits"]["estimateAudit"]>["estimate"]
@@ -236,8 +235,13 @@ const initialTarget = (files: ReadonlyArray<File>, exclude?: (f: File) => boolea
 
 function StartLayout(props: { title: string; description: ComponentChildren; form: ComponentChildren; panel: ComponentChildren }) {
   return (
-    <div class="start" data-testid="start-form">
-      <PageHeader title={props.title} description={props.description} />
+    <div class="start stack" data-testid="start-form">
+      <div class="work-header">
+        <div>
+          <h2 class="work-title">{props.title}</h2>
+          <p class="muted">{props.description}</p>
+        </div>
+      </div>
       <div class="start-layout">
         <form class="card form start-form" onSubmit={(e) => e.preventDefault()} aria-label={props.title}>{props.form}</form>
         {props.panel}
@@ -423,6 +427,9 @@ export function EvalStart(props: WorkProps) {
         <>
           <VersionPicker id="source" legend="Before (source)" bundleId={props.bundle.id} files={props.files} fileId={source.fileId} version={source.version} onChange={(fileId, version) => setSource({ fileId, version })} />
           <VersionPicker id="candidate" legend="After (candidate)" bundleId={props.bundle.id} files={props.files} fileId={candidate.fileId} version={candidate.version} onChange={(fileId, version) => setCandidate({ fileId, version })} />
+          {source.fileId === candidate.fileId && source.version === candidate.version
+            ? <p class="notice-inline">Both sides are the same version: every case will be unchanged. Pick a later version as “after”.</p>
+            : null}
           <div class="field">
             <label for="max-cases">Test cases, at most</label>
             <input id="max-cases" class="input input-narrow" type="number" min={1} max={50} value={maxCases} onInput={(e) => setMaxCases(Math.max(1, Math.min(50, Number(e.currentTarget.value) || 1)))} />
