@@ -12,13 +12,26 @@
  *     in the page (a MutationObserver), p50;
  *   - a diff of two 10 KiB versions: from the second version's answer arriving to the diff in the page, p50.
  *
+ * And the work pages (issue 24), with a worker of its own (the mock reviewer, then a fake slow provider):
+ *
+ *   - JavaScript sent for deep links to an audit, a conversion, an eval, a proof report and the jobs page;
+ *   - an audit of a 10 KiB SKILL.md with 40 findings: navigation to its page showing the file with every
+ *     finding's gutter mark, p50 and p95, warm and cold;
+ *   - the diff of its improved version (10 KiB each side): from the last answer it needs arriving to the
+ *     diff in the page;
+ *   - a job's progress in the page: an eval on a provider that answers each call after 150 ms (an event per
+ *     case), the time from each event's record (its createdAt) to its message in the page.
+ *
  * Times are read inside the page (performance.now(), whose origin is the navigation's start).
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { launchBrowser } from "../test/support/Chromium.js"
+import { Effect, Exit, Scope } from "effect"
+import { jsonReply, make as makeFakeOpenAi, messagesOf, textReply } from "../test/support/FakeOpenAi.js"
 import { seedBundle } from "./files.js"
+import { grant, startWorker, stopWorker } from "./jobs.js"
 import { buildBundle } from "./load.js"
 import type { BenchContext } from "./harness.js"
 import { root } from "./harness.js"
@@ -53,6 +66,41 @@ const treeProbe = (expected: number) => `
     new MutationObserver((_, observer) => {
       if (done()) { window.__treeAt = performance.now(); observer.disconnect() }
     }).observe(document, { childList: true, subtree: true })
+  })()`
+
+
+/**
+ * A 10 KiB SKILL.md the mock reviewer finds 40 problems in: a frontmatter and an opening that break a
+ * dozen rules once each, and a link to a missing file every fourth line (one finding each).
+ */
+const fortyFindings = () => {
+  const lines = ["---", "name: Bench_Skill", "description: I help with various things as needed, etc.", "---", "", "Helps with stuff.", ""]
+  for (let i = 0; lines.join("\n").length < 10 * 1024; i++) {
+    if (i % 10 === 0) lines.push(`## Section ${i / 10 + 1}`, "")
+    lines.push(i % 4 === 2 && i < 118 ? `See [notes ${i}](missing/notes-${i}.md) for the details of item ${i}.` : `Run the check for item ${i}, read its output, and write the result in the release log.`)
+  }
+  return lines.join("\n").slice(0, 10 * 1024)
+}
+
+/** Records in the page when every gutter mark (`expected`) is in the file, and when the improved version's diff is. */
+const workProbe = (expected: number) => `
+  (() => {
+    new MutationObserver((_, observer) => {
+      if (window.__marksAt === undefined && document.querySelectorAll('[data-testid="annotated-source"] .gutter-mark').length >= ${expected}) window.__marksAt = performance.now()
+      if (window.__diffAt === undefined && document.querySelector('[data-testid="diff"] table tr')) window.__diffAt = performance.now()
+    }).observe(document, { childList: true, subtree: true })
+  })()`
+
+/** Records in the page when each job-log message first shows (Date.now(), the clock the service's timestamps share). */
+const progressProbe = `
+  (() => {
+    window.__shown = {}
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="job-log"] .job-log-message')) {
+        const text = el.textContent
+        if (!(text in window.__shown)) window.__shown[text] = Date.now()
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true })
   })()`
 
 const signIn = async (page: Page, origin: string) => {
@@ -201,6 +249,130 @@ export const dashboardSection = async (ctx: BenchContext): Promise<string> => {
     }
     await diffContext.close()
 
+    // ---- the work pages (issue 24) ------------------------------------------------------------
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${service.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body)
+      })
+      const json = await response.json() as { data: any }
+      if (!response.ok) throw new Error(`bench: ${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
+      return json.data
+    }
+    const ended = async (jobId: string) => {
+      for (;;) {
+        const { job } = await call("GET", `/jobs/${jobId}`)
+        if (job.state === "completed") return job
+        if (job.state === "failed" || job.state === "cancelled") throw new Error(`bench: job ${jobId} ${job.state}: ${JSON.stringify(job.error)}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    await grant(ctx, 1, 100_000, userId)
+    const mockWorker = startWorker(ctx.databaseUrl)
+    const { artifactBundle: workBundle } = await call("POST", "/artifact-bundles", { name: "bench-work" })
+    const workBase = `${origin}/bundles/${workBundle.id}`
+    await call("POST", `/artifact-bundles/${workBundle.id}/files`, { files: [{ path: "SKILL.md", content: fortyFindings() }] })
+    const startedAudit = await call("POST", `/artifact-bundles/${workBundle.id}/audits`, {})
+    await ended(startedAudit.jobId)
+    const { auditRun } = await call("GET", `/artifact-bundles/${workBundle.id}/audits/${startedAudit.auditRun.id}`)
+    const findings = auditRun.findings.filter((f: { filePath: string }) => f.filePath === "SKILL.md").length
+    const improvedBytes = Buffer.byteLength(auditRun.improvedVersion?.content ?? "")
+    const startedConversion = await call("POST", `/artifact-bundles/${workBundle.id}/rubr-flow/conversions`, {})
+    await ended(startedConversion.jobId)
+    await call("POST", `/artifact-bundles/${workBundle.id}/audits/${auditRun.id}/apply`)
+    const startedEval = await call("POST", `/artifact-bundles/${workBundle.id}/evals`, { maxCases: 5 })
+    await ended(startedEval.jobId)
+    const startedProof = await call("POST", `/artifact-bundles/${workBundle.id}/proof-reports`, { evalRunId: startedEval.evalRun.id, auditRunId: auditRun.id })
+    await ended(startedProof.jobId)
+    await stopWorker(mockWorker.worker, mockWorker.dataDir)
+    const auditUrl = `${workBase}/audits/${auditRun.id}`
+
+    // 5. scripts sent for a deep link to each work page
+    const deepLink = async (path: string, ready: (p: Page) => Promise<unknown>) => {
+      const c = await fresh()
+      const sent = await scriptsSent(c, origin, async (p) => {
+        await p.goto(`${origin}${path}`)
+        await ready(p)
+      })
+      await c.close()
+      return sent
+    }
+    const workPath = new URL(workBase).pathname
+    const auditPage = await deepLink(`${workPath}/audits/${auditRun.id}`, (p) => p.locator(".gutter-mark").first().waitFor())
+    const conversionPage = await deepLink(`${workPath}/conversions/${startedConversion.conversion.id}`, (p) => p.getByTestId("annotated-source").waitFor())
+    const evalPage = await deepLink(`${workPath}/evals/${startedEval.evalRun.id}`, (p) => p.getByTestId("cases").waitFor())
+    const proofPage = await deepLink(`${workPath}/proof-reports/${startedProof.proofReport.id}`, (p) => p.locator("[data-testid=signature-verdict][data-verdict=valid]").waitFor())
+    const jobsPage = await deepLink("/jobs", (p) => p.getByTestId("jobs").waitFor())
+
+    // 6. navigation → the audited file with every gutter mark, warm and cold
+    const marksLoad = async (p: Page, url: string) => {
+      await p.goto(url, { waitUntil: "commit" })
+      await p.waitForFunction(() => typeof (globalThis as any).__marksAt === "number", undefined, { timeout: 30_000 })
+      return p.evaluate(() => (globalThis as any).__marksAt as number)
+    }
+    const auditContext = await fresh()
+    await auditContext.addInitScript(workProbe(findings))
+    const auditTab = await auditContext.newPage()
+    await marksLoad(auditTab, auditUrl) // warms the cache and the service
+    const marksWarm: Array<number> = []
+    for (let i = 0; i < RUNS; i++) marksWarm.push(await marksLoad(auditTab, auditUrl))
+    const marksCold: Array<number> = []
+    for (let i = 0; i < Math.min(RUNS, 8); i++) {
+      const c = await fresh()
+      await c.addInitScript(workProbe(findings))
+      marksCold.push(await marksLoad(await c.newPage(), auditUrl))
+      await c.close()
+    }
+
+    // 7. the improved version's diff, after the last answer it needs (the audit, the audited version)
+    const improvedDiff: Array<number> = []
+    for (let i = 0; i < RUNS; i++) {
+      await auditTab.goto(`${auditUrl}?tab=improved&view=${i % 2 === 0 ? "split" : "unified"}`, { waitUntil: "commit" })
+      await auditTab.waitForFunction(() => typeof (globalThis as any).__diffAt === "number", undefined, { timeout: 30_000 })
+      improvedDiff.push(await auditTab.evaluate(() => {
+        const arrived = Math.max(...(globalThis as any).performance.getEntriesByType("resource")
+          .filter((e: any) => /\/audits\/[0-9a-f-]{36}$|\/versions\/\d+$/.test(e.name)).map((e: any) => e.responseEnd as number))
+        return (globalThis as any).__diffAt - arrived
+      }))
+    }
+    await auditContext.close()
+
+    // 8. progress in the page: an eval on a provider that takes 150 ms a call, its page open while it runs
+    const scope = Effect.runSync(Scope.make())
+    const fake = await Effect.runPromise(Scope.extend(makeFakeOpenAi((request) => {
+      if (messagesOf(request).schema === "rubr_eval_judgement") {
+        const verdict = { passed: true, score: 80, evidence: ["the answer follows the instructions"] }
+        return { ...jsonReply({ a: verdict, b: verdict }, { prompt_tokens: 300, completion_tokens: 60 }), delayMs: 150 }
+      }
+      return { ...textReply("I follow the skill's steps for this request.", { prompt_tokens: 300, completion_tokens: 40 }), delayMs: 150 }
+    }), scope))
+    const aiWorker = startWorker(ctx.databaseUrl, root, { SERVICE_AI_ENABLED: "true", SERVICE_AI_BASE_URL: fake.baseUrl, SERVICE_AI_API_KEY: "bench" })
+    const progressContext = await fresh()
+    await progressContext.addInitScript(progressProbe)
+    const progressTab = await progressContext.newPage()
+    const lateness: Array<number> = []
+    try {
+      for (let run = 0; run < 3; run++) {
+        const started = await call("POST", `/artifact-bundles/${workBundle.id}/evals`, { maxCases: 8 })
+        await progressTab.goto(`${workBase}/evals/${started.evalRun.id}`)
+        await progressTab.locator("[data-testid=eval][data-status=completed]").waitFor({ timeout: 60_000 })
+        const shown = await progressTab.evaluate(() => (globalThis as any).__shown as Record<string, number>)
+        const { events } = await call("GET", `/jobs/${started.jobId}/events?limit=200`)
+        // the events recorded while the page was already following the job (the first poll answered)
+        const following = Math.min(...Object.values(shown))
+        for (const e of events as Array<{ message: string; createdAt: string; state: string }>) {
+          const at = Date.parse(e.createdAt)
+          if (at <= following || e.message === "" || !(e.message in shown) || e.state !== "running") continue
+          lateness.push(shown[e.message]! - at)
+        }
+      }
+    } finally {
+      await progressContext.close()
+      await stopWorker(aiWorker.worker, aiWorker.dataDir)
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+
     const sentRow = (label: string, s: Sent) =>
       `| JavaScript sent for the first page: ${label} | ${kib(s.gzipBytes)} gzip (${kib(s.sentBytes)} sent as brotli), ${s.scripts} files | ≤ 200 KiB gzipped | ${s.allCompressed ? "all compressed" : "NOT all compressed"}, ${s.allImmutable ? "all immutable" : "NOT all immutable"} |`
     return [
@@ -214,7 +386,16 @@ export const dashboardSection = async (ctx: BenchContext): Promise<string> => {
       `| navigation → bundle page showing its tree, 100 files, warm cache | p50 ${ms(percentile(warm, 50))}, p95 ${ms(percentile(warm, 95))} | p50 ≤ 500 ms | a returning user: assets from the browser's cache |`,
       `| navigation → bundle page showing its tree, 100 files, cold cache | p50 ${ms(percentile(cold, 50))}, p95 ${ms(percentile(cold, 95))} (${cold.length} runs) | p50 ≤ 500 ms | a first visit: every asset fetched |`,
       `| tree of a 1,000-file bundle, after its data arrived | p50 ${ms(percentile(afterData, 50))}, p95 ${ms(percentile(afterData, 95))} | ≤ 300 ms | decoding the answer (the typed client) and rendering the tree |`,
-      `| diff of two 10 KiB versions, after the second arrived | p50 ${ms(percentile(diffTimes, 50))}, p95 ${ms(percentile(diffTimes, 95))} | ≤ 100 ms | side by side and unified alternately |`
+      `| diff of two 10 KiB versions, after the second arrived | p50 ${ms(percentile(diffTimes, 50))}, p95 ${ms(percentile(diffTimes, 95))} | ≤ 100 ms | side by side and unified alternately |`,
+      sentRow("an audit's page (deep link)", auditPage),
+      sentRow("a conversion's page (deep link)", conversionPage),
+      sentRow("an eval's page (deep link)", evalPage),
+      sentRow("a proof report's page, its signature checked (deep link)", proofPage),
+      sentRow("the jobs page (deep link)", jobsPage),
+      `| navigation → audit page showing the 10 KiB SKILL.md with every gutter mark (${findings} findings), warm cache | p50 ${ms(percentile(marksWarm, 50))}, p95 ${ms(percentile(marksWarm, 95))} | p50 ≤ 400 ms | the audit and the audited version requested at boot, beside the page's chunks |`,
+      `| the same, cold cache | p50 ${ms(percentile(marksCold, 50))}, p95 ${ms(percentile(marksCold, 95))} (${marksCold.length} runs) | (the goal's case is the warm one) | a first visit: every asset fetched |`,
+      `| diff of the improved version (${(improvedBytes / 1024).toFixed(1)} KiB after, 10 KiB before), after its data arrived | p50 ${ms(percentile(improvedDiff, 50))}, p95 ${ms(percentile(improvedDiff, 95))} | ≤ 100 ms | side by side and unified alternately |`,
+      `| a job's progress event → its message in the page | p50 ${ms(percentile(lateness, 50))}, p95 ${ms(percentile(lateness, 95))}, max ${ms(Math.max(...lateness))} (${lateness.length} events) | ≤ 1 s | evals of 8 cases on a provider answering each call after 150 ms; the page polls every 400 ms; from the event's createdAt (the progress buffer writes within 200 ms) |`
     ].join("\n")
   } finally {
     await browser.close()

@@ -19,9 +19,10 @@ export const sleep = (n: number) => new Promise((resolve) => setTimeout(resolve,
 
 /**
  * A worker process (role worker) on the bench database, 8 jobs at once, from this checkout or from
- * `cwd` (another checkout, `BENCH_COMPARE_WITH`, with its own npm start flags).
+ * `cwd` (another checkout, `BENCH_COMPARE_WITH`, with its own npm start flags); `env` adds settings
+ * (the dashboard section's AI provider).
  */
-export const startWorker = (databaseUrl: string, cwd = root) => {
+export const startWorker = (databaseUrl: string, cwd = root, env: Record<string, string> = {}) => {
   const dataDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-worker-"))
   // npm start's node flags, as the bench service gets them (a deployed worker is `npm start` with
   // SERVICE_ROLE=worker); BENCH_WORKER_NODE_ARGS (e.g. --cpu-prof) after them, as BENCH_SERVICE_NODE_ARGS
@@ -35,7 +36,8 @@ export const startWorker = (databaseUrl: string, cwd = root) => {
       SERVICE_DATA_DIR: dataDir,
       SERVICE_LOG_LEVEL: "WARN",
       SERVICE_WORKER_CONCURRENCY: "8",
-      SERVICE_DB_POOL_SIZE: "12"
+      SERVICE_DB_POOL_SIZE: "12",
+      ...env
     },
     stdio: ["ignore", "ignore", "inherit"]
   })
