@@ -97,9 +97,9 @@ describe("a skill author's work in the dashboard", () => {
     const onRequest = (r: Request) => r.method() === "POST" && /\/audits$/.test(new URL(r.url()).pathname) && starts.push(r)
     page.on("request", onRequest)
     await estimate.getByTestId("start").dblclick()
-    await page.waitForURL(/\/audits\/[0-9a-f-]{36}$/)
+    await page.waitForURL(/\/audits\/[0-9a-f-]{36}(\?|$)/)
     page.off("request", onRequest)
-    firstAuditId = page.url().split("/").at(-1)!
+    firstAuditId = new URL(page.url()).pathname.split("/").at(-1)!
     // every start request carried the same key, and the service started exactly one job
     expect(starts.length).toBeGreaterThanOrEqual(1)
     expect(new Set(starts.map((r) => r.headers()["idempotency-key"])).size).toBe(1)
@@ -173,7 +173,7 @@ describe("a skill author's work in the dashboard", () => {
     await page.goto(url(`${base}/audits/new`))
     await page.getByTestId("estimate-credits").waitFor()
     await page.getByTestId("start").click()
-    await page.waitForURL(/\/audits\/[0-9a-f-]{36}$/)
+    await page.waitForURL(/\/audits\/[0-9a-f-]{36}(\?|$)/)
     expect(page.url()).not.toContain(firstAuditId)
     await ended("audit", "completed")
     await see.attribute(page.getByTestId("score-chart"), "data-points", "2")
@@ -192,7 +192,7 @@ describe("a skill author's work in the dashboard", () => {
     await page.getByTestId("start").click()
     await page.waitForURL(/\/evals\/[0-9a-f-]{36}$/)
     await ended("eval", "completed")
-    const evalRunId = page.url().split("/").at(-1)!
+    const evalRunId = new URL(page.url()).pathname.split("/").at(-1)!
     const run = (await sdk.evals.getEval({ path: { artifactBundleId: bundleId, evalRunId } })).data.evalRun
     await see.text(page.getByTestId("pass-after"), `${Math.round((run.comparison!.candidatePassCount / run.results.length) * 100)}%`)
     const cases = page.getByTestId("cases").locator("[data-case]")
@@ -219,7 +219,7 @@ describe("a skill author's work in the dashboard", () => {
     await see.exactText(verdict.getByTestId("kid"), jwks.keys[0]!.kid)
     await check("work-proof")
 
-    const proofReportId = page.url().split("/").at(-1)!
+    const proofReportId = new URL(page.url()).pathname.split("/").at(-1)!
     const download = page.waitForEvent("download")
     await page.getByRole("button", { name: "Download the export" }).click()
     expect((await download).suggestedFilename()).toBe(`proof-report-${proofReportId}.json`)
@@ -250,7 +250,7 @@ describe("a skill author's work in the dashboard", () => {
     await ended("conversion", "completed")
     await see.attribute(page.getByTestId("validation"), "data-valid", "true")
     await check("work-conversion")
-    const conversionId = page.url().split("/").at(-1)!
+    const conversionId = new URL(page.url()).pathname.split("/").at(-1)!
     const report = (await sdk.conversions.getConversion({ path: { artifactBundleId: data.artifactBundle.id, conversionId } })).data.conversion
     const draftErrors = report.attempts[0]!.validation.issues.filter((i) => i.severity === "error")
     expect(draftErrors.length).toBeGreaterThan(0)
@@ -282,7 +282,7 @@ describe("a skill author's work in the dashboard", () => {
     await page.getByTestId("start").click()
     await page.waitForURL(/\/conversions\/[0-9a-f-]{36}$/)
     await ended("conversion", "failed")
-    const conversionId = page.url().split("/").at(-1)!
+    const conversionId = new URL(page.url()).pathname.split("/").at(-1)!
     const outcome = page.getByTestId("outcome")
     await see.exactText(outcome.getByTestId("outcome-code"), "conversion_invalid")
     await see.text(outcome.getByTestId("outcome-message"), "still invalid after one repair attempt")

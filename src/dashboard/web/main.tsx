@@ -14,7 +14,7 @@ import { Lazy } from "./ui/Lazy.js"
 const shell = () => loadShell().then((m) => m.Shell)
 
 // signed in already (a reload, a deep link): fetch the frame and this address's page at once
-if (getSession() !== null) prefetchFor(location.pathname)
+if (getSession() !== null) prefetchFor(location.pathname, location.search)
 
 function Root() {
   const session = useSession()

@@ -43,7 +43,17 @@ export const targetText = async (c: Client, bundleId: string, target: AuditTarge
   return { text: data.content as string | null, versionNumber: target.targetFileVersionNumber as number | null, fileId: target.targetFileId as string | null }
 }
 
-export const prefetchFor = (path: string) => {
+/**
+ * An audit's address, with the file version it read as a hint (`?file=&version=`) when it was a file
+ * audit: a deep link can then ask for the audit and that version at once, instead of one after the
+ * other. The page checks the hint against the audit.
+ */
+export const auditHref = (base: string, run: { readonly id: string; readonly summary: { readonly target: AuditTarget } }) => {
+  const t = run.summary.target
+  return `${base}/audits/${run.id}${t.targetFileId !== null && t.targetFileVersionNumber !== null ? `?file=${t.targetFileId}&version=${t.targetFileVersionNumber}` : ""}`
+}
+
+export const prefetchFor = (path: string, search = "") => {
   void loadShell()
   // the frame's and the page's first requests go out as soon as the typed client is there
   const bundleId = /^\/bundles\/([0-9a-f-]{36})(\/|$)/.exec(path)?.[1]
@@ -55,7 +65,15 @@ export const prefetchFor = (path: string) => {
       // the audit, then the file it read, without waiting for the page to render
       const run = api((c) => c.audits.getAudit({ path: { artifactBundleId: bundleId, auditRunId } }))
       prefetch(queries.audit(auditRunId), () => run)
-      prefetch(queries.auditedText(auditRunId), (c) => run.then(({ data }) => targetText(c, bundleId, data.auditRun.summary.target)))
+      const hint = new URLSearchParams(search)
+      const fileId = hint.get("file")
+      const versionNumber = Number(hint.get("version"))
+      prefetch(
+        queries.auditedText(auditRunId),
+        /^[0-9a-f-]{36}$/.test(fileId ?? "") && Number.isInteger(versionNumber) && versionNumber > 0
+          ? (c) => targetText(c, bundleId, { targetFileId: fileId, targetFileVersionNumber: versionNumber })
+          : (c) => run.then(({ data }) => targetText(c, bundleId, data.auditRun.summary.target))
+      )
     }
   })
   const workPage = /^\/bundles\/[^/]+\/(audits|conversions|evals|proof-reports)(?:\/([^/]+))?/.exec(path)

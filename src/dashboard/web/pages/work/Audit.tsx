@@ -7,7 +7,7 @@
  * and the bundle's score over its audits.
  */
 import { useLocation } from "preact-iso"
-import { useMemo, useState } from "preact/hooks"
+import { useEffect, useMemo, useState } from "preact/hooks"
 import { ruleById } from "../../../../review/rules/Rules.js"
 import { type Client, type Data, useAction, useQuery } from "../../api.js"
 import { AnnotatedSource, type LineNote } from "../../ui/AnnotatedSource.js"
@@ -47,7 +47,7 @@ const useAuditedText = (bundleId: string, run: AuditRunDetail, path: string | nu
     ? run.summary.target.targetFileId
     : run.improvedFiles.find((f) => f.path === path)?.fileId ?? files.find((f) => f.path === path)?.id ?? null
   const isTarget = fileId !== null && fileId === run.summary.target.targetFileId
-  return useQuery(async (c) => {
+  const query = useQuery(async (c) => {
     if (path === null) return null
     if (fileId === null) return { text: null as string | null, versionNumber: null as number | null, fileId: null as string | null }
     if (isTarget) {
@@ -60,6 +60,12 @@ const useAuditedText = (bundleId: string, run: AuditRunDetail, path: string | nu
     const version = await c.versions.getFileVersion({ path: { artifactBundleId: bundleId, fileId, versionNumber } })
     return { text: version.data.content as string | null, versionNumber: versionNumber as number | null, fileId: fileId as string | null }
   }, [run.id, path, fileId], isTarget ? queries.auditedText(run.id) : undefined)
+  // a version read early from the address's hint that is not the one the audit read: read the right one
+  const wrong = isTarget && query.data != null && (query.data.fileId !== fileId || query.data.versionNumber !== run.summary.target.targetFileVersionNumber)
+  useEffect(() => {
+    if (wrong) void query.reload()
+  }, [wrong])
+  return wrong ? { ...query, data: undefined } : query
 }
 
 function Scores(props: { run: AuditRunDetail; criterion: string | null; onCriterion: (key: string | null) => void }) {

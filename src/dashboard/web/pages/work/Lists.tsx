@@ -9,6 +9,7 @@ import { type Client, type Data, useQuery } from "../../api.js"
 import { formatAgo, formatDate, formatNumber } from "../../ui/format.js"
 import { EmptyState, QueryView } from "../../ui/Page.js"
 import { StateBadge } from "./JobProgress.js"
+import { auditHref } from "../loaders.js"
 import { POLL_MS } from "./useJob.js"
 import type { WorkProps } from "./Start.js"
 
@@ -146,7 +147,7 @@ export function AuditList(props: WorkProps) {
                     <tbody>
                       {data.auditRuns.map((r) => (
                         <tr key={r.id} data-run={r.id}>
-                          <td><a href={`${props.base}/audits/${r.id}`}>{auditTargetLabel(r)}</a></td>
+                          <td><a href={auditHref(props.base, r)}>{auditTargetLabel(r)}</a></td>
                           <td><StateBadge state={r.status} /></td>
                           <td class="num">{r.overallScore === null ? "—" : <strong>{r.overallScore}</strong>}</td>
                           <td>{r.summary.rubricTitle} <span class="hint">{r.rubricVersion}</span></td>

@@ -14,6 +14,7 @@ import { ErrorNotice } from "../../ui/ErrorNotice.js"
 import { formatBytes, formatNumber, plural } from "../../ui/format.js"
 import { Loading } from "../../ui/Lazy.js"
 import type { BundleDetail } from "../Bundle.js"
+import { auditHref } from "../loaders.js"
 
 type Estimate = Data<Client["audits"]["estimateAudit"]>["estimate"]
 type File = BundleDetail["files"][number]
@@ -267,7 +268,7 @@ export function AuditStart(props: WorkProps) {
   })
   const start = useStart(body, (c, payload, key) =>
     c.audits.startAudit({ path: { artifactBundleId: props.bundle.id }, headers: { "idempotency-key": key }, payload }), ({ data }) =>
-    route(`${props.base}/audits/${data.auditRun.id}`))
+    route(auditHref(props.base, data.auditRun)))
   const customKeys = Array.isArray((props.bundle.customRubric as { criteria?: unknown }).criteria) ? ["custom"] : []
   // an identical audit exists: offer it, or running it again on purpose
   const identical = start.error?.code === "conflict" && !force ? (start.error.details[0] as { auditRunId?: string } | undefined)?.auditRunId : undefined
