@@ -331,19 +331,17 @@ function Completed(props: WorkProps & { run: AuditRunDetail; onChanged: () => vo
             <a class="button" href={`${props.base}/audits/new`}>New audit</a>
           </div>
         </section>
-        <div class="audit-side">
-          <section class="card" aria-labelledby="criteria-title">
-            <h3 id="criteria-title" class="card-title">By criterion <span class="hint">choose one to see its findings</span></h3>
-            <Scores run={run} criterion={criterion} onCriterion={(k) => {
-              setCriterion(k)
-              if (tab !== "findings") setTab("findings")
-            }} />
-          </section>
-          <section class="card" aria-labelledby="history-title">
-            <h3 id="history-title" class="card-title">This bundle's score over its audits</h3>
-            {history.data ? <ScoreChart runs={history.data.data.auditRuns} current={run.id} compact /> : <Loading />}
-          </section>
-        </div>
+        <section class="card criteria-card" aria-labelledby="criteria-title">
+          <h3 id="criteria-title" class="card-title">By criterion <span class="hint">choose one to see its findings</span></h3>
+          <Scores run={run} criterion={criterion} onCriterion={(k) => {
+            setCriterion(k)
+            if (tab !== "findings") setTab("findings")
+          }} />
+        </section>
+        <section class="card history-card" aria-labelledby="history-title">
+          <h3 id="history-title" class="card-title">The bundle's score over its audits <a class="hint" href={`${props.base}/audits`}>all audits</a></h3>
+          {history.data ? <ScoreChart runs={history.data.data.auditRuns} current={run.id} compact /> : <Loading />}
+        </section>
       </div>
       {applied || run.appliedAt
         ? (

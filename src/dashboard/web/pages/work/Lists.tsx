@@ -38,8 +38,8 @@ export const auditTargetLabel = (run: Pick<AuditRun, "summary">) => {
 export function ScoreChart(props: { runs: ReadonlyArray<AuditRun>; current?: string | undefined; compact?: boolean }) {
   const points = props.runs.filter((r) => r.status === "completed" && r.overallScore !== null).slice().reverse()
   if (points.length === 0) return <p class="muted" data-testid="score-chart-empty">No completed audit yet: the chart starts with the first.</p>
-  const width = props.compact ? 360 : 720
-  const height = props.compact ? 150 : 200
+  const width = props.compact ? 640 : 720
+  const height = props.compact ? 130 : 200
   const left = 36
   const right = 16
   const top = 14
