@@ -263,7 +263,7 @@ describe("the dashboard, signed in as the local developer", () => {
   })
 
   it("the bundle's history: restore the bundle to an earlier version; files added later are skipped, and said so", async () => {
-    await page.locator(".page-actions").getByRole("link", { name: "History", exact: true }).click()
+    await page.getByRole("navigation", { name: "Bundle sections" }).getByRole("link", { name: "History", exact: true }).click()
     const history = page.getByTestId("bundle-history")
     await history.waitFor()
     await check("bundle-history")

@@ -57,24 +57,29 @@ const useEstimate = <B,>(body: B, load: ((c: Client, body: B) => Promise<Priced>
   return { ...state, current: state.key === key, balance: balance.data?.data.balance }
 }
 
-const coversOf = (e: Estimate): Array<ComponentChildren> => {
+/** What an estimate covers; `files` false when the form says it better (an eval's two versions). */
+const coversOf = (e: Estimate, files: boolean): Array<ComponentChildren> => {
   const artifact = e.breakdown.filter((b) => b.role === "artifact")
   const context = e.breakdown.filter((b) => b.role === "context")
   return [
-    <>
-      {artifact.length === 1 ? <code>{artifact[0]!.path}</code> : plural(artifact.length, "file")} under review
-      {context.length > 0 ? <>, {plural(context.length, "file")} as context</> : null}
-    </>,
+    files
+      ? (
+        <>
+          {artifact.length === 1 ? <code>{artifact[0]!.path}</code> : plural(artifact.length, "file")} under review
+          {context.length > 0 ? <>, {plural(context.length, "file")} as context</> : null}
+        </>
+      )
+      : null,
     <>{formatBytes(e.totalCharacters)} of text · about {formatNumber(e.estimatedInputTokens)} tokens in, {formatNumber(e.estimatedOutputTokens)} out</>,
     <>{e.modelTier} model tier, {e.reasoningEffort} reasoning effort</>
-  ]
+  ].filter((c) => c !== null)
 }
 
-const pricedOf = (e: Estimate, more: ReadonlyArray<ComponentChildren> = []): Priced => ({
+const pricedOf = (e: Estimate, more: ReadonlyArray<ComponentChildren> = [], files = true): Priced => ({
   credits: e.estimatedCredits,
   mode: e.mode,
   dynamic: e.mode === "dynamic" ? null : e.dynamicEstimatedCredits,
-  covers: [...coversOf(e), ...more]
+  covers: files ? [...coversOf(e, true), ...more] : [...more, ...coversOf(e, false)]
 })
 
 function EstimatePanel(props: {
@@ -414,7 +419,7 @@ export function EvalStart(props: WorkProps) {
     return pricedOf(data.estimate, [
       <><code>{t.sourceFilePath}</code> version {t.sourceFileVersionNumber} → <code>{t.candidateFilePath}</code> version {t.candidateFileVersionNumber}</>,
       <>{plural(t.caseCount, "test case")}, {from}</>
-    ])
+    ], false)
   })
   const start = useStart(body, (c, payload, key) =>
     c.evals.startEval({ path: { artifactBundleId: props.bundle.id }, headers: { "idempotency-key": key }, payload }), ({ data }) =>
