@@ -254,11 +254,9 @@ function ImprovedVersion(props: { run: AuditRunDetail; bundleId: string; files: 
       <div class="toolbar">
         {improved.length > 1
           ? (
-            <div class="segmented" role="group" aria-label="Improved file">
-              {improved.map((f, i) => (
-                <button type="button" key={f.fileId} class={`segment${i === index ? " segment-on" : ""}`} aria-pressed={i === index} onClick={() => setIndex(i)}>{f.path}</button>
-              ))}
-            </div>
+            <select class="input input-compact" aria-label="Improved file" value={String(index)} onChange={(e) => setIndex(Number(e.currentTarget.value))}>
+              {improved.map((f, i) => <option key={f.fileId} value={String(i)}>{f.path} ({plural(f.changes.length, "change")})</option>)}
+            </select>
           )
           : <code>{current.path}</code>}
         <div class="segmented" role="group" aria-label="Diff layout">
