@@ -22,6 +22,8 @@ import {
 } from "./Checks.js"
 import type { Doc } from "./Document.js"
 import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
+import { hedges } from "./checks/Hedges.js"
+import { createdOrPlaceholder } from "./checks/References.js"
 import { unmarkedHeadings } from "./checks/Shape.js"
 
 interface Entry {
@@ -72,7 +74,7 @@ const mapUnprotected = (line: string, f: (segment: string, isFirst: boolean) => 
 }
 
 
-/** Tightens vague wording in one prose segment; returns the labels of what it removed. */
+/** Removes the hedges from one prose segment of a hedged instruction; returns the labels of what it removed. */
 export const tightenSegment = (segment: string, removed: Set<string>): string => {
   let s = segment
   const apply = (re: RegExp, label: string, to: (...m: Array<string>) => string) => {
@@ -82,7 +84,7 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
     })
   }
   // conditionals such as "as needed" or "if necessary" are left alone: dropping them would turn an
-  // optional action into a mandatory one; the findings ask the author to state the condition
+  // optional action into a mandatory one
   apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
   // hedges opening an instruction: the instruction is stated directly
   apply(
@@ -93,11 +95,6 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
   apply(/\bshould probably\b/g, "should probably", () => "should")
   apply(/\b(?:might|may) want to (\w)/g, "might want to", (_m, c) => c!)
   apply(/,? if (?:at all )?possible(?=[,.;]|$)/g, "if possible", () => "")
-  apply(/,? etc\.(?=\s*\))/g, "etc.", () => "")
-  apply(/, etc\.,/g, "etc.", () => ",")
-  apply(/, etc\.(?=\s|$)/g, "etc.", () => ".")
-  apply(/,? and so on\b/g, "and so on", () => "")
-  apply(/ properly\b/g, "properly", () => "")
   return s
 }
 
@@ -132,7 +129,7 @@ export const improveDoc = (
       edits.set(line, list)
     }
     for (const r of resolveRefs(ctx)) {
-      if (r.status !== "missing" || r.ref.kind === "name") continue
+      if (r.status !== "missing" || r.ref.kind === "name" || createdOrPlaceholder(doc, r.ref)) continue
       const { ref } = r
       const line = at(ref.line).text
       if (line.slice(ref.column, ref.column + ref.written.length) !== ref.written) continue
@@ -183,13 +180,13 @@ export const improveDoc = (
     }
   }
 
-  // 2. clarity: tighten vague filler outside code, links and headings
+  // 2. clarity: the hedges of the hedged instructions, outside code, links and headings
   if (criteria.has("clarity")) {
     const touched: Array<number> = []
     const labels = new Set<string>()
-    const headingLines = new Set(doc.md.headings.map((h) => h.line))
+    const hedgedLines = new Set(hedges(doc).map((h) => h.line))
     for (let n = bodyStart; n <= doc.split.lines.length; n++) {
-      if (doc.md.inCode[n] || headingLines.has(n)) continue
+      if (!hedgedLines.has(n)) continue
       const e = at(n)
       const removed = new Set<string>()
       const next = mapUnprotected(e.text, (seg, isFirst) => {
@@ -208,7 +205,7 @@ export const improveDoc = (
       changes.push({
         line: touched[0]!,
         order: 20,
-        text: `Line${touched.length > 1 ? "s" : ""} ${touched.join(", ")}: tightened vague wording (removed ${[...labels].sort().map((l) => `"${l}"`).join(", ")}); state the concrete condition or list where the text was open-ended.`
+        text: `Line${touched.length > 1 ? "s" : ""} ${touched.join(", ")}: stated the hedged instructions directly (removed ${[...labels].sort().map((l) => `"${l}"`).join(", ")}); check that each one is meant as a plain instruction.`
       })
     }
   }

@@ -88,7 +88,7 @@ export const RULES: ReadonlyArray<Rule> = [
   // examples
   r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output. (apply: the commands it names, a short example file shown inline, or a run built from its trigger and steps)"),
   r("examples", "no_code_example", "SK-EX-NO-CODE", "major", "It teaches code, commands or a format but shows none in a code block", "Run `npm test` with the right flags, then format the output as JSON.", "Add fenced examples of the commands, code or format it teaches. (apply: the commands the text names, in a block)"),
-  r("examples", "only_in_files", "SK-EX-ONLY-IN-FILES", "minor", "Examples only in other files", "See templates/entry.md for the format. (no example in the document)", "Show one short example inline. (apply: the first example file, when short)"),
+  r("examples", "only_in_files", "SK-EX-ONLY-IN-FILES", "info", "Examples only in other files", "See templates/entry.md for the format. (no example in the document)", "Show one short example inline. (apply: the first example file, when short)"),
   r("examples", "no_concrete_example", "SK-EX-NOT-CONCRETE", "minor", "Examples are named but none is concrete", "## Examples\nAsk it to deploy.", "Show a complete sample in a code block."),
   r("examples", "no_language", "SK-EX-NO-LANGUAGE", "info", "A code block without a language tag", "```\nnpm test\n```", "Add the language after the fence. (apply)"),
   // references
@@ -103,7 +103,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("clarity", "long_sentence", "SK-CLAR-LONG-SENTENCE", "info", "A sentence over 45 words", "(a 60-word sentence)", "One instruction per sentence."),
   // length
   r("length", "over_budget", "SK-LEN-OVER-BUDGET", "major", "Over the length budget", "(700 lines)", "Move detail into reference files."),
-  r("length", "long", "SK-LEN-LONG", "minor", "Near the length budget", "(4,000 tokens)", "Move background into reference files."),
+  r("length", "long", "SK-LEN-LONG", "info", "Near the length budget", "(4,000 tokens)", "Move background into reference files."),
   r("length", "too_thin", "SK-LEN-THIN", "minor", "Too little content to guide the agent", "# Deploy\n\nDeploy it.", "Add the procedure, constraints and an example."),
   r("length", "near_duplicate", "SK-LEN-DUPLICATE", "minor", "Paragraphs that say the same thing twice", "Run the tests first.\n…\nFirst, run the tests.", "Keep one. (apply: the later copy removed)"),
   // formatting
@@ -121,8 +121,8 @@ export const RULES: ReadonlyArray<Rule> = [
   r("commands", "no_setup", "SK-CMD-NO-SETUP", "minor", "No setup or build command", "npm test", "Add how to install and build."),
   // constraints
   r("constraints", "missing", "SK-RULES-MISSING", "major", "No explicit rules or boundaries", "(nothing says what not to do)", "Add a `## Rules` section."),
-  r("constraints", "few", "SK-RULES-FEW", "minor", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
-  r("constraints", "no_section", "SK-RULES-NO-SECTION", "minor", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
+  r("constraints", "few", "SK-RULES-FEW", "info", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
+  r("constraints", "no_section", "SK-RULES-NO-SECTION", "info", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
   // output format
   r("output_format", "missing", "SK-OUT-MISSING", "major", "The expected output is not specified", "Summarize the document.", "Add an `## Output` section with the format."),
   r("output_format", "vague", "SK-OUT-VAGUE", "minor", "The output is mentioned, never specified", "Produce a report.", "Give the format, sections or schema."),
@@ -132,10 +132,10 @@ export const RULES: ReadonlyArray<Rule> = [
   r("inputs", "no_hint", "SK-IN-NO-HINT", "info", "Arguments used without an `argument-hint`", "Deploy $ARGUMENTS", "Add `argument-hint:`."),
   // verification
   r("verification", "missing", "SK-VERIFY-MISSING", "major", "Nothing says how to verify the work", "(no checks or tests)", "Add a `## Verification` section."),
-  r("verification", "weak", "SK-VERIFY-WEAK", "minor", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria."),
+  r("verification", "weak", "SK-VERIFY-WEAK", "info", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria."),
   // error handling
   r("error_handling", "missing", "SK-FAIL-MISSING", "major", "Nothing says what to do on failure", "(no failure handling)", "Say when to retry, stop and ask, or roll back."),
-  r("error_handling", "weak", "SK-FAIL-WEAK", "minor", "Failure handling covers a single case", "If the build fails, stop.", "Cover each step's likely failures."),
+  r("error_handling", "weak", "SK-FAIL-WEAK", "info", "Failure handling covers a single case", "If the build fails, stop.", "Cover each step's likely failures."),
   // consistency
   r("consistency", "always_never", "SK-CONS-ALWAYS-NEVER", "major", "Two rules say opposite things", "Always run the migrations in a transaction.\n…\nNever run the migrations in a transaction.", "Keep the rule that is meant and delete the other. (apply: the one that looks unintended removed: a prohibition, a step or the rules section wins; check the choice)"),
   r("consistency", "undoes_step", "SK-CONS-UNDO-STEP", "major", "A step undoes an earlier step", "2. Install the dependencies.\n…\n5. Uninstall the dependencies.", "Remove the step, or make it conditional (\"If … fails, …\"). (apply: the undoing step removed)"),

@@ -43,16 +43,21 @@ export interface CheckContext {
   readonly disabledRules: ReadonlySet<string>
 }
 
+const RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 }
+
 /**
  * One check's findings and deductions. A deduction belongs to a rule: the one named, else the rule of
  * the last finding made. A rule the bundle turned off (`settings.disabledRules`) makes no finding and
- * costs nothing.
+ * costs nothing. Neither does a rule whose findings are all info notes: the score falls with the
+ * severity of what is wrong, never with the number of remarks.
  */
 export class Out {
   readonly issues: Array<Issue> = []
   readonly deductions: Array<Deduction> = []
   readonly notes: Array<string> = []
   private current: string | null = null
+  /** the highest severity found so far per rule code */
+  private readonly worst = new Map<string, Severity>()
   constructor(readonly criterion: CriterionKey, private readonly disabledRules: ReadonlySet<string> = new Set()) {}
   /** whether the bundle turned this rule of the criterion off */
   isDisabled(code: string) {
@@ -61,10 +66,12 @@ export class Out {
   issue(code: string, severity: Severity, line: number, message: string, suggestion: string, lineEnd = line) {
     this.current = code
     if (this.isDisabled(code)) return
+    const was = this.worst.get(code)
+    if (was === undefined || RANK[severity] > RANK[was]) this.worst.set(code, severity)
     this.issues.push({ criterion: this.criterion, code, severity, line, lineEnd: Math.max(line, lineEnd), message, suggestion })
   }
   deduct(points: number, reason: string, code: string | null = this.current) {
-    if (code !== null && this.isDisabled(code)) return
+    if (code !== null && (this.isDisabled(code) || this.worst.get(code) === "info")) return
     if (points > 0) this.deductions.push({ points: Math.round(points), reason })
   }
   /** `each` points per item, at most `cap` in all. */

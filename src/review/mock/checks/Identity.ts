@@ -6,7 +6,8 @@ import { type FrontmatterField, getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import { basename } from "../../text/Paths.js"
 import type { Doc } from "../Document.js"
-import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS, VAGUE_TERMS } from "../Vocabulary.js"
+import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS } from "../Vocabulary.js"
+import { descriptionHedges } from "./Hedges.js"
 import { type CheckContext, type CheckOutcome, Out, quote, toKebab } from "./Common.js"
 
 // ---------------------------------------------------------------- frontmatter
@@ -190,6 +191,9 @@ const saysNothingSpecific = (doc: Doc, description: string): boolean => {
   return !wanted.some((w) => body.has(w))
 }
 
+/** Text without its quoted parts: a description quotes the requests it answers. */
+const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
+
 export const TRIGGER =
   /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
 
@@ -254,7 +258,8 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  if (/\b(I|me|my|we|our)\b/.test(value)) {
+  // a quoted request ("what's my thinking style") is the user speaking, and "I/O" is input/output
+  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO"))) {
     o.issue(
       "first_person",
       "minor",
@@ -264,7 +269,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(10, "first-person description")
   }
-  const vague = VAGUE_TERMS.filter((t) => t.strength === "strong" && (t.pattern.lastIndex = 0, t.pattern.test(value)))
+  const vague = descriptionHedges(value)
   if (artifactType === "skill" && value.length >= minLen && saysNothingSpecific(doc, value)) {
     o.issue(
       "generic",
@@ -279,7 +284,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
       "vague",
       "minor",
       line,
-      `Vague wording in the description: ${vague.map((t) => `"${t.label}"`).join(", ")}`,
+      `Vague wording in the description: ${vague.map((t) => `"${t}"`).join(", ")}`,
       "Name the exact requests and situations that should trigger it; the description is all the agent sees when choosing."
     )
     o.deduct(10, "vague description")

@@ -6,6 +6,8 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { contradictions, triggerContradictions } from "./Consistency.js"
+import { needsOf, STEP_HEADING } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teachesCode } from "./Shape.js"
 import {
@@ -47,8 +49,6 @@ export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
   return lists.map((l) => ({ items: l.map((i) => ({ line: i.line, number: i.number, text: i.text })) }))
 }
 
-const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
-
 /** The first word of a step, with emphasis, code and a "Step N:" prefix removed. */
 export const firstWord = (text: string): string => {
   const t = plainText(text)
@@ -79,7 +79,10 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     if (stepsKey >= 0) yamlSteps = doc.split.lines.slice(stepsKey + 1).filter((l) => /^\s*-\s+\S|^\s*\{\s*"/.test(l)).length
   }
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
-  const total = items.length + stepHeadings.length + yamlSteps + checklist
+  const needs = needsOf(doc)
+  // steps in any form count: bold step labels, a numbered list inside a code block, a first/then/finally paragraph
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0)
+  const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
   const critical = artifactType === "workflow" || artifactType === "rubr_flow"
   // a numbered procedure written as one paragraph: the steps exist, the agent just cannot tell them apart
@@ -108,6 +111,11 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
       "Where the order matters, turn the bullets into a numbered procedure ('1. Read ...', '2. Run ...')."
     )
     o.deduct(critical ? 50 : required ? 25 : 15, "instructions as bullets, no ordered procedure")
+    return o.done()
+  }
+  if (total === 0 && needs.reference && !critical) {
+    // a reference (library calls, API facts) has no procedure of its own to number
+    o.note("no numbered steps: a reference, which needs none")
     return o.done()
   }
   if (total === 0) {
@@ -176,7 +184,9 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
         break
       }
     }
-    if (l.items.length > 12) {
+    // a long enumeration of things (the 18 identifiers, the 31 procedures) is not a long procedure
+    const actions = l.items.filter((i) => isImperative(i.text) === true).length
+    if (l.items.length > 12 && actions >= l.items.length / 2) {
       o.issue(
         "long_list",
         "minor",
@@ -202,7 +212,13 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     }
   }
   if (numbered.length > 0) {
-    const known = new Set(numbered.map((x) => x.n))
+    // a "Step N" resolves against every numbered list, step heading and bold step label of the file
+    const known = new Set([
+      ...numbered.map((x) => x.n),
+      ...doc.md.listItems.filter((i) => i.ordered).map((i) => i.number),
+      ...doc.md.headings.map((h) => Number(/^(?:\w+\s+)?(\d+)\b/.exec(plainText(h.text))?.[1] ?? NaN)),
+      ...doc.prose.map(([, t]) => Number(/^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:step\s*)?(\d+)\b/i.exec(t)?.[1] ?? NaN))
+    ])
     const headingSet = new Set(numbered.map((x) => x.h.line))
     for (const [n, text] of doc.prose) {
       if (headingSet.has(n)) continue
@@ -230,11 +246,18 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
+  // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
+  const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
   // commands, code or a format taught in the text with not one block that shows them
   const teaching = blocks.length === 0 ? teachesCode(doc) : []
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
-  const teachesCodeWithoutBlock = teaching.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
+  // complete commands or code written out in inline code: the exact text is shown, a block would add nothing
+  const shownInline = doc.md.inlineCode.filter((c) => {
+    const t = c.text.trim()
+    return !doc.md.inCode[c.line] && ((isCommandLine(t) && /\s/.test(t)) || (t.length >= 15 && /[=(){}[\];]|\s--?\w/.test(t)))
+  }).length
+  const teachesCodeWithoutBlock = teaching.length >= 2 && shownInline < 2 && (artifactType === "skill" || artifactType === "workflow")
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",
@@ -246,16 +269,18 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
   if (strong === 0) {
-    const severity: Severity = artifactType === "skill" || artifactType === "prompt"
-      ? (weak.length > 0 && !teachesCodeWithoutBlock ? "minor" : "major")
-      : "minor"
+    // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
+    // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
+    const inline = weak.length + quoted.length
+    const teaches = teachesCodeWithoutBlock || (teaching.length >= 2 && (artifactType === "skill" || artifactType === "prompt"))
+    const severity: Severity = inline > 0 ? "info" : teaches && (artifactType === "skill" || artifactType === "prompt") ? "major" : artifactType === "skill" || artifactType === "prompt" ? "info" : "minor"
     o.issue(
       "missing",
       severity,
       bodyStart(doc),
-      weak.length > 0
-        ? `No worked example: only ${weak.length} passing mention(s) like "e.g."`
-        : "No examples: no code block, example section or example file",
+      inline > 0
+        ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
+        : teaches ? "No examples of the code, commands or format it teaches: no code block, example section or example file" : "No examples: no code block, example section or example file",
       "Add a short '## Examples' section with a realistic input and the expected output or command."
     )
     o.deduct(severity === "major" ? 70 : 40, "no worked example")
@@ -264,14 +289,14 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // the examples live only in other files: the agent sees their shape only after opening one
     o.issue(
       "only_in_files",
-      "minor",
+      "info",
       doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
       `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
       "Show one short example inline (a fenced block), and keep the files for the rest."
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0) {
+  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",
@@ -359,14 +384,19 @@ export const commands = (ctx: CheckContext): CheckOutcome => {
 export const constraints = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("constraints", ctx.disabledRules)
   const { doc } = ctx
-  // an unsafe instruction ("never stop to ask") is not a rule
-  const unsafe = hazardLines(doc)
-  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i).filter((n) => !unsafe.has(n))
+  // an unsafe instruction ("never stop to ask") is not a rule, nor is one that contradicts the procedure
+  const unsafe = new Set([...hazardLines(doc), ...contradictions(doc).map((c) => c.dropped.line), ...triggerContradictions(doc).map((t) => t.line)])
+  // a boundary in any form: a prohibition, an obligation, "only", or asking the user before acting
+  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must|unless|ask (?:the user|first|before|for (?:approval|permission|confirmation))|confirm with|get (?:explicit )?(?:approval|permission|confirmation))\b/i).filter((n) => !unsafe.has(n))
+  const needs = needsOf(doc)
   const sections = headingMatches(
     doc,
     /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies|remember|red flags|important|iron law|guidelines|best practices|common mistakes|anti-?patterns|pitfalls|gotchas|when to stop|caveats|warnings?)\b/i
   )
-  if (rules.length === 0 && sections.length === 0) {
+  if (rules.length === 0 && sections.length === 0 && !needs.sideEffects && ctx.artifactType === "skill") {
+    // nothing it does changes what others share or pay for: boundaries are a nicety, not a gap
+    o.note("no explicit rules; it neither pushes, deploys, sends, submits nor deletes anything")
+  } else if (rules.length === 0 && sections.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -376,12 +406,13 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(70, "no explicit constraints")
   } else if (rules.length + sections.length < 2) {
-    o.issue("few", "minor", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
+    o.issue("few", "info", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
     o.deduct(25, "few explicit constraints")
   } else if (sections.length === 0 && rules.length < 4) {
+    // where the rules sit is the author's choice: a rule inside the step it governs is where it is needed
     o.issue(
       "no_section",
-      "minor",
+      "info",
       rules[0] ?? bodyStart(doc),
       `The rules are ${rules.length} scattered line(s) and no section collects them`,
       "Gather the boundaries in a '## Rules' section, so the agent finds them in one place."
@@ -464,7 +495,11 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
   const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
   const unsafe = hazardLines(doc)
   const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
-  if (sections.length === 0 && lines.length === 0) {
+  const needs = needsOf(doc)
+  if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
+    // a reference, a writing or a thinking skill has no test step to give
+    o.note("no verification step; its procedure runs nothing whose result can be checked")
+  } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -474,7 +509,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(75, "no verification")
   } else if (sections.length === 0 && lines.length < 3) {
-    o.issue("weak", "minor", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
+    o.issue("weak", "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
     o.deduct(25, "verification only mentioned in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
@@ -487,13 +522,18 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
 export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop)\b/i)
+  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop|common (?:issues|problems)|known issues|limitations|gotchas)\b/i)
   const unsafe = hazardLines(doc)
+  // failure handling in any form: a failure named with what to do, a condition that stops or asks, a fallback
   const lines = proseMatches(
     doc,
-    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and ask|ask (the user|for clarification|your)|escalate|abort|troubleshoot)/i
+    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't|could not|couldn't|doesn't|does not|finds? none|none|empty|rejected|times? out)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
   ).filter((n) => !unsafe.has(n))
-  if (sections.length === 0 && lines.length === 0) {
+  const needs = needsOf(doc)
+  if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
+    // no command, script or service call in its procedure: nothing fails in a way it must handle
+    o.note("no failure handling; its procedure runs no command, script or service")
+  } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -503,7 +543,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(70, "no failure handling")
   } else if (sections.length === 0 && lines.length < 2) {
-    o.issue("weak", "minor", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
+    o.issue("weak", "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
     o.deduct(25, "thin failure handling")
   } else {
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)

@@ -6,6 +6,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { headingAnchors } from "../../text/Markdown.js"
 import { basename, globToRegExp } from "../../text/Paths.js"
 import type { Reference } from "../../text/References.js"
+import type { Doc } from "../Document.js"
 import {
   bodyStart,
   type CheckContext,
@@ -65,6 +66,18 @@ export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
   })
 }
 
+/** A path the text tells the agent to create or write (an output, not a bundle file), or a placeholder name. */
+const CREATES = /\b(create|creates|creating|write|writes|writing|save|saves|saving|generate|generates|output|outputs|produce|produces|export|exports|touch|mkdir|store|stores|emit|emits|dump|render|renders)\b/i
+const PLACEHOLDER_NAME = /(^|[_.-])(name|your|my|foo|bar|baz|xxx|placeholder|something|whatever)([_.-]|$)|^(path\/to|some)\//i
+
+export const createdOrPlaceholder = (doc: Doc, ref: Reference): boolean => {
+  if (PLACEHOLDER_NAME.test(basename(ref.path)) || PLACEHOLDER_NAME.test(ref.path)) return true
+  const line = doc.split.lines[ref.line - 1] ?? ""
+  // the sentence up to the path: "save the report to `out/report.md`", "python x.py -o results/out.json"
+  const before = line.slice(0, ref.column).split(/(?<=[.!?])\s+/).at(-1) ?? ""
+  return CREATES.test(before) || /(?:^|\s)(?:-o|--output|--out|>)\s*["'`]?$/.test(before)
+}
+
 /** Files reachable from the artifact through references (transitively through other documents). */
 const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<string> => {
   const seen = new Set<string>([ctx.doc.path])
@@ -99,14 +112,16 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   let linkPoints = 0
   let pathPoints = 0
   let dangling = 0
-  for (const r of resolved) {
-    if (r.status !== "missing") continue
+  const missing = resolved.filter((r) => r.status === "missing" && r.ref.kind !== "name" && (r.ref.kind !== "path" || pkg) && !createdOrPlaceholder(doc, r.ref))
+  for (const r of missing) {
     const { ref } = r
-    if (ref.kind === "name") continue
-    if (ref.kind === "path" && !pkg) continue
     const key = `${ref.kind}:${ref.path}`
-    const first = !reportedPaths.has(key)
+    // one finding per missing file, at its first mention; the others are named in it
+    if (reportedPaths.has(key)) continue
     reportedPaths.add(key)
+    const first = true
+    const others = [...new Set(missing.filter((x) => x !== r && `${x.ref.kind}:${x.ref.path}` === key).map((x) => x.ref.line))]
+    const also = others.length === 0 ? "" : ` (also on line${others.length > 1 ? "s" : ""} ${others.join(", ")})`
     const fix = r.candidate
       ? `Point it at \`${r.candidate}\` (${r.reason}).`
       : ref.kind === "link"
@@ -119,8 +134,8 @@ export const references = (ctx: CheckContext): CheckOutcome => {
       severity,
       ref.line,
       ref.kind === "link"
-        ? `The link to \`${ref.written}\` points at a ${what} that is not in the bundle${pkg ? "" : " (fine if it exists in the repository)"}`
-        : `\`${ref.written}\` names a ${what} that is not in the bundle`,
+        ? `The link to \`${ref.written}\` points at a ${what} that is not in the bundle${pkg ? "" : " (fine if it exists in the repository)"}${also}`
+        : `\`${ref.written}\` names a ${what} that is not in the bundle${also}`,
       fix
     )
     if (first) {

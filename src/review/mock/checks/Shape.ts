@@ -7,20 +7,11 @@
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { isCommandLine } from "./Procedure.js"
+import { perDoc } from "./PerDoc.js"
+import { contentWords } from "./Words.js"
 import { MISSING_MARKER } from "./References.js"
 
 const MARKED = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)`, "g")
-
-/** One result per document: the checks and the improved version ask the same questions. */
-const perDoc = <A>(compute: (doc: Doc) => A): ((doc: Doc) => A) => {
-  const cache = new WeakMap<Doc, A>()
-  return (doc) => {
-    if (cache.has(doc)) return cache.get(doc)!
-    const value = compute(doc)
-    cache.set(doc, value)
-    return value
-  }
-}
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -91,7 +82,7 @@ export const teachesCode = perDoc((doc: Doc): Array<number> => {
     if ((isCommandLine(t) && /\s/.test(t)) || (CODEISH.test(t) && t.length >= 3 && !PATH_ONLY.test(t))) lines.add(c.line)
   }
   for (const [n, text] of doc.prose) {
-    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|config(uration)?|schema|template|format)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
+    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
   }
   return [...lines].sort((a, b) => a - b)
 })
@@ -121,7 +112,8 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
     // a keyword list ("a, b, c, d") is not a sentence
     // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
-    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) &&
+    // a closing credit or link line ("Learn more: https://…", "Powered by …") ends a document too
+    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) && !/https?:\/\/\S+$|\S+@\S+\.\w+$/.test(text) &&
       plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;}]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
@@ -177,9 +169,24 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
         if (rest.length === 0 && n < lastLine + 1) out.push({ line: n, what: "what it says is below" })
       }
     }
+    // "the following command", "as follows": what is announced comes right after, before the next
+    // heading, as a code block, a list, a table, a quote or an indented block (or on the same line)
+    const announced = ANNOUNCE.exec(text)
+    if (announced && !/`[^`]+`|\]\(/.test(doc.split.lines[n - 1]!.slice(announced.index + announced[0].length))) {
+      const next = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      let shown = false
+      for (let k = n + 1; k < next && !shown; k++) {
+        const l = doc.split.lines[k - 1]!
+        shown = doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /^ {4,}\S/.test(l)
+      }
+      if (!shown) out.push({ line: n, what: `the ${(announced[1] ?? "content").toLowerCase()} it announces` })
+    }
   }
   return out
 }
+
+/** An announcement of content that must follow it. */
+const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- said twice
 
@@ -303,15 +310,36 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
     .sort((a, b) => a.start - b.start)
   const dupSections = duplicateSections(doc)
   const inDupSection = (p: Paragraph) => dupSections.some((d) => p.start >= d.section.start && p.end <= d.section.end)
-  const out: Array<{ paragraph: Paragraph; of: Paragraph }> = []
+  const found: Array<{ paragraph: Paragraph; of: Paragraph; short: boolean; k: number }> = []
   for (let j = 1; j < ps.length; j++) {
     const later = ps[j]!
     if (inDupSection(later)) continue
-    const earlier = ps.slice(0, j).find((e) => similarity(e.text, later.text) >= 0.5)
-    if (earlier) out.push({ paragraph: later, of: earlier })
+    const earlier = ps.slice(0, j).find((e) => saysAgain(e.text, later.text))
+    if (earlier) found.push({ paragraph: later, of: earlier, short: plainText(later.text).split(/\s+/).length < 10, k: j })
   }
-  return out
+  // a short line said twice stands alone in two places on purpose (the same step in two procedures);
+  // a run of them is a pasted block
+  return found
+    .filter((d) => !d.short || found.some((x) => x !== d && Math.abs(x.k - d.k) === 1))
+    .map(({ paragraph, of }) => ({ paragraph, of }))
 })
+
+/**
+ * Whether `later` says again what `earlier` says: nearly the same text, or mostly the same word
+ * sequences with the same content words (a rewording keeps the content; two items built on one frame,
+ * "Use X when …" / "Use Y when …", each bring their own).
+ */
+const saysAgain = (earlier: string, later: string): boolean => {
+  const sim = similarity(earlier, later)
+  if (sim >= 0.9) return true
+  if (sim < 0.5) return false
+  const a = new Set(contentWords(earlier))
+  const b = new Set(contentWords(later))
+  if (a.size < 8) return false
+  const novel = [...b].filter((w) => !a.has(w)).length
+  const lost = [...a].filter((w) => !b.has(w)).length
+  return novel <= Math.max(2, 0.35 * b.size) && lost <= Math.max(2, 0.25 * a.size)
+}
 
 // ---------------------------------------------------------------- heading text without its #
 
@@ -402,6 +430,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
  */
 export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
   const out: Array<{ block: Block; after: Block }> = []
+  // a bold label on a line of its own ("**Use X for diagrams:**") heads the code and the list under it
+  const label = (line: number) => /^\s*(\*\*|__)[^*_]{2,100}\1\s*:?\s*$|^\s*(\*\*|__)[^*_]{2,100}:\1\s*$/.test(doc.split.lines[line - 1] ?? "")
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
   const starts = [doc.md.bodyStartLine, ...doc.md.headings.map((h) => h.line + 1)]
   for (let i = 0; i < starts.length; i++) {
@@ -411,7 +441,8 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "code" || a.kind === "table")) ||
+      const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets")
       if (joined) out.push({ block: b, after: a })
     }
