@@ -88,14 +88,14 @@ export const RULES: ReadonlyArray<Rule> = [
   // examples
   r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output. (apply: the commands it names, a short example file shown inline, or a run built from its trigger and steps)"),
   r("examples", "no_code_example", "SK-EX-NO-CODE", "major", "It teaches code, commands or a format but shows none in a code block", "Run `npm test` with the right flags, then format the output as JSON.", "Add fenced examples of the commands, code or format it teaches. (apply: the commands the text names, in a block)"),
-  r("examples", "only_in_files", "SK-EX-ONLY-IN-FILES", "info", "Examples only in other files", "See templates/entry.md for the format. (no example in the document)", "Show one short example inline. (apply: the first example file, when short)"),
+  r("examples", "only_in_files", "SK-EX-ONLY-IN-FILES", "minor", "Examples only in other files", "See templates/entry.md for the format. (no example in the document)", "Show one short example inline. (apply: the first example file, when short)"),
   r("examples", "no_concrete_example", "SK-EX-NOT-CONCRETE", "minor", "Examples are named but none is concrete", "## Examples\nAsk it to deploy.", "Show a complete sample in a code block."),
   r("examples", "no_language", "SK-EX-NO-LANGUAGE", "info", "A code block without a language tag", "```\nnpm test\n```", "Add the language after the fence. (apply)"),
   // references
   r("references", "dangling_link", "SK-REF-DANGLING-LINK", "major", "A link to a file the bundle does not have", "[style guide](reference/style.md) (no such file)", "Add the file or fix the link. (apply: repointed to a file with that name, or marked missing)"),
   r("references", "dangling_path", "SK-REF-DANGLING-PATH", "major", "A path to a file the bundle does not have", "Run scripts/check.sh (no such file)", "Add the file or fix the path. (apply: repointed when a near-identical file exists)"),
   r("references", "missing_anchor", "SK-REF-MISSING-ANCHOR", "minor", "A link to a heading that does not exist", "[see](#rollback) (no Rollback heading)", "Point at an existing heading."),
-  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "info", "A bundle file nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
+  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "minor", "A bundle file nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
   // clarity
   r("clarity", "vague_wording", "SK-CLAR-VAGUE", "minor", "Vague or hedged wording", "Try to run the tests if needed, maybe twice.", "State the action and its condition. (apply: removes \"try to\", \"etc.\", \"properly\", \"maybe\", \"might want to\")"),
   r("clarity", "placeholder", "SK-CLAR-PLACEHOLDER", "major", "An unfinished placeholder", "TODO: explain the rollback.", "Write the instruction or remove the placeholder."),

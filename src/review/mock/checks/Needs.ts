@@ -33,6 +33,13 @@ export interface StepForms {
   readonly prose: boolean
 }
 
+/** The languages and code artifacts a skill can have the agent write. */
+const CODE_SUBJECT = /\b(code|coding|python|typescript|javascript|sql|bash|shell scripts?|rust|golang|java|ruby|kotlin|swift|php|c\+\+|c#|unit tests?|tests?|functions?|scripts?|queries|migrations?)\b/i
+const WRITES_CODE = /\bwrite (?:the |a |an |one |minimal |simplest |your |new |failing |each |focused )*(?:\w+ )?(?:tests?|code|function|class|script|query|migration|program|implementation|kernel)s?\b/i
+/** What a skill produces when its output is a document with a shape: a report, a review, a profile. */
+const DOCUMENT =
+  /\b(report|review|postmortem|post-mortem|profile|summary|plan|changelog|entry|entries|memo|brief|proposal|notes|minutes|analysis|assessment|evaluation|audit|copy|announcement|update|newsletter)\b/i
+
 export interface Needs {
   readonly steps: StepForms
   /** the main procedure's lines (the longest imperative list, or the step sections), empty without one */
@@ -43,6 +50,10 @@ export interface Needs {
   readonly reference: boolean
   /** it tells the agent to change what others share or pay for: push, deploy, publish, send, submit, order, delete */
   readonly sideEffects: boolean
+  /** it has the agent write code (tests, functions, queries) in a language it names: an example of that code is what it needs most */
+  readonly writesCode: boolean
+  /** its result is a document with a shape (a report, a review, a profile, edited copy): a sample of it shows the shape */
+  readonly producesDocument: boolean
 }
 
 const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
@@ -118,7 +129,15 @@ export const needsOf = perDoc((doc: Doc): Needs => {
     return isImperative(text) === true && SIDE_EFFECT.test(plainText(text).split(/\s+/).slice(0, 6).join(" "))
   }) || commandLines(doc).some((c) => isCommandLine(c.text) && /\b(git push|deploy|publish|kubectl (apply|delete)|terraform (apply|destroy)|DROP|DELETE FROM)\b/.test(c.text))
 
-  return { steps, procedure, fallible, reference, sideEffects }
+  const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""
+  const title = `${description} ${headings.map((h) => h.text).join(" ")}`
+  const writesCode = CODE_SUBJECT.test(title) && doc.prose.some(([, t]) => WRITES_CODE.test(t))
+  // "Drafts a postmortem", "Edits customer-facing copy", "## Output", "Return the report": a shaped result
+  const producesDocument = /\b(output|report|format|template|deliverable)\b/i.test(headings.map((h) => h.text).join(" ")) ||
+    /\b(reports (?:each|every|the|its|all)|summari[sz]es)\b/i.test(description) ||
+    new RegExp(`\\b(writes?|drafts?|edits?|produces?|generates?|returns?|creates?|delivers?|provid(?:es|ing))\\b[^.]{0,40}${DOCUMENT.source}`, "i").test(description)
+
+  return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument }
 })
 
 /** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, or a first/then/finally paragraph. */

@@ -9,7 +9,7 @@ import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vo
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { needsOf, STEP_HEADING } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, teachesCode } from "./Shape.js"
+import { flattenedSteps, teaching } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -249,21 +249,22 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
   const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
-  // commands, code or a format taught in the text with not one block that shows them
-  const teaching = blocks.length === 0 ? teachesCode(doc) : []
+  // code or a format taught in the text with not one block that shows it; commands written out in
+  // full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
+  const taught = blocks.length === 0 ? teaching(doc) : { code: [], commands: [] }
+  const shownInline = taught.commands.length
+  // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
+  const codeLines = shownInline >= 2 && taught.code.length <= shownInline
+    ? []
+    : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
-  // complete commands or code written out in inline code: the exact text is shown, a block would add nothing
-  const shownInline = doc.md.inlineCode.filter((c) => {
-    const t = c.text.trim()
-    return !doc.md.inCode[c.line] && ((isCommandLine(t) && /\s/.test(t)) || (t.length >= 15 && /[=(){}[\];]|\s--?\w/.test(t)))
-  }).length
-  const teachesCodeWithoutBlock = teaching.length >= 2 && shownInline < 2 && (artifactType === "skill" || artifactType === "workflow")
+  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",
       exampleFiles.length > 0 ? "minor" : "major",
-      teaching[0]!,
-      `It teaches commands, code or a format (lines ${teaching.slice(0, 6).join(", ")}${teaching.length > 6 ? ", …" : ""}) but shows none in a code block`,
+      codeLines[0]!,
+      `It teaches commands, code or a format (lines ${codeLines.slice(0, 6).join(", ")}${codeLines.length > 6 ? ", …" : ""}) but shows none in a code block`,
       "Add fenced examples of what it teaches: the exact command lines, a code sample, or the format filled in."
     )
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
@@ -272,24 +273,38 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
     // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
     const inline = weak.length + quoted.length
-    const teaches = teachesCodeWithoutBlock || (teaching.length >= 2 && (artifactType === "skill" || artifactType === "prompt"))
-    const severity: Severity = inline > 0 ? "info" : teaches && (artifactType === "skill" || artifactType === "prompt") ? "major" : artifactType === "skill" || artifactType === "prompt" ? "info" : "minor"
+    // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
+    // skill or prompt); with nothing taught in code, an example is a nicety (a note)
+    const needs = needsOf(doc)
+    const skillLike = artifactType === "skill" || artifactType === "prompt"
+    const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
+    // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
+    const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
+    const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
+    const severity: Severity = teaches ? "major" : shapesOutput ? "minor" : skillLike ? "info" : "minor"
     o.issue(
       "missing",
       severity,
       bodyStart(doc),
-      inline > 0
+      teaches
+        ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
+        : shapesOutput
+        ? "No example of what it produces: no sample output, code block, example section or example file"
+        : inline > 0
         ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
-        : teaches ? "No examples of the code, commands or format it teaches: no code block, example section or example file" : "No examples: no code block, example section or example file",
+        : "No examples: no code block, example section or example file",
       "Add a short '## Examples' section with a realistic input and the expected output or command."
     )
     o.deduct(severity === "major" ? 70 : 40, "no worked example")
   }
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
-    // the examples live only in other files: the agent sees their shape only after opening one
+    // the examples live only in other files: the agent sees their shape only after opening one; a skill
+    // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
+    const procedure = needsOf(doc).procedure
+    const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
     o.issue(
       "only_in_files",
-      "info",
+      routed ? "info" : "minor",
       doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
       `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
       "Show one short example inline (a fenced block), and keep the files for the rest."

@@ -177,16 +177,20 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   const ok = resolved.filter((r) => r.status === "ok" && (r.ref.kind !== "name"))
   if (ctx.mode === "file" && pkg) {
     const orphans = orphanFiles(ctx, resolved)
-    for (const p of orphans.slice(0, 5)) {
+    if (orphans.length > 0) {
+      // one finding for all of them: the agent only loads what the artifact points it at
+      const named = orphans.slice(0, 5).map((p) => `\`${p}\``).join(", ") + (orphans.length > 5 ? `, and ${orphans.length - 5} more` : "")
       o.issue(
         "unreferenced_file",
-        "info",
+        "minor",
         bodyStart(doc),
-        `The bundle file \`${p}\` is never referenced, so the agent will not know to load it`,
-        `Mention \`${p}\` where it is needed (e.g. "See [${basename(p)}](${p}) for ...").`
+        orphans.length === 1
+          ? `The bundle file ${named} is never referenced, so the agent will not know to load it`
+          : `${orphans.length} bundle files are never referenced, so the agent will not know to load them: ${named}`,
+        `Mention each where it is needed (e.g. "See [${basename(orphans[0]!)}](${orphans[0]}) for ..."), or remove it.`
       )
     }
-    o.deductEach(orphans.length, 3, 12, "bundle files never referenced")
+    o.deductEach(orphans.length, 5, 20, "bundle files never referenced")
   }
   if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
   else o.note(`${ok.length} reference(s) resolve`)
@@ -196,10 +200,23 @@ export const references = (ctx: CheckContext): CheckOutcome => {
 /** Bundle files nothing in the artifact leads to (licenses, hidden files and test folders aside). */
 export const orphanFiles = (ctx: CheckContext, resolved: ReadonlyArray<ResolvedRef> = resolveRefs(ctx)): Array<string> => {
   const reach = reachable(ctx, resolved)
+  const { doc } = ctx
+  // a file named in code counts too: `python scripts/x.py` in a block runs it, `x.py` in inline code names it
+  const code = [
+    ...doc.md.codeBlocks.flatMap((b) => doc.split.lines.slice(b.startLine, b.endLine - 1)),
+    ...doc.md.inlineCode.map((c) => c.text)
+  ].join("\n")
+  const named = (p: string) => {
+    const rel = ctx.rootDir === "" ? p : p.slice(ctx.rootDir.length + 1)
+    const base = basename(p)
+    // a bare file name counts where it is distinctive ("**one_page_treatment_plan.tex**"), or in code
+    return doc.text.includes(rel) || (/\.\w+$/.test(base) && ((base.length >= 12 && doc.text.includes(base)) || (base.length >= 5 && code.includes(base))))
+  }
   return ctx.bundle.paths.filter(
     (p) =>
       p !== ctx.doc.path &&
       !reach.has(p) &&
+      !named(p) &&
       !/(^|\/)(license|licence|copying|notice|readme|changelog)(\.[^/]*)?$/i.test(p) &&
       !/(^|\/)\./.test(p) &&
       !/(^|\/)(evaluations?|evals?|tests?|__tests__)\//i.test(p) &&

@@ -65,27 +65,48 @@ export const flattenedSteps = perDoc((doc: Doc): Array<Flattened> => {
 
 // ---------------------------------------------------------------- code taught without code
 
-/** A file or folder name alone (`reference/style.md`, `scripts/`): a reference, not code being taught. */
+/** A file or folder name alone (`reference/style.md`, `scripts/`, `report.pdf`): a reference, not code being taught. */
 const PATH_ONLY = /^(\.{0,2}\/)?[\w.@~<>{}$*-]+(\/[\w.@<>{}$*-]+)*\/?$/
-const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|\.(json|ya?ml|toml|sql|py|ts|js|sh|md|csv|tf|xml|html|css)\b|^\$|\/|::|->|=>|^[A-Z_]{3,}$)/
+const FILE_LIKE = /\/|\.(md|txt|py|js|ts|json|ya?ml|csv|tsv|sh|xml|html|pdf|png|jpe?g|svg|tex|docx?|xlsx?|pptx?|toml|ini|cfg|log|sql|ipynb|env|lock)$/i
+/** Code: calls, operators, flags, dotted or snake_case or camelCase identifiers, constants. */
+const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0-9]\.[a-z_]\w*|[a-z]_[a-z]|[a-z][A-Z])/
+
+/** A complete command line in inline code: a known tool with arguments, or any command with a flag. */
+export const isInlineCommand = (t: string): boolean =>
+  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
+
+export interface Teaching {
+  /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
+  readonly code: ReadonlyArray<number>
+  /** lines holding a complete command in inline code (the command is shown as it is run) */
+  readonly commands: ReadonlyArray<number>
+}
 
 /**
- * Whether the document teaches code, commands or a format: commands and code-like fragments in its
- * inline code, or words that introduce a command or a format. Returns the lines that show it.
+ * What the document teaches in code, read from its inline code and its wording: code (library calls,
+ * identifiers, a format) needs a block to show its usage; a command written out in full is shown
+ * already. Returns the lines of each.
  */
-export const teachesCode = perDoc((doc: Doc): Array<number> => {
-  const lines = new Set<number>()
+export const teaching = perDoc((doc: Doc): Teaching => {
+  const code = new Set<number>()
+  const commands = new Set<number>()
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
     const t = c.text.trim()
-    // a command with its arguments (a tool's bare name, `gh`, teaches nothing), or a code-like fragment
-    if ((isCommandLine(t) && /\s/.test(t)) || (CODEISH.test(t) && t.length >= 3 && !PATH_ONLY.test(t))) lines.add(c.line)
+    if (isInlineCommand(t)) commands.add(c.line)
+    else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
   }
   for (const [n, text] of doc.prose) {
-    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
+    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
   }
-  return [...lines].sort((a, b) => a - b)
+  return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
 })
+
+/** Every line teaching code or commands (for the apply's example and the eval kit). */
+export const teachesCode = (doc: Doc): Array<number> => {
+  const t = teaching(doc)
+  return [...new Set([...t.code, ...t.commands])].sort((a, b) => a - b)
+}
 
 // ---------------------------------------------------------------- cut short
 
@@ -186,7 +207,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
 }
 
 /** An announcement of content that must follow it. */
-const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
+const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- said twice
 
