@@ -203,13 +203,11 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   const numbered = stepHeadings
     .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
     .filter((x) => !Number.isNaN(x.n))
-  for (let i = 1; i < numbered.length; i++) {
-    const a = numbered[i - 1]!
-    const b = numbered[i]!
-    if (b.n > a.n + 1 && b.h.level === a.h.level) {
-      o.issue("heading_gap", "minor", b.h.line, `${b.h.text.split(/[:\s]/)[0]} ${a.n} is followed by ${b.n}: a step may be missing`, "Restore the missing step or renumber.")
-      o.deduct(15, "gap in numbered step headings")
-    }
+  // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
+  // on: a number skipped between two of them means a section was lost or never written
+  for (const gap of headingGaps(doc)) {
+    o.issue("heading_gap", "minor", gap.line, `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`, "Restore the missing section or renumber.")
+    o.deduct(15, "gap in numbered headings")
   }
   if (numbered.length > 0) {
     // a "Step N" resolves against every numbered list, step heading and bold step label of the file
@@ -234,6 +232,30 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   }
   if (o.deductions.length === 0) o.note(`${total} steps (${items.length} numbered items, ${stepHeadings.length} step headings, ${checklist} checklist items)${judged > 0 ? `, ${imperative}/${judged} imperative` : ""}`)
   return o.done()
+}
+
+/**
+ * Numbered sibling headings that skip a number: the same level, the same label word ("Step", "Phase",
+ * "Issue", "Use Case", none for "2. Splitting"), under the same parent heading.
+ */
+export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> => {
+  const out: Array<{ line: number; label: string; from: number; to: number }> = []
+  const last = new Map<string, number>()
+  const parents: Array<number> = []
+  for (const h of doc.md.headings) {
+    parents.length = h.level - 1
+    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):]|\s[-—–]|\s*$)/.exec(plainText(h.text))
+    if (m) {
+      const label = (m[1] ?? "").toLowerCase()
+      const key = `${parents.join(">")}|${h.level}|${label}`
+      const n = Number(m[2])
+      const prev = last.get(key)
+      if (prev !== undefined && n > prev + 1) out.push({ line: h.line, label: m[1] ?? "Section", from: prev, to: n })
+      last.set(key, n)
+    }
+    parents[h.level - 1] = h.line
+  }
+  return out
 }
 
 // ---------------------------------------------------------------- examples

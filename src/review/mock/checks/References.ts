@@ -190,7 +190,7 @@ export const references = (ctx: CheckContext): CheckOutcome => {
         `Mention each where it is needed (e.g. "See [${basename(orphans[0]!)}](${orphans[0]}) for ..."), or remove it.`
       )
     }
-    o.deductEach(orphans.length, 5, 20, "bundle files never referenced")
+    o.deductEach(orphans.length, 12, 48, "bundle files never referenced")
   }
   if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
   else o.note(`${ok.length} reference(s) resolve`)
