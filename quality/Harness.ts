@@ -84,7 +84,9 @@ export const reviewInput = (skill: Skill): ReviewInput => {
     files,
     modelTier: "cheap",
     reasoningEffort: "low",
-    bundleName: skill.folder
+    bundleName: skill.folder,
+    // as `rubr check DIR` sends it: the folder the skill's files were read from
+    folderName: skill.folder
   }
 }
 

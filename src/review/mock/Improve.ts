@@ -230,8 +230,9 @@ export const improveDoc = (
     }
   }
 
-  // 3b. examples: a language tag on bare code fences (bash for commands, json when it parses, else text)
-  if (criteria.has("examples")) {
+  // 3b. examples: a language tag on bare code fences (bash for commands, json when it parses, else text);
+  // in a file's review only when it is found as a cost (an info note alone is not worth a change)
+  if (criteria.has("examples") && (!structural || found("SK-EX-NO-LANGUAGE"))) {
     const tagged: Array<string> = []
     for (const b of doc.md.codeBlocks) {
       if (b.info !== "") continue
@@ -301,7 +302,7 @@ export const improveDoc = (
     if (trailing.length > 0) {
       changes.push({ line: trailing[0]!, order: 40, text: `Line${trailing.length > 1 ? "s" : ""} ${trailing.join(", ")}: removed trailing whitespace.` })
     }
-    for (const [a, b] of excessBlankRuns(doc)) {
+    for (const [a, b] of !structural || found("SK-FMT-BLANK-LINES") ? excessBlankRuns(doc) : []) {
       for (let n = a + 1; n <= b; n++) at(n).deleted = true
       changes.push({ line: a, order: 41, text: `Lines ${a}-${b}: collapsed ${b - a + 1} blank lines into one.` })
     }

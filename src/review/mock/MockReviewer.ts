@@ -27,7 +27,7 @@ const JUDGED_BY_ABSENCE: ReadonlySet<CriterionKey> = new Set(["consistency", "sa
 const SEVERITY_RANK = { critical: 0, major: 1, minor: 2, info: 3 } as const
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-const scoreOf = (o: CheckOutcome) => Math.max(0, Math.min(100, 100 - o.deductions.reduce((s, d) => s + d.points, 0)))
+const scoreOf = (o: CheckOutcome) => Math.max(0, Math.min(100, Math.round(10 * (100 - o.deductions.reduce((s, d) => s + d.points, 0))) / 10))
 
 const rationaleOf = (o: CheckOutcome): string => {
   const ded = o.deductions.map((d) => `-${d.points} ${d.reason}`)
@@ -74,6 +74,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     rootDir,
     docAt,
     bundleName: input.bundleName,
+    folderName: input.folderName,
     disabledRules
   })
 
@@ -194,7 +195,8 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
     const target = reviewed[0]!
-    const foundHere = new Set(findings.filter((f) => f.filePath === target.path).map((f) => f.ruleId))
+    // the apply repairs what costs: an info note is a remark, and a change for it would raise nothing
+    const foundHere = new Set(findings.filter((f) => f.filePath === target.path && f.severity !== "info").map((f) => f.ruleId))
     const imp = improveDoc(ctxFor(target), criteriaSet, true, (id) => foundHere.has(id))
     if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
   } else {

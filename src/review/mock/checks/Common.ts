@@ -37,8 +37,10 @@ export interface CheckContext {
   readonly rootDir: string
   /** the analysed instruction document at a bundle path (analysed lazily, cached) */
   readonly docAt: (path: string) => Doc | undefined
-  /** the bundle's name (a SKILL.md at the bundle root takes it as its folder), when known */
+  /** the bundle's name (a SKILL.md at the bundle root takes it as its folder when no folder is known) */
   readonly bundleName?: string | undefined
+  /** the folder the bundle's files came from, when the client said (`rubr check DIR`) */
+  readonly folderName?: string | undefined
   /** rule ids the bundle turned off */
   readonly disabledRules: ReadonlySet<string>
 }
@@ -72,7 +74,8 @@ export class Out {
   }
   deduct(points: number, reason: string, code: string | null = this.current) {
     if (code !== null && (this.isDisabled(code) || this.worst.get(code) === "info")) return
-    if (points > 0) this.deductions.push({ points: Math.round(points), reason })
+    // to a tenth of a point, so a small deduction (a saturating one near its cap) is not rounded away
+    if (points > 0) this.deductions.push({ points: Math.max(0.1, Math.round(points * 10) / 10), reason })
   }
   /** `each` points per item, at most `cap` in all. */
   deductEach(count: number, each: number, cap: number, reason: string, code: string | null = this.current) {

@@ -142,7 +142,7 @@ export const name = (ctx: CheckContext): CheckOutcome => {
       "folder_mismatch",
       "major",
       line,
-      `The name ${quote(value)} differs from its folder '${folder}'${doc.dir === "" ? " (the bundle's name)" : ""}: agents that load skills by folder refuse or misname it`,
+      `The name ${quote(value)} differs from its folder '${folder}'${folderSource(ctx)}: agents that load skills by folder refuse or misname it`,
       `Set \`name: ${folder}\`, or rename the folder to '${value}'.`
     )
     o.deduct(40, "name differs from folder")
@@ -158,15 +158,23 @@ const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): Chec
     : out
 
 /**
- * The folder a skill's name must match: its directory in the bundle, or for a file at the bundle's
- * root the bundle's name (when that is itself a valid name).
+ * The folder a skill's name must match: its directory in the bundle; for a file at the bundle's root,
+ * the folder the client read the files from (`folderName`, as `rubr check DIR` sends it), else the
+ * bundle's name, when that is itself a valid name.
  */
-export const folderOf = (ctx: Pick<CheckContext, "doc" | "bundleName">): string => {
+export const folderOf = (ctx: Pick<CheckContext, "doc" | "bundleName" | "folderName">): string => {
   const dir = basename(ctx.doc.dir)
   if (dir) return dir
+  const valid = (s: string) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(s) && s.length <= 64
+  const folder = ctx.folderName?.trim() ?? ""
+  if (folder !== "") return valid(folder) ? folder : ""
   const bundle = ctx.bundleName?.trim() ?? ""
-  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(bundle) && bundle.length <= 64 ? bundle : ""
+  return valid(bundle) ? bundle : ""
 }
+
+/** Where the folder name came from, for the message. */
+const folderSource = (ctx: Pick<CheckContext, "doc" | "folderName">): string =>
+  ctx.doc.dir !== "" ? "" : (ctx.folderName?.trim() ?? "") !== "" ? " (the folder the files were read from)" : " (the bundle's name)"
 
 const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) => h.level === 1)?.text ?? "")
 

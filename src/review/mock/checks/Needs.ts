@@ -9,6 +9,7 @@ import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { commandLines, isCommandLine, isImperative, orderedLists } from "./Procedure.js"
 import { perDoc } from "./PerDoc.js"
+import { unmarkedHeadings } from "./Shape.js"
 
 export const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
 
@@ -67,7 +68,9 @@ const SIDE_EFFECT =
 export const needsOf = perDoc((doc: Doc): Needs => {
   const lines = doc.split.lines
   const lists = orderedLists(doc)
-  const headings = doc.md.headings
+  // a heading that lost its '#' ("Phase 1: Research" alone on its line) still structures the procedure
+  const headings = [...doc.md.headings, ...(doc.md.headings.length === 0 ? unmarkedHeadings(doc).map((u) => ({ line: u.line, level: 3, text: u.text })) : [])]
+    .sort((a, b) => a.line - b.line)
   const stepHeadings = headings.filter((h) => STEP_HEADING.test(plainText(h.text)))
   let inCode = 0
   for (const b of doc.md.codeBlocks) {

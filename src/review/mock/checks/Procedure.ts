@@ -57,8 +57,11 @@ export const firstWord = (text: string): string => {
   return (t.match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
 }
 
+/** A hedge in front of an instruction ("Maybe run …") does not make it something else than an instruction. */
+const LEADING_HEDGE = /^\s*(?:\*\*)?(?:maybe|perhaps|you might want to|you may want to|you should probably|you could|if (?:at all )?possible,|try to|ideally,?|feel free to)\s+/i
+
 export const isImperative = (text: string): boolean | null => {
-  const w = firstWord(text)
+  const w = firstWord(text.replace(LEADING_HEDGE, ""))
   if (w === "") return null
   if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
   if (NON_IMPERATIVE_STARTS.has(w) || /ing$|ed$/.test(w)) return false

@@ -66,16 +66,28 @@ export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
   })
 }
 
+/** `points` up to two thirds of `cap` as they are, then approaching `cap` without reaching it. */
+const saturate = (points: number, cap: number): number => {
+  const knee = (cap * 2) / 3
+  return points <= knee ? points : knee + (cap - knee) * (1 - Math.exp(-(points - knee) / (cap - knee)))
+}
+
 /** A path the text tells the agent to create or write (an output, not a bundle file), or a placeholder name. */
 const CREATES = /\b(create|creates|creating|write|writes|writing|save|saves|saving|generate|generates|output|outputs|produce|produces|export|exports|touch|mkdir|store|stores|emit|emits|dump|render|renders)\b/i
 const PLACEHOLDER_NAME = /(^|[_.-])(name|your|my|foo|bar|baz|xxx|placeholder|something|whatever)([_.-]|$)|^(path\/to|some)\//i
 
 export const createdOrPlaceholder = (doc: Doc, ref: Reference): boolean => {
   if (PLACEHOLDER_NAME.test(basename(ref.path)) || PLACEHOLDER_NAME.test(ref.path)) return true
+  // a link points at something that exists; only a bare path can be an output
+  if (ref.kind === "link") return false
   const line = doc.split.lines[ref.line - 1] ?? ""
-  // the sentence up to the path: "save the report to `out/report.md`", "python x.py -o results/out.json"
-  const before = line.slice(0, ref.column).split(/(?<=[.!?])\s+/).at(-1) ?? ""
-  return CREATES.test(before) || /(?:^|\s)(?:-o|--output|--out|>)\s*["'`]?$/.test(before)
+  // the words right before the path: "save the report to `out/report.md`", "write `notes.md`",
+  // "python x.py -o results/out.json"; a verb further back ("when writing …, read `x.md`") governs something else
+  const before = (line.slice(0, ref.column).split(/(?<=[.!?;:])\s+/).at(-1) ?? "").replace(/[`"'[(]+$/, "")
+  const near = before.split(/\s+/).filter((w) => w !== "").slice(-5).join(" ")
+  if (/(?:^|\s)(?:-o|--output|--out|>)\s*$/.test(before)) return true
+  const verb = CREATES.exec(near)
+  return verb !== null && !/\b(read|see|load|open|follow|check|consult|use|using|run|refer|review|fill|copy|with|via|by)\b/i.test(near.slice(verb.index + verb[0].length))
 }
 
 /** Files reachable from the artifact through references (transitively through other documents). */
@@ -145,8 +157,9 @@ export const references = (ctx: CheckContext): CheckOutcome => {
       else pathPoints += 20
     }
   }
-  if (linkPoints > 0) o.deduct(Math.min(75, linkPoints), "links to files missing from the bundle")
-  if (pathPoints > 0) o.deduct(Math.min(60, pathPoints), "paths to files missing from the bundle")
+  // near the cap every further missing file still costs a little: one more is always worse
+  if (linkPoints > 0) o.deduct(saturate(linkPoints, 75), "links to files missing from the bundle")
+  if (pathPoints > 0) o.deduct(saturate(pathPoints, 60), "paths to files missing from the bundle")
   // in-document and cross-document anchors must name a heading
   let badAnchors = 0
   const own = headingAnchors(doc.md.headings)

@@ -88,7 +88,7 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
 
 /** A confirmation near the command: asking first, a dry run, a backup. */
 const CONFIRMATION =
-  /\b(confirm|confirmation|ask (the user|for (approval|permission|confirmation))|approv(al|e)|explicit (permission|consent|approval)|only (after|if|when) (the user|you|a human)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|get (sign-?off|permission)|wait for (the user|a (yes|reply|response)|their|approval|confirmation)|read -p)\b|\[y\/n\]/i
+  /\b(ask (?:the user|them|a human|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]/i
 
 const PIPE_TO_SHELL =
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
@@ -167,10 +167,11 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
   let steps = 0
   for (let k = line - 1; k > sectionStart; k--) {
     const l = lines[k - 1]!
-    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l)) return true
     const item = doc.md.listItems.find((i) => i.line === k && !doc.md.inCode[k])
-    // past the step holding the command and the one before it
-    if (item && (own === undefined || item.indent <= own.indent) && ++steps >= 2) return false
+    // the step holding the command (its item line is the command's own when the step is one line) and
+    // the step before it; further up is another part of the procedure
+    if (item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line) && ++steps > 1) return false
+    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l)) return true
     if (line - k > 15) return false
   }
   return false
