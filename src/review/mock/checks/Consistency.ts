@@ -16,6 +16,7 @@ import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { firstWord, orderedLists } from "./Procedure.js"
+import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -146,7 +147,7 @@ const likelyMeant = (doc: Doc, a: Statement, b: Statement): Statement => {
 }
 
 /** Pairs of statements about the same action with opposite polarity. */
-export const contradictions = (doc: Doc): Array<Contradiction> => {
+export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
   const all = statements(doc)
   const out: Array<Contradiction> = []
   const used = new Set<number>()
@@ -171,7 +172,7 @@ export const contradictions = (doc: Doc): Array<Contradiction> => {
     }
   }
   return out
-}
+})
 
 // ---------------------------------------------------------------- steps undone
 
@@ -254,7 +255,7 @@ export interface TriggerContradiction {
   readonly text: string
 }
 
-export const triggerContradictions = (doc: Doc): Array<TriggerContradiction> => {
+export const triggerContradictions = perDoc((doc: Doc): Array<TriggerContradiction> => {
   const field = doc.fm.closed ? getField(doc.fm, "description") : undefined
   if (!field) return []
   const wanted = offeredFor(field.value)
@@ -270,7 +271,7 @@ export const triggerContradictions = (doc: Doc): Array<TriggerContradiction> => 
     }
   }
   return out
-}
+})
 
 export const consistency = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("consistency", ctx.disabledRules)

@@ -120,7 +120,7 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   for (const c of commandLines(doc)) if (inProcedure(c.line)) running.add(c.line)
   // commands the agent runs (library code it writes fails the ordinary way, and a template runs nothing)
   for (const b of doc.md.codeBlocks) if (inProcedure(b.startLine) && b.endLine > b.startLine + 1 && (SHELL.test(b.info) || /^(sql|psql)$/i.test(b.info))) running.add(b.startLine)
-  for (const [n, t] of doc.prose) if (inProcedure(n) && (isImperative(t.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")) === true) && RUNS.test(t)) running.add(n)
+  for (const [n, t] of doc.prose) if (inProcedure(n) && RUNS.test(t) && isImperative(t.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")) === true) running.add(n)
   const fallible = procedure.length > 0 && running.size >= 2
 
   const bodyLines = Math.max(1, doc.bodyLineCount)
@@ -128,8 +128,10 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const reference = procedure.length === 0 && (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods)\b/i.test(h.text)))
 
   const sideEffects = doc.prose.some(([, t]) => {
+    // the cheap test first: most lines name no such act
+    if (!SIDE_EFFECT.test(t)) return false
     const text = t.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")
-    return isImperative(text) === true && SIDE_EFFECT.test(plainText(text).split(/\s+/).slice(0, 6).join(" "))
+    return SIDE_EFFECT.test(plainText(text).split(/\s+/).slice(0, 6).join(" ")) && isImperative(text) === true
   }) || commandLines(doc).some((c) => isCommandLine(c.text) && /\b(git push|deploy|publish|kubectl (apply|delete)|terraform (apply|destroy)|DROP|DELETE FROM)\b/.test(c.text))
 
   const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""

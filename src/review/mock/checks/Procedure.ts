@@ -8,6 +8,7 @@ import type { Doc } from "../Document.js"
 import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { needsOf, STEP_HEADING } from "./Needs.js"
+import { perDoc } from "./PerDoc.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teaching } from "./Shape.js"
 import {
@@ -26,7 +27,7 @@ interface OrderedList {
   readonly items: ReadonlyArray<{ line: number; number: number; text: string }>
 }
 
-export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
+export const orderedLists = perDoc((doc: Doc): ReadonlyArray<OrderedList> => {
   const items = doc.md.listItems.filter((i) => i.ordered && !doc.md.inCode[i.line])
   const headingLines = new Set(doc.md.headings.map((h) => h.line))
   const lists: Array<Array<(typeof items)[number]>> = []
@@ -47,7 +48,7 @@ export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
     else lists.push([it])
   }
   return lists.map((l) => ({ items: l.map((i) => ({ line: i.line, number: i.number, text: i.text })) }))
-}
+})
 
 /** The first word of a step, with emphasis, code and a "Step N:" prefix removed. */
 export const firstWord = (text: string): string => {
@@ -374,7 +375,7 @@ const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|
 /** A line that runs a known tool (`npm test`, `$ pytest -q`, `./scripts/x.sh`). */
 export const isCommandLine = (text: string): boolean => CMD.test(text.trim())
 
-export const commandLines = (doc: Doc): Array<{ line: number; text: string }> => {
+export const commandLines = perDoc((doc: Doc): Array<{ line: number; text: string }> => {
   const out: Array<{ line: number; text: string }> = []
   for (const b of doc.md.codeBlocks) {
     for (let n = b.startLine + 1; n < (b.closed ? b.endLine : b.endLine + 1); n++) {
@@ -384,7 +385,7 @@ export const commandLines = (doc: Doc): Array<{ line: number; text: string }> =>
   }
   for (const c of doc.md.inlineCode) if (CMD.test(c.text.trim())) out.push({ line: c.line, text: c.text.trim() })
   return out.sort((a, b) => a.line - b.line)
-}
+})
 
 export const commands = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("commands", ctx.disabledRules)
