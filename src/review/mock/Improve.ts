@@ -23,6 +23,7 @@ import {
 import type { Doc } from "./Document.js"
 import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
 import { hedges } from "./checks/Hedges.js"
+import { numberedHeadingRuns } from "./checks/Procedure.js"
 import { createdOrPlaceholder } from "./checks/References.js"
 import { unmarkedHeadings } from "./checks/Shape.js"
 
@@ -226,6 +227,25 @@ export const improveDoc = (
         line: l.items[0]!.line,
         order: 30,
         text: `Lines ${l.items[0]!.line}-${l.items[l.items.length - 1]!.line}: renumbered the steps consecutively (the numbering went from ${ns[gap - 1]} to ${ns[gap]}; check whether a step is missing).`
+      })
+    }
+  }
+
+  // 3a. numbered headings that skip a number: renumbered consecutively, the finding's change note asks
+  // whether a section was lost (the apply cannot write it)
+  if (criteria.has("steps") && found("SK-STEPS-HEADING-GAP")) {
+    for (const run of numberedHeadingRuns(doc)) {
+      if (!run.headings.some((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)) continue
+      const first = run.headings[0]!.n
+      run.headings.forEach((h, i) => {
+        const e = at(h.line)
+        e.text = e.text.replace(new RegExp(`^(\\s*#{1,6}\\s+(?:\\*\\*)?(?:[A-Za-z]+(?: [A-Za-z]+)?\\s+)?)${h.n}(?!\\d)`), `$1${first + i}`)
+      })
+      const gap = run.headings.findIndex((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)
+      changes.push({
+        line: run.headings[0]!.line,
+        order: 31,
+        text: `Lines ${run.headings[0]!.line}-${run.headings[run.headings.length - 1]!.line}: renumbered the ${run.label === "Section" ? "numbered" : `"${run.label}"`} headings consecutively (they went from ${run.headings[gap - 1]!.n} to ${run.headings[gap]!.n}; check whether a section is missing).`
       })
     }
   }

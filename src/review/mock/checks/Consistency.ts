@@ -137,8 +137,13 @@ export interface Contradiction {
 const RULES_HEADING = /\b(rules?|constraints?|guidelines?|guardrails?|boundaries|don'?ts|dos and don'?ts|must|never|important|critical|policy|policies|non-negotiable|iron law|red flags)\b/i
 
 /** Which of two contradicting statements the document more likely means. */
-const likelyMeant = (doc: Doc, a: Statement, b: Statement): Statement => {
+const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<Statement>): Statement => {
   if (a.step !== b.step) return a.step ? a : b
+  // the one the rest of the document agrees with: other statements of its polarity on the same things
+  const support = (s: Statement) => all.filter((x) => x !== a && x !== b && x.kind === s.kind && overlap(x.words, s.words) >= 2).length
+  const sa = support(a)
+  const sb = support(b)
+  if (sa !== sb) return sa > sb ? a : b
   const sectionOf = (s: Statement) => [...doc.md.headings].reverse().find((h) => h.line < s.line)?.text ?? ""
   const ra = RULES_HEADING.test(sectionOf(a))
   const rb = RULES_HEADING.test(sectionOf(b))
@@ -165,7 +170,7 @@ export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
       const same = (shared >= 2 || (shared === 1 && neg.words.size === 1 && pos.words.size === 1)) && (subset(neg.words, pos.words) || subset(pos.words, neg.words))
       // a step says more than the rule it breaks; a rule pair must be about the same words
       if (!same || (pos.step && !subset(neg.words, pos.words))) continue
-      const kept = likelyMeant(doc, a, b)
+      const kept = likelyMeant(doc, a, b, all)
       out.push({ first: a, second: b, kept, dropped: kept === a ? b : a })
       used.add(j)
       break

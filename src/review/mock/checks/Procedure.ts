@@ -239,28 +239,32 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
 }
 
 /**
- * Numbered sibling headings that skip a number: the same level, the same label word ("Step", "Phase",
- * "Issue", "Use Case", none for "2. Splitting"), under the same parent heading.
+ * Runs of numbered sibling headings: the same level, the same label word ("Step", "Phase", "Issue",
+ * "Use Case", none for "2. Splitting"), under the same parent heading.
  */
-export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> => {
-  const out: Array<{ line: number; label: string; from: number; to: number }> = []
-  const last = new Map<string, number>()
+export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: Array<{ line: number; n: number }> }> => {
+  const runs = new Map<string, { label: string; headings: Array<{ line: number; n: number }> }>()
   const parents: Array<number> = []
   for (const h of doc.md.headings) {
     parents.length = h.level - 1
     const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):]|\s[-—–]|\s*$)/.exec(plainText(h.text))
     if (m) {
-      const label = (m[1] ?? "").toLowerCase()
-      const key = `${parents.join(">")}|${h.level}|${label}`
-      const n = Number(m[2])
-      const prev = last.get(key)
-      if (prev !== undefined && n > prev + 1) out.push({ line: h.line, label: m[1] ?? "Section", from: prev, to: n })
-      last.set(key, n)
+      const key = `${parents.join(">")}|${h.level}|${(m[1] ?? "").toLowerCase()}`
+      const run = runs.get(key) ?? { label: m[1] ?? "Section", headings: [] }
+      run.headings.push({ line: h.line, n: Number(m[2]) })
+      runs.set(key, run)
     }
     parents[h.level - 1] = h.line
   }
-  return out
+  return [...runs.values()]
 }
+
+/** Numbered sibling headings that skip a number: a section was lost, or never written. */
+export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> =>
+  numberedHeadingRuns(doc)
+    .flatMap((r) => r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })))
+    .filter((g) => g.to > g.from + 1)
+    .sort((a, b) => a.line - b.line)
 
 // ---------------------------------------------------------------- examples
 
@@ -328,9 +332,11 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
     const procedure = needsOf(doc).procedure
     const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
+    // samples in the text itself ("e.g.", quoted requests) show the shape already
+    const inlineSamples = weak.length + quoted.length > 0
     o.issue(
       "only_in_files",
-      routed ? "info" : "minor",
+      routed || inlineSamples ? "info" : "minor",
       doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
       `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
       "Show one short example inline (a fenced block), and keep the files for the rest."
