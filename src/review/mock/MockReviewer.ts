@@ -96,7 +96,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const thin = new Set(reviewed.filter((d) => d.words < LENGTH_BUDGETS[input.artifactType].minWords))
   const ownMean = (d: Doc) => {
     const others = [...outcomesOf].filter(([k]) => !JUDGED_BY_ABSENCE.has(k)).map(([, os]) => os.find((x) => x.d === d)!.s)
-    return others.length === 0 ? 100 : Math.round(others.reduce((a, x) => a + x, 0) / others.length)
+    return others.length === 0 ? 100 : Math.round((10 * others.reduce((a, x) => a + x, 0)) / others.length) / 10
   }
   for (const [k, outcomes] of outcomesOf) {
     if (!JUDGED_BY_ABSENCE.has(k)) continue
@@ -114,7 +114,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       score = outcomes[0]!.s
       rationale = rationaleOf(outcomes[0]!.o)
     } else {
-      score = Math.round(outcomes.reduce((s, x) => s + x.s, 0) / Math.max(1, outcomes.length))
+      score = Math.round((10 * outcomes.reduce((s, x) => s + x.s, 0)) / Math.max(1, outcomes.length)) / 10
       const worst = outcomes
         .filter((x) => x.s < 100)
         .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
@@ -151,7 +151,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     computed.set(c.key, { score, rationale })
   }
   const knownScores = [...computed.values()].map((v) => v.score)
-  const fallback = knownScores.length === 0 ? 100 : Math.round(knownScores.reduce((s, x) => s + x, 0) / knownScores.length)
+  const fallback = knownScores.length === 0 ? 100 : Math.round((10 * knownScores.reduce((s, x) => s + x, 0)) / knownScores.length) / 10
   const scores: Array<CriterionScore> = input.rubric.criteria.map((c) => {
     const v = computed.get(c.key)
     return {

@@ -54,7 +54,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("description", "no_trigger", "SK-DESC-NO-TRIGGER", "major", "The description does not say when to use the skill", "description: Deploys a pull request to a preview environment.", "Append \"Use when …\" naming the requests. (apply: a \"Use when\" clause from the title on a one-line description, else a \"When to use\" section)"),
   r("description", "no_what", "SK-DESC-NO-WHAT", "info", "The description gives only the trigger", "description: Use when deploying.", "Open with what the skill does."),
   r("description", "first_person", "SK-DESC-FIRST-PERSON", "minor", "The description is in the first person", "description: I deploy your app.", "Write it in the third person."),
-  r("description", "vague", "SK-DESC-VAGUE", "minor", "Vague wording in the description", "description: Deploys the app to various environments as needed, etc.", "Name the exact requests and situations."),
+  r("description", "vague", "SK-DESC-VAGUE", "minor", "A hedge or filler in the description", "description: Maybe helps with deploys and stuff.", "Name the exact requests and situations."),
   r("description", "generic", "SK-DESC-GENERIC", "major", "The description says nothing specific", "description: Helps with tasks and workflows for the team.", "Say what it does, on what, and when to use it. (apply: rewritten from the title and opening)"),
   r("description", "xml", "SK-DESC-XML", "major", "The description contains an XML tag", "description: <b>Deploys</b> the app.", "Remove the tag."),
   // purpose
@@ -83,7 +83,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("steps", "not_imperative", "SK-STEPS-NOT-IMPERATIVE", "info", "A step that does not start with a verb", "1. The build is run.", "Start each step with its verb."),
   r("steps", "numbering_gap", "SK-STEPS-NUMBERING", "minor", "The step numbering skips or goes back", "1. Build\n2. Test\n4. Deploy", "Check no step was lost; number consecutively. (apply: renumbered)"),
   r("steps", "long_list", "SK-STEPS-LONG-LIST", "minor", "One list of more than 12 steps", "1. … 15.", "Split it into phases."),
-  r("steps", "heading_gap", "SK-STEPS-HEADING-GAP", "minor", "Step headings skip a number", "## Step 1\n## Step 3", "Restore the missing step or renumber."),
+  r("steps", "heading_gap", "SK-STEPS-HEADING-GAP", "minor", "Numbered headings skip a number", "## Step 1\n## Step 3", "Restore the missing section or renumber. (apply: renumbered; check whether a section is missing)"),
   r("steps", "dangling_step_ref", "SK-STEPS-DANGLING-REF", "minor", "The text refers to a step that does not exist", "Repeat step 7. (there are 5)", "Point at an existing step."),
   // examples
   r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output. (apply: the commands it names, a short example file shown inline, or a run built from its trigger and steps)"),
@@ -95,9 +95,9 @@ export const RULES: ReadonlyArray<Rule> = [
   r("references", "dangling_link", "SK-REF-DANGLING-LINK", "major", "A link to a file the bundle does not have", "[style guide](reference/style.md) (no such file)", "Add the file or fix the link. (apply: repointed to a file with that name, or marked missing)"),
   r("references", "dangling_path", "SK-REF-DANGLING-PATH", "major", "A path to a file the bundle does not have", "Run scripts/check.sh (no such file)", "Add the file or fix the path. (apply: repointed when a near-identical file exists)"),
   r("references", "missing_anchor", "SK-REF-MISSING-ANCHOR", "minor", "A link to a heading that does not exist", "[see](#rollback) (no Rollback heading)", "Point at an existing heading."),
-  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "minor", "A bundle file nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
+  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "minor", "Bundle files nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
   // clarity
-  r("clarity", "vague_wording", "SK-CLAR-VAGUE", "minor", "Vague or hedged wording", "Try to run the tests if needed, maybe twice.", "State the action and its condition. (apply: removes \"try to\", \"etc.\", \"properly\", \"maybe\", \"might want to\")"),
+  r("clarity", "vague_wording", "SK-CLAR-VAGUE", "minor", "A hedge inside an instruction", "Maybe run the tests; you might want to check the logs too.", "State the instruction directly, with its condition or fallback. (apply: removes \"maybe\", \"might want to\", \"try to\", \"if possible\", \"should probably\")"),
   r("clarity", "placeholder", "SK-CLAR-PLACEHOLDER", "major", "An unfinished placeholder", "TODO: explain the rollback.", "Write the instruction or remove the placeholder."),
   r("clarity", "shouting", "SK-CLAR-SHOUTING", "minor", "Overused all-caps directives", "You MUST … NEVER … ALWAYS … CRITICAL …", "Keep capitals for the one rule that overrides all."),
   r("clarity", "long_sentence", "SK-CLAR-LONG-SENTENCE", "info", "A sentence over 45 words", "(a 60-word sentence)", "One instruction per sentence."),

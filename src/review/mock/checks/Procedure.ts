@@ -23,6 +23,9 @@ import {
 
 // ---------------------------------------------------------------- steps
 
+/** Artifact types that are procedures by definition. */
+const PROCEDURE_TYPES: ReadonlySet<string> = new Set(["workflow", "rubr_flow", "command"])
+
 interface OrderedList {
   readonly items: ReadonlyArray<{ line: number; number: number; text: string }>
 }
@@ -539,7 +542,7 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 export const verification = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
+  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist)\b/i)
   const unsafe = hazardLines(doc)
   const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
   const needs = needsOf(doc)
@@ -556,7 +559,9 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(75, "no verification")
   } else if (sections.length === 0 && lines.length < 3) {
-    o.issue("weak", "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
+    // a workflow or a rubr_flow is a procedure by definition: thin verification is a gap there; in a
+    // skill it is as often a reference or a guide that needs none (a note)
+    o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
     o.deduct(25, "verification only mentioned in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
@@ -590,7 +595,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(70, "no failure handling")
   } else if (sections.length === 0 && lines.length < 2) {
-    o.issue("weak", "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
+    o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
     o.deduct(25, "thin failure handling")
   } else {
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)
