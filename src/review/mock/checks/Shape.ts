@@ -134,7 +134,7 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     // a keyword list ("a, b, c, d") is not a sentence
     // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
     // a closing credit or link line ("Learn more: https://…", "Powered by …") ends a document too
-    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) && !/https?:\/\/\S+$|\S+@\S+\.\w+$/.test(text) &&
+    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) && !endsWithLink(text) &&
       plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;}]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
@@ -147,6 +147,13 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (promised >= 3 && steps < promised) out.push({ line: n, reason: `it promises ${promised} steps and gives ${steps}` })
   }
   return out
+}
+
+/** The last word is a URL or an e-mail address (read without a regex over the whole line: lines can be huge). */
+const endsWithLink = (text: string): boolean => {
+  const last = text.slice(text.lastIndexOf(" ") + 1)
+  const at = last.indexOf("@")
+  return last.startsWith("http://") || last.startsWith("https://") || (at > 0 && last.indexOf(".", at) > at + 1)
 }
 
 export interface Promised {
