@@ -18,6 +18,9 @@ export const AuditRequest = Schema.Struct({
   ...TargetSelection,
   artifactType: Schema.optional(ArtifactType),
   rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  folderName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+    description: "the name of the folder the bundle's files were read from (`rubr check DIR` sends DIR's name): a SKILL.md at the bundle root must be named after it; without it, the bundle's name stands in"
+  }),
   force: Schema.optional(Schema.Boolean).annotations({
     description: "run even when an identical audit (same input versions and rubric) is queued, running or completed"
   })
