@@ -149,7 +149,7 @@ const pathsOf = (value: unknown, prefix: Array<PathSegment> = [], acc: Array<Arr
 interface Reading {
   readonly value: unknown
   readonly versionText: string | null
-  readonly problems: ReadonlyArray<unknown>
+  readonly problems: ReadonlyArray<{ readonly code: string; readonly offset: number; readonly path: ReadonlyArray<PathSegment>; readonly message: string }>
   readonly fatal?: boolean
   readonly offsetOf: (path: ReadonlyArray<PathSegment>, anchor: Anchor) => number
 }
@@ -159,7 +159,8 @@ const readingFacts = (r: Reading | undefined) =>
   r === undefined ? null : {
     value: r.value,
     versionText: r.versionText,
-    problems: r.problems,
+    // what a problem says and where; how serious it is shows in the validator's result
+    problems: r.problems.map((p) => [p.code, p.offset, p.path, p.message]),
     fatal: r.fatal ?? null,
     offsets: pathsOf(r.value).map((p) => [r.offsetOf(p, "node"), r.offsetOf(p, "container"), r.offsetOf([...p, "absent", 0], "node")])
   }
