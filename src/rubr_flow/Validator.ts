@@ -68,6 +68,53 @@ export interface ValidationResult {
   readonly flow: RubrFlow | null
 }
 
+/**
+ * Every issue code but \`too_many_issues\` (its severity is that of the issues it stands for), and how
+ * serious it is: the reader and the passes say what they found, this table rates it. docs/rubr-flow.md
+ * explains each code, in this order.
+ */
+const ISSUE_CODES: ReadonlyArray<{ readonly code: string; readonly severity: IssueSeverity }> = [
+  { code: "too_large", severity: "error" },
+  { code: "too_deep", severity: "error" },
+  { code: "empty_document", severity: "error" },
+  { code: "not_a_mapping", severity: "error" },
+  { code: "yaml_syntax", severity: "error" },
+  { code: "yaml_warning", severity: "warning" },
+  { code: "multiple_documents", severity: "error" },
+  { code: "duplicate_key", severity: "error" },
+  { code: "invalid_key", severity: "error" },
+  { code: "yaml_alias", severity: "error" },
+  { code: "unsupported_version", severity: "error" },
+  { code: "missing_field", severity: "error" },
+  { code: "unknown_field", severity: "error" },
+  { code: "invalid_type", severity: "error" },
+  { code: "invalid_value", severity: "error" },
+  { code: "duplicate_id", severity: "error" },
+  { code: "ambiguous_id", severity: "error" },
+  { code: "undefined_reference", severity: "error" },
+  { code: "used_before_produced", severity: "warning" },
+  { code: "no_steps", severity: "error" },
+  { code: "empty_step", severity: "error" },
+  { code: "missing_check", severity: "error" },
+  { code: "check_restates_action", severity: "warning" },
+  { code: "empty_text", severity: "error" },
+  { code: "unproduced_output", severity: "error" },
+  { code: "unused_input", severity: "warning" },
+  { code: "contradictory_guardrails", severity: "error" },
+  { code: "duplicate_guardrail", severity: "warning" },
+  { code: "no_guardrails", severity: "warning" },
+  { code: "no_failure_handling", severity: "warning" },
+  { code: "unknown_source", severity: "error" },
+  { code: "undeclared_source", severity: "warning" },
+  { code: "source_range_outside", severity: "error" },
+  { code: "duplicate_source", severity: "error" },
+  { code: "source_lines_mismatch", severity: "error" },
+  { code: "source_hash_mismatch", severity: "warning" },
+  { code: "missing_source_mapping", severity: "warning" }
+]
+
+const SEVERITY: ReadonlyMap<string, IssueSeverity> = new Map(ISSUE_CODES.map((c) => [c.code, c.severity]))
+
 /** The most issues reported; the rest are summed up in one `too_many_issues` warning. */
 export const MAX_ISSUES = 500
 
@@ -1175,7 +1222,7 @@ export const validateText = (text: string, options?: ValidateOptions): Validatio
   const lineOf = makeLineOf(input)
   const issues: Array<ValidationIssue> = parsed.problems.map((p) => ({
     code: p.code,
-    severity: p.severity,
+    severity: SEVERITY.get(p.code)!,
     message: p.message,
     line: lineOf(p.offset),
     path: p.path.join(".")
