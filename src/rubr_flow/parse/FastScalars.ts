@@ -1,7 +1,7 @@
 /**
  * The fast path's lower half: the text as lines, and the scalar forms rubr_flow files use (plain,
  * double- and single-quoted, literal blocks, one-line flow lists). Each reader starts at a column of a
- * line, returns exactly the value the yaml library would, leaves `i` on the line after what it read,
+ * line, returns exactly the value the yaml library would, sets `i` to the next line to read,
  * and throws `GIVE_UP` at the first thing outside the subset or in doubt. `FastReader` (./FastReader.ts)
  * adds the block structure.
  */

@@ -12,6 +12,7 @@ import { asRec, field, hasOwn, type Rec, valueAt } from "./Data.js"
 import { blockLabel, describeValue, type Draft, issue, label, quote, sentence } from "./Drafts.js"
 import { BASE_TYPE, EXPECTED, HINTS, isSection, type Kind, kindOf, ROOT_KEYS, type Section, SECTION_KEYS, SECTION_NOUN, SYNONYMS } from "./Vocabulary.js"
 
+/** Whether `v` is of the base type a kind of value needs (the rest of its rule aside). */
 const typeMatches = (v: unknown, base: (typeof BASE_TYPE)[Kind]): boolean => {
   switch (base) {
     case "string":
@@ -70,11 +71,16 @@ export const versionIssue = (root: Rec): Draft | undefined => {
 /** A version this validator does not read at all (another major version): nothing else is checked. */
 export const isForeignVersion = (v: unknown): boolean => typeof v === "string" && /^\s*v?(\d+)(\.\d+)*\s*$/.test(v) && !/^\s*v?1(\.|\s*$)/.test(v)
 
-const unknownFieldIssue = (root: unknown, path: ReadonlyArray<PathSegment>): Draft => {
-  const key = String(path[path.length - 1])
+/** The key a path ends in, the mapping that holds it, and whose keys belong there (none below a block). */
+const keyContext = (path: ReadonlyArray<PathSegment>) => {
   const parentPath = path.slice(0, -1)
   const top = parentPath[0]
   const context: "root" | Section | undefined = parentPath.length === 0 ? "root" : parentPath.length === 2 && isSection(top) ? top : undefined
+  return { key: String(path[path.length - 1]), parentPath, context }
+}
+
+const unknownFieldIssue = (root: unknown, path: ReadonlyArray<PathSegment>): Draft => {
+  const { key, parentPath, context } = keyContext(path)
   const where = parentPath.length === 0 ? "at the top level" : `in ${label(root, parentPath).replace(/^./, (c) => c.toLowerCase())}`
   if (context === undefined) return issue("unknown_field", path, `Unknown key ${quote(key)} ${where}: remove it.`)
   const known = context === "root" ? ROOT_KEYS : SECTION_KEYS[context]
@@ -101,10 +107,7 @@ const unknownFieldIssue = (root: unknown, path: ReadonlyArray<PathSegment>): Dra
 }
 
 const missingFieldIssue = (root: unknown, path: ReadonlyArray<PathSegment>): Draft => {
-  const key = String(path[path.length - 1])
-  const parentPath = path.slice(0, -1)
-  const top = parentPath[0]
-  const context: "root" | Section | undefined = parentPath.length === 0 ? "root" : parentPath.length === 2 && isSection(top) ? top : undefined
+  const { key, parentPath, context } = keyContext(path)
   const hint = context !== undefined ? HINTS[context][key] : undefined
   const owner = parentPath.length === 0 ? "The document" : label(root, parentPath)
   return issue("missing_field", path, `${owner} has no \`${key}\`: add \`${key}:\`${hint !== undefined ? ` (${hint})` : ""}.`, "container")
@@ -165,21 +168,21 @@ const fromFormatterIssues = (
   skip: (path: ReadonlyArray<PathSegment>) => boolean
 ): Array<Draft> => {
   const out: Array<Draft> = []
-  for (const issue of issues) {
+  for (const schemaIssue of issues) {
     // optional fields are unions with `undefined`: their second complaint is noise
-    if (issue._tag === "Type" && issue.message.startsWith("Expected undefined")) continue
-    const path = [...prefix, ...toPath(issue.path)]
+    if (schemaIssue._tag === "Type" && schemaIssue.message.startsWith("Expected undefined")) continue
+    const path = [...prefix, ...toPath(schemaIssue.path)]
     if (skip(path)) continue
-    if (path.length === 1 && path[0] === "rubr_flow") continue // versionIssue
-    if (issue._tag === "Missing") out.push(missingFieldIssue(root, path))
-    else if (issue._tag === "Unexpected") out.push(unknownFieldIssue(root, path))
+    if (path.length === 1 && path[0] === "rubr_flow") continue // versionIssue reports it
+    if (schemaIssue._tag === "Missing") out.push(missingFieldIssue(root, path))
+    else if (schemaIssue._tag === "Unexpected") out.push(unknownFieldIssue(root, path))
     else out.push(valueIssue(root, path))
   }
   return out
 }
 
 /** Guardrails are a union: each item is checked against the member it means (must or never). */
-const guardrailIssues = (root: unknown, guardrails: ReadonlyArray<unknown>): Array<Draft> => {
+const guardrailItemIssues = (root: unknown, guardrails: ReadonlyArray<unknown>): Array<Draft> => {
   const out: Array<Draft> = []
   guardrails.forEach((item, i) => {
     const path: Array<PathSegment> = ["guardrails", i]
@@ -233,6 +236,6 @@ export const shapeIssues = (root: unknown): { readonly drafts: Array<Draft>; rea
   const guardrailItems = Array.isArray(guardrails)
   const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
   drafts.push(...fromFormatterIssues(root, issues, [], (p) => guardrailItems && p[0] === "guardrails" && p.length >= 2))
-  if (guardrailItems) drafts.push(...guardrailIssues(root, guardrails))
+  if (guardrailItems) drafts.push(...guardrailItemIssues(root, guardrails))
   return { drafts, flow: null }
 }
