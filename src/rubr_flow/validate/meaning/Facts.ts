@@ -24,7 +24,7 @@ export interface FlowFacts {
   readonly namesReadable: boolean
 }
 
-/** The sections whose blocks have ids, in the order their duplicates are reported. */
+/** The sections whose blocks have ids. */
 export type IdSection = Exclude<Section, "sources">
 export const ID_SECTIONS: ReadonlyArray<IdSection> = ["steps", "inputs", "outputs", "failure_handling", "guardrails", "evals"]
 
