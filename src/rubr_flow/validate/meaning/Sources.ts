@@ -2,7 +2,6 @@
  * Source mapping: each source listed once and matching the file the caller has (line count, hash),
  * and each `from` naming a listed source and a range inside it.
  */
-import { createHash } from "node:crypto"
 import { parseSourceRef } from "../../Format.js"
 import type { PathSegment } from "../../Parse.js"
 import { clipLine, lineCount } from "../../Text.js"
@@ -12,8 +11,8 @@ import { type Draft, issue, label, quote } from "../Drafts.js"
 import type { SourceInfo } from "../Types.js"
 import type { Section } from "../Vocabulary.js"
 import type { FlowFacts } from "./Facts.js"
+import { sha256Tag } from "../../../domain/ContentHash.js"
 
-const sha256 = (content: string): string => `sha256:${createHash("sha256").update(content, "utf8").digest("hex")}`
 
 /** Each source path's first entry, in the order listed. */
 const declaredSources = (sources: ReadonlyArray<Block>): Map<string, Block> => {
@@ -56,7 +55,7 @@ const sourceFileIssues = (declared: ReadonlyMap<string, Block>, files: ReadonlyA
       )
     }
     const declaredHash = strField(src.value, "content_hash")
-    const realHash = info.contentHash ?? (typeof info.content === "string" ? sha256(info.content) : undefined)
+    const realHash = info.contentHash ?? (typeof info.content === "string" ? sha256Tag(info.content) : undefined)
     if (declaredHash !== undefined && realHash !== undefined && declaredHash !== realHash) {
       out.push(
         issue(
