@@ -500,7 +500,8 @@ const repeatedSection = kind("bloat-repeated-section", "a whole section repeated
   const h = pick(secs, seed)
   const copy = removeLines(doc.lines.slice(h.line, sectionEnd(doc, h)), [])
   // pasted again at the end, as a merge or an "updated" copy leaves it
-  return insertBlock(removeLines(doc.lines, []), doc.lines.length, copy)
+  const body = removeLines(doc.lines, [])
+  return insertBlock(body, body.length, copy)
 })
 
 /** Small rewordings that keep the meaning: the near-duplicate reads as new text but says nothing new. */

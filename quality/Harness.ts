@@ -9,6 +9,7 @@ import { getRubric } from "../src/review/rubrics/Registry.js"
 import { type FrontmatterField, parseFrontmatter } from "../src/review/text/Frontmatter.js"
 import type { ReviewFile, ReviewInput, ReviewResult, Rubric } from "../src/review/Types.js"
 import { DAMAGE_KINDS, type DamageKind, type DamageSeverity, type Skill, SKILL_MD, skillMd, withSkillMd } from "./Damage.js"
+import { fingerprints } from "./Labels.js"
 import { loadAllSkills, type SkillSource, type SourcedSkill } from "./Skills.js"
 
 export interface VariantResult {
@@ -34,11 +35,25 @@ export interface VariantResult {
   readonly error: string | null
 }
 
+/** A finding at minor or above on a clean skill, with the fingerprint its label is keyed by. */
+export interface CleanFinding {
+  readonly key: string
+  readonly ruleId: string
+  readonly severity: "critical" | "major" | "minor"
+  readonly filePath: string
+  readonly line: number
+  readonly message: string
+}
+
 export interface SkillResult {
   readonly skill: string
   readonly source: SkillSource
   readonly clean: number | null
   readonly error: string | null
+  /** the clean review's findings at minor or above */
+  readonly findings: ReadonlyArray<CleanFinding>
+  /** the clean review's info notes (counted, never judged) */
+  readonly infoNotes: number
 }
 
 export interface HarnessReport {
@@ -69,7 +84,9 @@ export const reviewInput = (skill: Skill): ReviewInput => {
     files,
     modelTier: "cheap",
     reasoningEffort: "low",
-    bundleName: skill.folder
+    bundleName: skill.folder,
+    // as `rubr check DIR` sends it: the folder the skill's files were read from
+    folderName: skill.folder
   }
 }
 
@@ -195,11 +212,22 @@ export const runHarness = (
   const notApplicable: Array<{ skill: string; kind: string }> = []
   for (const sourced of skills) {
     const clean = review(sourced.skill)
+    const found = "error" in clean ? [] : clean.result.findings
+    const contentOf = (p: string) => sourced.skill.files.find((f) => f.path === p)?.content
     skillResults.push({
       skill: sourced.skill.folder,
       source: sourced.source,
       clean: "error" in clean ? null : clean.result.overallScore,
-      error: "error" in clean ? clean.error : null
+      error: "error" in clean ? clean.error : null,
+      findings: fingerprints(sourced.skill.folder, found, contentOf).map(({ key, finding: f }) => ({
+        key,
+        ruleId: f.ruleId,
+        severity: f.severity as CleanFinding["severity"],
+        filePath: f.filePath,
+        line: f.lineStart,
+        message: f.message
+      })),
+      infoNotes: found.filter((f) => f.severity === "info").length
     })
     for (const kind of kinds) {
       const damaged = kind.apply(sourced.skill)

@@ -80,7 +80,7 @@ export const renderMarkdown = (report: HarnessReport): string => {
   const cleanScores = report.skills.filter((s) => s.clean !== null)
   const mean = cleanScores.reduce((s, x) => s + x.clean!, 0) / Math.max(1, cleanScores.length)
   const lowest = [...cleanScores].sort((a, b) => a.clean! - b.clean! || (a.skill < b.skill ? -1 : 1))[0]
-  const sources = (["corpus", "sample"] as const)
+  const sources = [...new Set(report.skills.map((s) => s.source))]
     .map((src) => `${report.skills.filter((s) => s.source === src).length} ${src}`)
     .join(" + ")
   const out: Array<string> = []

@@ -156,6 +156,25 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       expect(yield* count("file_versions")).toBe(versionsBefore + 1)
     }))
 
+  it.scoped("check --bundle NAME: a root SKILL.md is named after the folder it was read from, not after the bundle", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const key = yield* call((a) => a.apiKey("cli-folder", allScopes))
+      const env = envFor(app.baseUrl, key)
+      const nameFindings = (report: any) => report.findings.filter((f: any) => f.ruleId === "SK-NAME-FOLDER")
+      // the folder matches the skill's name; the bundle is called something else
+      const { dir } = yield* folderWith("deploy-preview", { "SKILL.md": DEPLOY_SKILL })
+      const named = yield* cli(["check", dir, "--bundle", "team-skills", "--format", "json"], { env })
+      expect(named.code).toBe(0)
+      expect(nameFindings(JSON.parse(named.stdout))).toEqual([])
+      // a copied folder keeps the old name: reported against the folder's name, whatever the bundle
+      const copy = yield* folderWith("preview-copy", { "SKILL.md": DEPLOY_SKILL })
+      const copied = yield* cli(["check", copy.dir, "--bundle", "deploy-preview", "--format", "json"], { env })
+      const found = nameFindings(JSON.parse(copied.stdout))
+      expect(found.map((f: any) => f.severity)).toEqual(["major"])
+      expect(found[0].message).toContain("'preview-copy' (the folder the files were read from)")
+    }))
+
   it.scoped("check --format junit and sarif: one testcase per gate and per finding; SARIF valid for code scanning", () =>
     Effect.gen(function*() {
       const app = yield* TestApp

@@ -1,9 +1,12 @@
 /** The seeded-defect harness itself (quality/): clean samples, deterministic damage that always changes something. */
 import { describe, expect, it } from "vitest"
 import { bundleReferences, DAMAGE_KINDS, type Skill, SKILL_MD, skillMd } from "../quality/Damage.js"
-import { frontmatterKept, runHarness } from "../quality/Harness.js"
+import { frontmatterKept, reviewInput, runHarness } from "../quality/Harness.js"
+import { fingerprints, loadLabels } from "../quality/Labels.js"
+import { PRECISION_GOALS, precisionOf, summarizePrecision } from "../quality/Precision.js"
 import { GOALS, summarizeKinds } from "../quality/Report.js"
-import { loadSamples } from "../quality/Skills.js"
+import { loadAllSkills, loadCheckedIn, loadSamples } from "../quality/Skills.js"
+import { reviewWithMock } from "../src/review/mock/MockReviewer.js"
 import { parseFrontmatter } from "../src/review/text/Frontmatter.js"
 
 const samples = loadSamples()
@@ -90,33 +93,90 @@ describe("frontmatter kept after apply", () => {
   })
 })
 
-describe("the harness's results (the table of docs/quality.md)", () => {
-  const report = runHarness()
+describe("the harness's results on the checked-in skills (samples and fixtures: what CI always has)", () => {
+  const report = runHarness(loadCheckedIn())
   const kinds = summarizeKinds(report)
   /**
-   * The two goals the mock cannot reach, explained in docs/quality.md: a truncated skill's apply
-   * cannot write the content that was cut (it invents nothing), and a lost heading in a skill made
-   * only of prose and code leaves nothing but meaning to see it by. Held at their current level.
+   * The kinds the mock cannot bring to the goal without wrong findings on good skills, explained in
+   * docs/quality.md: a truncated skill often still reads as complete (its cut sections were ones its
+   * kind does not need), an example removed from a skill that keeps inline samples leaves nothing a
+   * rule may call missing, and a lost heading in a skill of prose leaves only meaning to see it by.
+   * Held at their current level on these skills; every other kind meets every goal.
    */
-  const LIMITS: Record<string, { readonly goal: "pairwise" | "rises"; readonly atLeast: number }> = {
-    truncated: { goal: "rises", atLeast: 0.7 },
-    "removed-headings": { goal: "pairwise", atLeast: 0.94 }
+  const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
+    truncated: { pairwise: 0.41, rises: 0.47 },
+    "missing-examples": { pairwise: 0.75, rises: 0.68 },
+    "removed-headings": { pairwise: 0.94, rises: 0.88 }
   }
 
-  it("meets every goal for every kind of damage, but the two documented limits, which hold their level", () => {
+  it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {
     for (const k of kinds) {
       const limit = LIMITS[k.id]
-      expect([k.id, k.pairwise >= (limit?.goal === "pairwise" ? limit.atLeast : GOALS.pairwise)]).toEqual([k.id, true])
-      expect([k.id, k.rises >= (limit?.goal === "rises" ? limit.atLeast : GOALS.rises)]).toEqual([k.id, true])
+      expect([k.id, k.pairwise >= (limit?.pairwise ?? GOALS.pairwise)]).toEqual([k.id, true])
+      expect([k.id, k.rises >= (limit?.rises ?? GOALS.rises)]).toEqual([k.id, true])
       expect([k.id, k.risesWhenChanged, k.frontmatter, k.deterministic, k.errors]).toEqual([k.id, 1, 1, 1, 0])
     }
-  }, 60_000)
+  }, 120_000)
 
   it("scores every clean, well-written skill at least 85", () => {
-    for (const s of report.skills) expect([s.skill, (s.clean ?? 0) >= 85]).toEqual([s.skill, true])
+    for (const s of report.skills) expect([s.skill, (s.clean ?? 0) >= PRECISION_GOALS.cleanScore]).toEqual([s.skill, true])
   })
 
   it("never scores an apply lower than the damaged skill", () => {
     for (const v of report.variants.filter((x) => x.applied !== null)) expect([v.skill, v.kind, v.applied! >= v.damaged!]).toEqual([v.skill, v.kind, true])
+  })
+})
+
+describe("precision: every finding at minor or above on a clean skill is labelled, and the goals hold", () => {
+  // the checked-in skills always, every corpus folder too when it is there (clean reviews only: fast)
+  const skills = runHarness(loadAllSkills(), []).skills
+  const labels = loadLabels()
+  const summary = summarizePrecision(skills, labels)
+
+  it("labels every finding (quality/labels/*.json, keyed by rule, file and the line's text)", () => {
+    expect(summary.unlabeled.map((u) => u.finding.key)).toEqual([])
+  })
+
+  it("meets the precision, noise and calibration goals", () => {
+    expect(precisionOf(summary.majorOrAbove)).toBeGreaterThanOrEqual(PRECISION_GOALS.majorOrAbove)
+    expect(precisionOf(summary.minor)).toBeGreaterThanOrEqual(PRECISION_GOALS.minor)
+    expect(summary.incorrectCritical).toBe(0)
+    for (const n of summary.noise) expect([n.source, n.median <= PRECISION_GOALS.noiseMedian]).toEqual([n.source, true])
+    expect(summary.lowScores).toEqual([])
+  })
+
+  it("never lowers a score for info notes: removing every one changes nothing", () => {
+    const sample = loadCheckedIn().find((s) => s.skill.folder === "consciousness-council") ?? loadCheckedIn()[0]!
+    const r = reviewWithMock(reviewInput(sample.skill))
+    const infoRules = new Set(r.findings.filter((f) => f.severity === "info").map((f) => f.ruleId))
+    expect(infoRules.size).toBeGreaterThan(0)
+    const off = reviewWithMock({ ...reviewInput(sample.skill), disabledRules: [...infoRules] })
+    expect(off.overallScore).toBe(r.overallScore)
+  })
+})
+
+describe("labels", () => {
+  it("fingerprints name the rule, the file and the line's text, not its number: an edit elsewhere keeps every key", () => {
+    const skill = samples.find((s) => s.folder === "brand-voice")!
+    const md = skillMd(skill)!
+    const hedged = md.replace(/^(1[.)] )(\w)/m, (_m, marker: string, c: string) => `${marker}Maybe ${c.toLowerCase()}`)
+    const keysOf = (content: string) => {
+      const r = reviewWithMock(reviewInput({ ...skill, files: skill.files.map((f) => (f.path === SKILL_MD ? { ...f, content } : f)) }))
+      return fingerprints(skill.folder, r.findings, (p) => (p === SKILL_MD ? content : skill.files.find((f) => f.path === p)?.content)).map((f) => f.key)
+    }
+    const before = keysOf(hedged)
+    expect(before.some((k) => k.startsWith("SK-CLAR-VAGUE brand-voice/SKILL.md 1"))).toBe(true)
+    // three lines added above: every line number moves, no key changes
+    expect(keysOf(hedged.replace(/\n# /, "\nA new opening paragraph.\n\nAnd another.\n\n# "))).toEqual(before)
+  })
+
+  it("every label has a verdict and a reason, and each key is labelled once", () => {
+    const labels = loadLabels()
+    expect(labels.size).toBeGreaterThan(0)
+    for (const [key, l] of labels) {
+      expect(key).toMatch(/^SK-[A-Z0-9-]+ [\w.-]+\/\S+/)
+      expect(["correct", "incorrect"]).toContain(l.label)
+      expect(l.reason.length).toBeGreaterThan(10)
+    }
   })
 })

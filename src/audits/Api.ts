@@ -20,6 +20,9 @@ export const AuditRequest = Schema.Struct({
   modelTier: Schema.optional(ModelTier).annotations({ description: "the model tier the review runs on (default standard); the estimate scales with it" }),
   reasoningEffort: Schema.optional(ReasoningEffort).annotations({ description: "the reasoning effort asked of the model (default medium); the estimate scales with it" }),
   rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  folderName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
+    description: "the name of the folder the bundle's files were read from (`rubr check DIR` sends DIR's name): a SKILL.md at the bundle root must be named after it; without it, the bundle's name stands in"
+  }),
   force: Schema.optional(Schema.Boolean).annotations({
     description: "run even when an identical audit (same input versions, mode, rubric, tier and effort) is queued, running or completed"
   })

@@ -105,6 +105,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
       const disabled = resolved.bundle.settings["disabledRules"]
       const review: AuditReviewOptions = {
         bundleName: resolved.bundle.name,
+        ...(request.folderName !== undefined ? { folderName: request.folderName } : {}),
         disabledRules: Array.isArray(disabled) ? disabled.filter((r): r is string => typeof r === "string") : []
       }
       return { resolved, artifactType, rubric, estimate, creditCost: creditCostOf(estimate), target: targetDescription(resolved), review }

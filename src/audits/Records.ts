@@ -47,6 +47,8 @@ export interface AuditSummaryJson {
 
 export interface AuditReviewOptions {
   readonly bundleName: string
+  /** the folder the files were read from, when the client said (absent otherwise, so older runs compare equal) */
+  readonly folderName?: string
   readonly disabledRules: ReadonlyArray<string>
 }
 

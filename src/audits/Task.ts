@@ -72,6 +72,7 @@ export const auditWork = (ctx: JobContext) =>
       modelTier: estimate.modelTier,
       reasoningEffort: estimate.reasoningEffort,
       bundleName: run.summary.review?.bundleName,
+      folderName: run.summary.review?.folderName,
       disabledRules: run.summary.review?.disabledRules
     }
 

@@ -45,8 +45,13 @@ export interface ReviewInput {
   readonly files: ReadonlyArray<ReviewFile>
   readonly modelTier: ModelTier
   readonly reasoningEffort: ReasoningEffort
-  /** the bundle's name: a SKILL.md at the bundle root takes it as its folder name */
+  /** the bundle's name: a SKILL.md at the bundle root takes it as its folder name when no folder is known */
   readonly bundleName?: string | undefined
+  /**
+   * the folder the bundle's files were read from (`rubr check DIR` sends DIR's name): a SKILL.md at the
+   * bundle root is named after it; without it, the bundle's name stands in
+   */
+  readonly folderName?: string | undefined
   /** rule ids the bundle's settings turn off (`settings.disabledRules`) */
   readonly disabledRules?: ReadonlyArray<string> | undefined
 }

@@ -66,6 +66,33 @@ layer(makeTestApp({ devJwks: true }))("out of the box (the service's own develop
       expect(me2.body.data.user.id).toBe(me.body.data.user.id)
     }))
 
+  it.effect("only pages of this machine may use it: another Host (DNS rebinding) or a foreign Origin finds no route", () =>
+    Effect.gen(function*() {
+      const app = yield* TestApp
+      const post = (headers: Record<string, string>) =>
+        Effect.promise(() =>
+          new Promise<{ status: number; body: any }>((resolve, reject) => {
+            const request = Http.request(`${app.baseUrl}/dev/sign-in`, { method: "POST", headers }, (response) => {
+              let text = ""
+              response.on("data", (chunk) => (text += chunk))
+              response.on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
+            })
+            request.on("error", reject)
+            request.end()
+          })
+        )
+      const port = new URL(app.baseUrl).port
+      expect((yield* post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200)
+      expect((yield* post({ host: `[::1]:${port}` })).status).toBe(200)
+      const foreign: Array<Record<string, string>> = [{ host: `rebound.example:${port}` }, { host: `127.0.0.1:${port}`, origin: "https://evil.example" }]
+      for (const headers of foreign) {
+        const refused = yield* post(headers)
+        expect(refused.status).toBe(404)
+        expect(refused.body.error.code).toBe("not_found")
+        expect(refused.body.data).toBeUndefined()
+      }
+    }))
+
   it.effect("the page says the dev sign-in is offered, and no OpenID provider", () =>
     Effect.gen(function*() {
       const response = yield* call((app) => fetch(`${originOf(app)}/`))

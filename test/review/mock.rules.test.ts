@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { parseFrontmatter } from "../../src/review/text/Frontmatter.js"
 import type { ReviewResult } from "../../src/review/Types.js"
-import { file, fileInput, lineOf, SAMPLE_SKILL, sampleBundle, withTarget } from "./support.js"
+import { file, fileInput, lineOf, SAMPLE_SKILL, sampleBundle, scoreOf, withTarget } from "./support.js"
 
 interface Options {
   readonly bundleName?: string
@@ -101,10 +101,13 @@ describe("descriptions (SK-DESC-GENERIC)", () => {
     )
   })
 
-  it("a specific description with a vague word is only SK-DESC-VAGUE, and is never rewritten", () => {
-    const vague = SAMPLE_SKILL.replace("from merged pull requests and the changelog.", "from merged pull requests and the changelog as needed.")
+  it("a specific description with a hedge is only SK-DESC-VAGUE, and is never rewritten; a condition or an open list is no hedge", () => {
+    const vague = SAMPLE_SKILL.replace("from merged pull requests and the changelog.", "from merged pull requests and maybe the changelog.")
     const r = review(vague)
     expect(findingOf(r, "SK-DESC-VAGUE")?.severity).toBe("minor")
+    for (const fine of ["the changelog as needed.", "the changelog, release tags, etc."]) {
+      expect(ids(review(SAMPLE_SKILL.replace("the changelog.", fine)))).not.toContain("SK-DESC-VAGUE")
+    }
     expect(ids(r)).not.toContain("SK-DESC-GENERIC")
     expect(r.improvedVersion?.content.split("\n")[2] ?? vague.split("\n")[2]).toBe(vague.split("\n")[2])
   })
@@ -128,13 +131,19 @@ describe("procedure and content shape", () => {
     expect(ids(r)).not.toContain("SK-STEPS-FLATTENED")
   })
 
-  it("SK-EX-NO-CODE: commands taught inline and an Examples section without a code block; apply shows the commands", () => {
-    const text = withStep("Tag the release with `git tag v2.3.0` and push the tag with `git push origin v2.3.0`.")
+  it("SK-EX-NO-CODE: code taught inline and an Examples section without a code block; apply adds an example", () => {
+    const text = withStep("Parse the changelog with `parseChangelog(text)` and group the entries with `groupBy(entries, \"label\")`.")
       .replace(/```markdown[\s\S]*?```\n\nSee `examples\/v2.md` for a complete release.\n/, "Ask for the notes of a version and get one line per change.\n")
     const r = review(text)
     expectReported(r, "SK-EX-NO-CODE", lineOf(text, "gh pr list"), "major")
     const improved = expectApplied(r, "SK-EX-NO-CODE")
-    expect(improved).toContain("```bash\ngh pr list --state merged --base main --json number,title,labels\ngit tag v2.3.0\ngit push origin v2.3.0\n```")
+    expect(improved).toContain("\n## Example\n")
+  })
+
+  it("SK-EX-NO-CODE: commands written out in full in inline code are shown already", () => {
+    const text = withStep("Tag the release with `git tag v2.3.0` and push the tag with `git push origin v2.3.0`.")
+      .replace(/```markdown[\s\S]*?```\n\nSee `examples\/v2.md` for a complete release.\n/, "Ask for the notes of a version and get one line per change.\n")
+    expect(ids(review(text))).not.toContain("SK-EX-NO-CODE")
   })
 
   it("SK-EX-ONLY-IN-FILES: examples only linked; apply shows the short example file inline", () => {
@@ -217,7 +226,9 @@ describe("procedure and content shape", () => {
       .replace("linking the pull request number.", "linking the pull request number. Never include internal-only changes.")
       .replace("read in two minutes.", "read in two minutes. Do not guess a version number.")
     const r = review(text)
-    expectReported(r, "SK-RULES-NO-SECTION", lineOf(text, "Do not guess"), "minor")
+    // where the rules sit is the author's choice: a note, and it costs nothing
+    expect(findingOf(r, "SK-RULES-NO-SECTION")).toMatchObject({ severity: "info", lineStart: lineOf(text, "Do not guess") })
+    expect(scoreOf(r, "constraints")).toBe(100)
     expect(ids(clean)).not.toContain("SK-RULES-NO-SECTION")
   })
 })

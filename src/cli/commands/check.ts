@@ -64,7 +64,13 @@ export const check = Command.make("check", { ...globalOptions, ...checkOptions, 
       const sync = yield* syncFolder(remote, output, bundle.id, folder, { prune: flags.prune, message: "rubr check" })
 
       // the audit: a new one, or the identical one that exists (same input versions and rubric)
-      const payload = { ...(flags.force ? { force: true } : {}), ...(Option.isSome(flags.rubric) ? { rubricKey: flags.rubric.value } : {}) }
+      // the folder's own name: a SKILL.md at the bundle root is named after its folder, whatever --bundle says
+      const folderName = Path.basename(Path.resolve(flags.path))
+      const payload = {
+        ...(flags.force ? { force: true } : {}),
+        ...(Option.isSome(flags.rubric) ? { rubricKey: flags.rubric.value } : {}),
+        ...(folderName !== "" ? { folderName } : {})
+      }
       const start = remote.call(
         "audits",
         "startAudit",

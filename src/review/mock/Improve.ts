@@ -22,6 +22,9 @@ import {
 } from "./Checks.js"
 import type { Doc } from "./Document.js"
 import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
+import { hedges } from "./checks/Hedges.js"
+import { numberedHeadingRuns } from "./checks/Procedure.js"
+import { createdOrPlaceholder } from "./checks/References.js"
 import { unmarkedHeadings } from "./checks/Shape.js"
 
 interface Entry {
@@ -72,7 +75,7 @@ const mapUnprotected = (line: string, f: (segment: string, isFirst: boolean) => 
 }
 
 
-/** Tightens vague wording in one prose segment; returns the labels of what it removed. */
+/** Removes the hedges from one prose segment of a hedged instruction; returns the labels of what it removed. */
 export const tightenSegment = (segment: string, removed: Set<string>): string => {
   let s = segment
   const apply = (re: RegExp, label: string, to: (...m: Array<string>) => string) => {
@@ -82,7 +85,7 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
     })
   }
   // conditionals such as "as needed" or "if necessary" are left alone: dropping them would turn an
-  // optional action into a mandatory one; the findings ask the author to state the condition
+  // optional action into a mandatory one
   apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
   // hedges opening an instruction: the instruction is stated directly
   apply(
@@ -93,11 +96,6 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
   apply(/\bshould probably\b/g, "should probably", () => "should")
   apply(/\b(?:might|may) want to (\w)/g, "might want to", (_m, c) => c!)
   apply(/,? if (?:at all )?possible(?=[,.;]|$)/g, "if possible", () => "")
-  apply(/,? etc\.(?=\s*\))/g, "etc.", () => "")
-  apply(/, etc\.,/g, "etc.", () => ",")
-  apply(/, etc\.(?=\s|$)/g, "etc.", () => ".")
-  apply(/,? and so on\b/g, "and so on", () => "")
-  apply(/ properly\b/g, "properly", () => "")
   return s
 }
 
@@ -132,7 +130,7 @@ export const improveDoc = (
       edits.set(line, list)
     }
     for (const r of resolveRefs(ctx)) {
-      if (r.status !== "missing" || r.ref.kind === "name") continue
+      if (r.status !== "missing" || r.ref.kind === "name" || createdOrPlaceholder(doc, r.ref)) continue
       const { ref } = r
       const line = at(ref.line).text
       if (line.slice(ref.column, ref.column + ref.written.length) !== ref.written) continue
@@ -183,13 +181,13 @@ export const improveDoc = (
     }
   }
 
-  // 2. clarity: tighten vague filler outside code, links and headings
+  // 2. clarity: the hedges of the hedged instructions, outside code, links and headings
   if (criteria.has("clarity")) {
     const touched: Array<number> = []
     const labels = new Set<string>()
-    const headingLines = new Set(doc.md.headings.map((h) => h.line))
+    const hedgedLines = new Set(hedges(doc).map((h) => h.line))
     for (let n = bodyStart; n <= doc.split.lines.length; n++) {
-      if (doc.md.inCode[n] || headingLines.has(n)) continue
+      if (!hedgedLines.has(n)) continue
       const e = at(n)
       const removed = new Set<string>()
       const next = mapUnprotected(e.text, (seg, isFirst) => {
@@ -208,7 +206,7 @@ export const improveDoc = (
       changes.push({
         line: touched[0]!,
         order: 20,
-        text: `Line${touched.length > 1 ? "s" : ""} ${touched.join(", ")}: tightened vague wording (removed ${[...labels].sort().map((l) => `"${l}"`).join(", ")}); state the concrete condition or list where the text was open-ended.`
+        text: `Line${touched.length > 1 ? "s" : ""} ${touched.join(", ")}: stated the hedged instructions directly (removed ${[...labels].sort().map((l) => `"${l}"`).join(", ")}); check that each one is meant as a plain instruction.`
       })
     }
   }
@@ -233,8 +231,28 @@ export const improveDoc = (
     }
   }
 
-  // 3b. examples: a language tag on bare code fences (bash for commands, json when it parses, else text)
-  if (criteria.has("examples")) {
+  // 3a. numbered headings that skip a number: renumbered consecutively, the finding's change note asks
+  // whether a section was lost (the apply cannot write it)
+  if (criteria.has("steps") && found("SK-STEPS-HEADING-GAP")) {
+    for (const run of numberedHeadingRuns(doc)) {
+      if (!run.headings.some((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)) continue
+      const first = run.headings[0]!.n
+      run.headings.forEach((h, i) => {
+        const e = at(h.line)
+        e.text = e.text.replace(new RegExp(`^(\\s*#{1,6}\\s+(?:\\*\\*)?(?:[A-Za-z]+(?: [A-Za-z]+)?\\s+)?)${h.n}(?!\\d)`), `$1${first + i}`)
+      })
+      const gap = run.headings.findIndex((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)
+      changes.push({
+        line: run.headings[0]!.line,
+        order: 31,
+        text: `Lines ${run.headings[0]!.line}-${run.headings[run.headings.length - 1]!.line}: renumbered the ${run.label === "Section" ? "numbered" : `"${run.label}"`} headings consecutively (they went from ${run.headings[gap - 1]!.n} to ${run.headings[gap]!.n}; check whether a section is missing).`
+      })
+    }
+  }
+
+  // 3b. examples: a language tag on bare code fences (bash for commands, json when it parses, else text);
+  // in a file's review only when it is found as a cost (an info note alone is not worth a change)
+  if (criteria.has("examples") && (!structural || found("SK-EX-NO-LANGUAGE"))) {
     const tagged: Array<string> = []
     for (const b of doc.md.codeBlocks) {
       if (b.info !== "") continue
@@ -304,7 +322,7 @@ export const improveDoc = (
     if (trailing.length > 0) {
       changes.push({ line: trailing[0]!, order: 40, text: `Line${trailing.length > 1 ? "s" : ""} ${trailing.join(", ")}: removed trailing whitespace.` })
     }
-    for (const [a, b] of excessBlankRuns(doc)) {
+    for (const [a, b] of !structural || found("SK-FMT-BLANK-LINES") ? excessBlankRuns(doc) : []) {
       for (let n = a + 1; n <= b; n++) at(n).deleted = true
       changes.push({ line: a, order: 41, text: `Lines ${a}-${b}: collapsed ${b - a + 1} blank lines into one.` })
     }

@@ -27,7 +27,7 @@ const JUDGED_BY_ABSENCE: ReadonlySet<CriterionKey> = new Set(["consistency", "sa
 const SEVERITY_RANK = { critical: 0, major: 1, minor: 2, info: 3 } as const
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-const scoreOf = (o: CheckOutcome) => Math.max(0, Math.min(100, 100 - o.deductions.reduce((s, d) => s + d.points, 0)))
+const scoreOf = (o: CheckOutcome) => Math.max(0, Math.min(100, Math.round(10 * (100 - o.deductions.reduce((s, d) => s + d.points, 0))) / 10))
 
 const rationaleOf = (o: CheckOutcome): string => {
   const ded = o.deductions.map((d) => `-${d.points} ${d.reason}`)
@@ -74,6 +74,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     rootDir,
     docAt,
     bundleName: input.bundleName,
+    folderName: input.folderName,
     disabledRules
   })
 
@@ -95,7 +96,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const thin = new Set(reviewed.filter((d) => d.words < LENGTH_BUDGETS[input.artifactType].minWords))
   const ownMean = (d: Doc) => {
     const others = [...outcomesOf].filter(([k]) => !JUDGED_BY_ABSENCE.has(k)).map(([, os]) => os.find((x) => x.d === d)!.s)
-    return others.length === 0 ? 100 : Math.round(others.reduce((a, x) => a + x, 0) / others.length)
+    return others.length === 0 ? 100 : Math.round((10 * others.reduce((a, x) => a + x, 0)) / others.length) / 10
   }
   for (const [k, outcomes] of outcomesOf) {
     if (!JUDGED_BY_ABSENCE.has(k)) continue
@@ -113,7 +114,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       score = outcomes[0]!.s
       rationale = rationaleOf(outcomes[0]!.o)
     } else {
-      score = Math.round(outcomes.reduce((s, x) => s + x.s, 0) / Math.max(1, outcomes.length))
+      score = Math.round((10 * outcomes.reduce((s, x) => s + x.s, 0)) / Math.max(1, outcomes.length)) / 10
       const worst = outcomes
         .filter((x) => x.s < 100)
         .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
@@ -150,7 +151,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     computed.set(c.key, { score, rationale })
   }
   const knownScores = [...computed.values()].map((v) => v.score)
-  const fallback = knownScores.length === 0 ? 100 : Math.round(knownScores.reduce((s, x) => s + x, 0) / knownScores.length)
+  const fallback = knownScores.length === 0 ? 100 : Math.round((10 * knownScores.reduce((s, x) => s + x, 0)) / knownScores.length) / 10
   const scores: Array<CriterionScore> = input.rubric.criteria.map((c) => {
     const v = computed.get(c.key)
     return {
@@ -194,7 +195,8 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
     const target = reviewed[0]!
-    const foundHere = new Set(findings.filter((f) => f.filePath === target.path).map((f) => f.ruleId))
+    // the apply repairs what costs: an info note is a remark, and a change for it would raise nothing
+    const foundHere = new Set(findings.filter((f) => f.filePath === target.path && f.severity !== "info").map((f) => f.ruleId))
     const imp = improveDoc(ctxFor(target), criteriaSet, true, (id) => foundHere.has(id))
     if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
   } else {

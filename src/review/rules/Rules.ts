@@ -54,7 +54,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("description", "no_trigger", "SK-DESC-NO-TRIGGER", "major", "The description does not say when to use the skill", "description: Deploys a pull request to a preview environment.", "Append \"Use when …\" naming the requests. (apply: a \"Use when\" clause from the title on a one-line description, else a \"When to use\" section)"),
   r("description", "no_what", "SK-DESC-NO-WHAT", "info", "The description gives only the trigger", "description: Use when deploying.", "Open with what the skill does."),
   r("description", "first_person", "SK-DESC-FIRST-PERSON", "minor", "The description is in the first person", "description: I deploy your app.", "Write it in the third person."),
-  r("description", "vague", "SK-DESC-VAGUE", "minor", "Vague wording in the description", "description: Deploys the app to various environments as needed, etc.", "Name the exact requests and situations."),
+  r("description", "vague", "SK-DESC-VAGUE", "minor", "A hedge or filler in the description", "description: Maybe helps with deploys and stuff.", "Name the exact requests and situations."),
   r("description", "generic", "SK-DESC-GENERIC", "major", "The description says nothing specific", "description: Helps with tasks and workflows for the team.", "Say what it does, on what, and when to use it. (apply: rewritten from the title and opening)"),
   r("description", "xml", "SK-DESC-XML", "major", "The description contains an XML tag", "description: <b>Deploys</b> the app.", "Remove the tag."),
   // purpose
@@ -83,7 +83,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("steps", "not_imperative", "SK-STEPS-NOT-IMPERATIVE", "info", "A step that does not start with a verb", "1. The build is run.", "Start each step with its verb."),
   r("steps", "numbering_gap", "SK-STEPS-NUMBERING", "minor", "The step numbering skips or goes back", "1. Build\n2. Test\n4. Deploy", "Check no step was lost; number consecutively. (apply: renumbered)"),
   r("steps", "long_list", "SK-STEPS-LONG-LIST", "minor", "One list of more than 12 steps", "1. … 15.", "Split it into phases."),
-  r("steps", "heading_gap", "SK-STEPS-HEADING-GAP", "minor", "Step headings skip a number", "## Step 1\n## Step 3", "Restore the missing step or renumber."),
+  r("steps", "heading_gap", "SK-STEPS-HEADING-GAP", "minor", "Numbered headings skip a number", "## Step 1\n## Step 3", "Restore the missing section or renumber. (apply: renumbered; check whether a section is missing)"),
   r("steps", "dangling_step_ref", "SK-STEPS-DANGLING-REF", "minor", "The text refers to a step that does not exist", "Repeat step 7. (there are 5)", "Point at an existing step."),
   // examples
   r("examples", "missing", "SK-EX-MISSING", "major", "No examples", "(no code block, example section or example file)", "Add a short `## Examples` section with a realistic input and output. (apply: the commands it names, a short example file shown inline, or a run built from its trigger and steps)"),
@@ -95,15 +95,15 @@ export const RULES: ReadonlyArray<Rule> = [
   r("references", "dangling_link", "SK-REF-DANGLING-LINK", "major", "A link to a file the bundle does not have", "[style guide](reference/style.md) (no such file)", "Add the file or fix the link. (apply: repointed to a file with that name, or marked missing)"),
   r("references", "dangling_path", "SK-REF-DANGLING-PATH", "major", "A path to a file the bundle does not have", "Run scripts/check.sh (no such file)", "Add the file or fix the path. (apply: repointed when a near-identical file exists)"),
   r("references", "missing_anchor", "SK-REF-MISSING-ANCHOR", "minor", "A link to a heading that does not exist", "[see](#rollback) (no Rollback heading)", "Point at an existing heading."),
-  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "info", "A bundle file nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
+  r("references", "unreferenced_file", "SK-REF-UNREFERENCED", "minor", "Bundle files nothing refers to", "reference/old-notes.md (never linked)", "Link it where it is needed, or remove it. (apply: listed under `## Bundled files`)"),
   // clarity
-  r("clarity", "vague_wording", "SK-CLAR-VAGUE", "minor", "Vague or hedged wording", "Try to run the tests if needed, maybe twice.", "State the action and its condition. (apply: removes \"try to\", \"etc.\", \"properly\", \"maybe\", \"might want to\")"),
+  r("clarity", "vague_wording", "SK-CLAR-VAGUE", "minor", "A hedge inside an instruction", "Maybe run the tests; you might want to check the logs too.", "State the instruction directly, with its condition or fallback. (apply: removes \"maybe\", \"might want to\", \"try to\", \"if possible\", \"should probably\")"),
   r("clarity", "placeholder", "SK-CLAR-PLACEHOLDER", "major", "An unfinished placeholder", "TODO: explain the rollback.", "Write the instruction or remove the placeholder."),
   r("clarity", "shouting", "SK-CLAR-SHOUTING", "minor", "Overused all-caps directives", "You MUST … NEVER … ALWAYS … CRITICAL …", "Keep capitals for the one rule that overrides all."),
   r("clarity", "long_sentence", "SK-CLAR-LONG-SENTENCE", "info", "A sentence over 45 words", "(a 60-word sentence)", "One instruction per sentence."),
   // length
   r("length", "over_budget", "SK-LEN-OVER-BUDGET", "major", "Over the length budget", "(700 lines)", "Move detail into reference files."),
-  r("length", "long", "SK-LEN-LONG", "minor", "Near the length budget", "(4,000 tokens)", "Move background into reference files."),
+  r("length", "long", "SK-LEN-LONG", "info", "Near the length budget", "(4,000 tokens)", "Move background into reference files."),
   r("length", "too_thin", "SK-LEN-THIN", "minor", "Too little content to guide the agent", "# Deploy\n\nDeploy it.", "Add the procedure, constraints and an example."),
   r("length", "near_duplicate", "SK-LEN-DUPLICATE", "minor", "Paragraphs that say the same thing twice", "Run the tests first.\n…\nFirst, run the tests.", "Keep one. (apply: the later copy removed)"),
   // formatting
@@ -121,8 +121,8 @@ export const RULES: ReadonlyArray<Rule> = [
   r("commands", "no_setup", "SK-CMD-NO-SETUP", "minor", "No setup or build command", "npm test", "Add how to install and build."),
   // constraints
   r("constraints", "missing", "SK-RULES-MISSING", "major", "No explicit rules or boundaries", "(nothing says what not to do)", "Add a `## Rules` section."),
-  r("constraints", "few", "SK-RULES-FEW", "minor", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
-  r("constraints", "no_section", "SK-RULES-NO-SECTION", "minor", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
+  r("constraints", "few", "SK-RULES-FEW", "info", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
+  r("constraints", "no_section", "SK-RULES-NO-SECTION", "info", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
   // output format
   r("output_format", "missing", "SK-OUT-MISSING", "major", "The expected output is not specified", "Summarize the document.", "Add an `## Output` section with the format."),
   r("output_format", "vague", "SK-OUT-VAGUE", "minor", "The output is mentioned, never specified", "Produce a report.", "Give the format, sections or schema."),
@@ -132,10 +132,10 @@ export const RULES: ReadonlyArray<Rule> = [
   r("inputs", "no_hint", "SK-IN-NO-HINT", "info", "Arguments used without an `argument-hint`", "Deploy $ARGUMENTS", "Add `argument-hint:`."),
   // verification
   r("verification", "missing", "SK-VERIFY-MISSING", "major", "Nothing says how to verify the work", "(no checks or tests)", "Add a `## Verification` section."),
-  r("verification", "weak", "SK-VERIFY-WEAK", "minor", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria."),
+  r("verification", "weak", "SK-VERIFY-WEAK", "info", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria."),
   // error handling
   r("error_handling", "missing", "SK-FAIL-MISSING", "major", "Nothing says what to do on failure", "(no failure handling)", "Say when to retry, stop and ask, or roll back."),
-  r("error_handling", "weak", "SK-FAIL-WEAK", "minor", "Failure handling covers a single case", "If the build fails, stop.", "Cover each step's likely failures."),
+  r("error_handling", "weak", "SK-FAIL-WEAK", "info", "Failure handling covers a single case", "If the build fails, stop.", "Cover each step's likely failures."),
   // consistency
   r("consistency", "always_never", "SK-CONS-ALWAYS-NEVER", "major", "Two rules say opposite things", "Always run the migrations in a transaction.\n…\nNever run the migrations in a transaction.", "Keep the rule that is meant and delete the other. (apply: the one that looks unintended removed: a prohibition, a step or the rules section wins; check the choice)"),
   r("consistency", "undoes_step", "SK-CONS-UNDO-STEP", "major", "A step undoes an earlier step", "2. Install the dependencies.\n…\n5. Uninstall the dependencies.", "Remove the step, or make it conditional (\"If … fails, …\"). (apply: the undoing step removed)"),

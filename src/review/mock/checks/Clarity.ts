@@ -1,49 +1,28 @@
 /**
- * Clarity: vague wording, placeholders, shouting and run-on sentences.
+ * Clarity: hedges inside instructions, placeholders, shouting and run-on sentences.
  */
 import { plainText } from "../../text/Markdown.js"
-import { ANY_VAGUE, VAGUE_TERMS } from "../Vocabulary.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+import { hedges } from "./Hedges.js"
 
 // ---------------------------------------------------------------- clarity
 
 export const clarity = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("clarity", ctx.disabledRules)
   const { doc } = ctx
-  let points = 0
-  let vagueLines = 0
-  let vagueTotal = 0
-  for (const [n, text] of doc.prose) {
-    if (/^\s*\[[^\]]+\]:/.test(text)) continue
-    const hits: Array<{ label: string; strength: string; advice: string }> = []
-    if (!ANY_VAGUE.test(text)) continue
-    const masked = text.replace(/\[([^\[\]]*)\]\([^()]*\)/g, "$1").replace(/https?:\/\/\S+/g, "")
-    for (const term of VAGUE_TERMS) {
-      term.pattern.lastIndex = 0
-      const count = (masked.match(term.pattern) ?? []).length
-      if (count === 0) continue
-      // "as needed" is also matched by nothing else; "as appropriate" also contains "appropriate"
-      if (term.label === "appropriate" && hits.some((h) => h.label === "as appropriate")) continue
-      if (term.label === "properly" && /\bproper (noun|name)/i.test(masked)) continue
-      hits.push({ label: term.label, strength: term.strength, advice: term.advice })
-      points += (term.strength === "strong" ? 4 : 2) * count
-      vagueTotal += count
-    }
-    if (hits.length === 0) continue
-    vagueLines++
-    if (vagueLines > 20) continue
-    const strong = hits.some((h) => h.strength === "strong")
+  const hedged = hedges(doc)
+  for (const h of hedged.slice(0, 20)) {
     o.issue(
       "vague_wording",
-      strong ? "minor" : "info",
-      n,
-      `Vague wording: ${hits.map((h) => `"${h.label}"`).join(", ")}`,
-      hits.map((h) => `Instead of "${h.label}", ${h.advice}.`).join(" ")
+      "minor",
+      h.line,
+      `A hedge in an instruction: ${h.labels.map((l) => `"${l}"`).join(", ")} leaves the agent to guess whether to act`,
+      h.advice
     )
   }
-  if (points > 0) {
-    o.deduct(Math.min(50, (points * 500) / Math.max(100, doc.words)), `${vagueTotal} vague term(s) in ${vagueLines} line(s)`)
-  }
+  const hedgeCount = hedged.reduce((n, h) => n + h.labels.length, 0)
+  // by density: a hedge in a short skill weighs more than one in a long reference
+  if (hedgeCount > 0) o.deduct(Math.min(50, (hedgeCount * 4 * 500) / Math.max(100, doc.words)), `${hedgeCount} hedge(s) in instructions on ${hedged.length} line(s)`)
   let todos = 0
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder

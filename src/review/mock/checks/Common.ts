@@ -37,22 +37,29 @@ export interface CheckContext {
   readonly rootDir: string
   /** the analysed instruction document at a bundle path (analysed lazily, cached) */
   readonly docAt: (path: string) => Doc | undefined
-  /** the bundle's name (a SKILL.md at the bundle root takes it as its folder), when known */
+  /** the bundle's name (a SKILL.md at the bundle root takes it as its folder when no folder is known) */
   readonly bundleName?: string | undefined
+  /** the folder the bundle's files came from, when the client said (`rubr check DIR`) */
+  readonly folderName?: string | undefined
   /** rule ids the bundle turned off */
   readonly disabledRules: ReadonlySet<string>
 }
 
+const RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 }
+
 /**
  * One check's findings and deductions. A deduction belongs to a rule: the one named, else the rule of
  * the last finding made. A rule the bundle turned off (`settings.disabledRules`) makes no finding and
- * costs nothing.
+ * costs nothing. Neither does a rule whose findings are all info notes: the score falls with the
+ * severity of what is wrong, never with the number of remarks.
  */
 export class Out {
   readonly issues: Array<Issue> = []
   readonly deductions: Array<Deduction> = []
   readonly notes: Array<string> = []
   private current: string | null = null
+  /** the highest severity found so far per rule code */
+  private readonly worst = new Map<string, Severity>()
   constructor(readonly criterion: CriterionKey, private readonly disabledRules: ReadonlySet<string> = new Set()) {}
   /** whether the bundle turned this rule of the criterion off */
   isDisabled(code: string) {
@@ -61,11 +68,14 @@ export class Out {
   issue(code: string, severity: Severity, line: number, message: string, suggestion: string, lineEnd = line) {
     this.current = code
     if (this.isDisabled(code)) return
+    const was = this.worst.get(code)
+    if (was === undefined || RANK[severity] > RANK[was]) this.worst.set(code, severity)
     this.issues.push({ criterion: this.criterion, code, severity, line, lineEnd: Math.max(line, lineEnd), message, suggestion })
   }
   deduct(points: number, reason: string, code: string | null = this.current) {
-    if (code !== null && this.isDisabled(code)) return
-    if (points > 0) this.deductions.push({ points: Math.round(points), reason })
+    if (code !== null && (this.isDisabled(code) || this.worst.get(code) === "info")) return
+    // to a tenth of a point, so a small deduction (a saturating one near its cap) is not rounded away
+    if (points > 0) this.deductions.push({ points: Math.max(0.1, Math.round(points * 10) / 10), reason })
   }
   /** `each` points per item, at most `cap` in all. */
   deductEach(count: number, each: number, cap: number, reason: string, code: string | null = this.current) {

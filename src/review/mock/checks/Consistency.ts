@@ -16,66 +16,112 @@ import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { firstWord, orderedLists } from "./Procedure.js"
+import { perDoc } from "./PerDoc.js"
+import { contentWords } from "./Words.js"
 
-const STOP = new Set(
-  ("a an the and or but of to in on at by for with from into onto over under about as is are be been being was were it its this that these those " +
-    "you your yours we our they their them he she his her i me my any all each every some no not so then than there here when where which who " +
-    "what why how if once only also just very more most much many such own same other another can could may might will would shall should " +
-    "do does did done have has had get gets got make makes made sure ensure always never must mustn't don't dont doesn't cannot can't avoid " +
-    "before after while until during without within up down out off again first next last").split(/\s+/)
-)
+const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
+const NEGATIVE = /\b(never|do not|don't|must not|must never|mustn't|should not|shouldn't|should never|may not|cannot|can't|avoid|no longer)\b/i
 
-/** Content words, lower case, with a light stem so "migrations" meets "migration" and "running" "run". */
-export const contentWords = (text: string): Array<string> =>
-  (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? [])
-    .filter((w) => !STOP.has(w))
-    .map((w) => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, ""))
-
-const POSITIVE = /\b(always|must(?! not| never)|make sure (to|that|you)|be sure to|ensure (that )?(you )?)\b/i
-const NEGATIVE = /\b(never|do not|don't|must not|must never|mustn't|should not|shouldn't|may not|cannot|can't|avoid)\b/i
-/** "never X without Y" means "always Y when X": not a plain negative. */
-const DOUBLE_NEGATIVE = /\b(without|unless|except|other than|instead of)\b/i
+/**
+ * The case a statement applies to: its conditions ("when X", "if X", "for X", "unless X", "without
+ * X", "before/after X", "during X", "in X mode"). Two rules contradict only in the same case: "always
+ * X" and "when Y, never X" are a rule and its exception; "never X before Y" and "always X after Y"
+ * apply to different moments.
+ */
+const CONDITION = /\b(when|whenever|if|unless|except|without|before|after|during|while|until|in case|once|other than|instead of)\b/i
+/** A condition that opens a clause ("When drafting, …", "For Python scripts, …", "In CI, …"). */
+const LEADING_CONDITION = /^\s*(?:when|whenever|if|unless|except|before|after|during|while|until|in case|once|for|in)\b/i
 
 interface Statement {
   readonly line: number
+  /** the whole sentence (what a repair removes) */
   readonly text: string
+  /** what the statement asks or forbids: its subject and action, conditions left out */
   readonly words: ReadonlySet<string>
+  /** the case it applies to: the content words of its conditions (empty: always) */
+  readonly when: ReadonlySet<string>
   readonly kind: "positive" | "negative"
   /** an imperative step, read as a positive statement */
   readonly step: boolean
-  /** "without Y", "unless Y": the statement holds only short of a condition */
-  readonly conditioned: boolean
 }
 
-const sentencesOf = (text: string) => text.split(/(?<=[.!?;])\s+/).map((s) => s.trim()).filter((s) => s !== "")
+const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
-/** The rule statements of the body: always/must sentences, never/do-not sentences, imperative steps. */
+/** A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y", "X, but never Y"). */
+const clausesOf = (sentence: string) =>
+  sentence.split(/\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/).filter((c) => c.trim() !== "")
+
+/**
+ * An action and the case it applies to: "if X, Y" (a leading condition up to its comma) and "Y when X"
+ * (a trailing one) both give action Y in case X.
+ */
+const actionAndCase = (text: string): { action: string; when: string } => {
+  if (LEADING_CONDITION.test(text)) {
+    const comma = text.indexOf(",")
+    if (comma > 0) {
+      const rest = actionAndCase(text.slice(comma + 1))
+      return { action: rest.action, when: `${text.slice(0, comma)} ${rest.when}` }
+    }
+  }
+  const c = CONDITION.exec(text)
+  return c ? { action: text.slice(0, c.index), when: text.slice(c.index) } : { action: text, when: "" }
+}
+
+/** Subject and action words, and the case words, of one clause from its rule word on. */
+const parse = (clause: string, rule: RegExpExecArray, topic: string): { words: Set<string>; when: Set<string> } => {
+  const head = clause.slice(0, rule.index)
+  // "When X, never Y": a condition before the rule word; otherwise what precedes it is the subject
+  const lead = LEADING_CONDITION.test(head) || CONDITION.test(head)
+  const after = actionAndCase(clause.slice(rule.index + rule[0].length))
+  const words = new Set(contentWords(`${topic} ${lead ? "" : head} ${after.action}`))
+  const when = new Set(contentWords(`${lead ? head : ""} ${after.when}`))
+  return { words, when }
+}
+
+/** Sentence text with code spans unwrapped: `jet` and `viridis` are what a colormap rule is about. */
+const unwrapCode = (line: string) => line.replace(/`([^`]*)`/g, "$1")
+
+/** The rule statements of the body: always/must clauses, never/do-not clauses, imperative steps. */
 const statements = (doc: Doc): Array<Statement> => {
   const out: Array<Statement> = []
   const stepLines = new Set(orderedLists(doc).flatMap((l) => l.items.map((i) => i.line)))
-  for (const [n, raw] of doc.prose) {
-    const text = raw.replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/, "")
-    for (const s of sentencesOf(text)) {
-      const neg = NEGATIVE.test(s)
-      const pos = !neg && POSITIVE.test(s)
-      const conditioned = DOUBLE_NEGATIVE.test(s)
-      // the action is what follows the rule word
-      const rest = neg ? s.slice(s.search(NEGATIVE)) : pos ? s.slice(s.search(POSITIVE)) : s
-      const words = new Set(contentWords(rest))
-      if (words.size < 2) continue
-      if (neg) out.push({ line: n, text: s, words, kind: "negative", step: false, conditioned })
-      else if (pos) out.push({ line: n, text: s, words, kind: "positive", step: false, conditioned })
-      else if (stepLines.has(n) && s === sentencesOf(text)[0]) {
-        // a step's label ("**Content exploration**: Use …") is not its action
-        const action = plainText(s).replace(/^[^:]{1,40}:\s+(?=[A-Z])/, "")
-        if (/^[A-Z]/.test(action) && !/^(if|when|unless|once|for|in case)\b/i.test(action)) {
-          out.push({ line: n, text: s, words: new Set(contentWords(action)), kind: "positive", step: true, conditioned })
+  const headingLines = new Set(doc.md.headings.map((h) => h.line))
+  for (const [n] of doc.prose) {
+    const raw = doc.split.lines[n - 1]!
+    if (headingLines.has(n) || /^\s*\|/.test(raw)) continue
+    const text = unwrapCode(raw).replace(/^\s*(?:>\s*)?(?:[-*+]|\d{1,3}[.)])\s+/, "")
+    const sentences = sentencesOf(text)
+    sentences.forEach((sentence, si) => {
+      // a step: its first sentence, label removed ("**Content Exploration**: Use READ-ONLY operations …")
+      if (stepLines.has(n) && si === 0 && !NEGATIVE.test(sentence) && !POSITIVE.test(sentence)) {
+        const plain = plainText(sentence).replace(/^[^:]{1,40}:\s+(?=\S)/, "")
+        if (/^[A-Z]/.test(plain)) {
+          const { action, when } = actionAndCase(plain)
+          const words = new Set(contentWords(action))
+          if (words.size >= 2) out.push({ line: n, text: sentence, words, when: new Set(contentWords(when)), kind: "positive", step: true })
         }
+        return
       }
-    }
+      let topic = ""
+      for (const clause of clausesOf(sentence)) {
+        const neg = NEGATIVE.exec(clause)
+        const pos = neg ? null : POSITIVE.exec(clause)
+        const m = neg ?? pos
+        if (m) {
+          const { words, when } = parse(clause, m, topic)
+          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, kind: neg ? "negative" : "positive", step: false })
+        }
+        // a clause without a rule word names what the next one is about ("Trailing zero (X.0 mg) - never use …")
+        topic = m ? "" : plainText(clause)
+      }
+    })
   }
   return out
 }
+
+/** Same case: both unconditional, or the same conditions (an exception to a general rule is not a contradiction). */
+const sameCase = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
+  a.size === b.size && [...a].every((w) => b.has(w))
 
 const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((w) => b.has(w))
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length
@@ -91,8 +137,13 @@ export interface Contradiction {
 const RULES_HEADING = /\b(rules?|constraints?|guidelines?|guardrails?|boundaries|don'?ts|dos and don'?ts|must|never|important|critical|policy|policies|non-negotiable|iron law|red flags)\b/i
 
 /** Which of two contradicting statements the document more likely means. */
-const likelyMeant = (doc: Doc, a: Statement, b: Statement): Statement => {
+const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<Statement>): Statement => {
   if (a.step !== b.step) return a.step ? a : b
+  // the one the rest of the document agrees with: other statements of its polarity on the same things
+  const support = (s: Statement) => all.filter((x) => x !== a && x !== b && x.kind === s.kind && overlap(x.words, s.words) >= 2).length
+  const sa = support(a)
+  const sb = support(b)
+  if (sa !== sb) return sa > sb ? a : b
   const sectionOf = (s: Statement) => [...doc.md.headings].reverse().find((h) => h.line < s.line)?.text ?? ""
   const ra = RULES_HEADING.test(sectionOf(a))
   const rb = RULES_HEADING.test(sectionOf(b))
@@ -101,7 +152,7 @@ const likelyMeant = (doc: Doc, a: Statement, b: Statement): Statement => {
 }
 
 /** Pairs of statements about the same action with opposite polarity. */
-export const contradictions = (doc: Doc): Array<Contradiction> => {
+export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
   const all = statements(doc)
   const out: Array<Contradiction> = []
   const used = new Set<number>()
@@ -109,23 +160,24 @@ export const contradictions = (doc: Doc): Array<Contradiction> => {
     for (let j = i + 1; j < all.length; j++) {
       const a = all[i]!
       const b = all[j]!
-      // "never X without Y" and "always X" are not opposites; "never X without Y" and "always X without Y" are
-      if (a.kind === b.kind || a.line === b.line || used.has(j) || a.conditioned !== b.conditioned) continue
+      // opposite rules on the same action in the same case ("never X without Y" and "always X" are not)
+      if (a.kind === b.kind || a.line === b.line || used.has(j) || !sameCase(a.when, b.when)) continue
       const neg = a.kind === "negative" ? a : b
       const pos = a.kind === "negative" ? b : a
       // a step that does a thing, against a rule that forbids exactly that thing
       const shared = overlap(neg.words, pos.words)
-      const same = shared >= 2 && (subset(neg.words, pos.words) || subset(pos.words, neg.words))
+      // one action: the words of one contain the other's (two of them at least, or one and the same word)
+      const same = (shared >= 2 || (shared === 1 && neg.words.size === 1 && pos.words.size === 1)) && (subset(neg.words, pos.words) || subset(pos.words, neg.words))
       // a step says more than the rule it breaks; a rule pair must be about the same words
       if (!same || (pos.step && !subset(neg.words, pos.words))) continue
-      const kept = likelyMeant(doc, a, b)
+      const kept = likelyMeant(doc, a, b, all)
       out.push({ first: a, second: b, kept, dropped: kept === a ? b : a })
       used.add(j)
       break
     }
   }
   return out
-}
+})
 
 // ---------------------------------------------------------------- steps undone
 
@@ -186,12 +238,21 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
 
 // ---------------------------------------------------------------- the description's trigger
 
-const NOT_FOR = /\b(?:do not|don't|never|must not|should not)\s+use\s+(?:this skill|this|it|the skill)\s+(?:when|for|to|if|on|with|while)\b(.*)|\bthis skill (?:is not|isn't) (?:meant |intended |designed )?(?:for|to)\b(.*)|\bnot (?:meant|intended|designed|suitable) (?:for|to)\b(.*)/i
+const NOT_FOR = /\b(?:do not|don't|never|must not|should not)\s+use\s+(?:this skill|this|it|the skill)\s+(?:when|for|to|if|on|with|while|before|after|during)\b(.*)|\bthis skill (?:is not|isn't) (?:meant |intended |designed )?(?:for|to)\b(.*)|\bnot (?:meant|intended|designed|suitable) (?:for|to)\b(.*)/i
 
 /** The "use when" clause of a description (what the skill is for). */
 const triggerClause = (description: string): string | null => {
-  const m = /\b(use (?:this skill |it )?(?:when|whenever|if|for|to)|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\b(.*?)(?:\.\s|$)/i.exec(description)
+  const m = /\b(use (?:this skill |it )?(?:when|whenever|if|for|to|before|after|during)|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\b(.*?)(?:\.\s|$)/i.exec(description)
   return m ? m[2]! : null
+}
+
+/** What the description offers the skill for: its "use when" clause, else its first sentence (what it does), never its own exclusions. */
+const offeredFor = (description: string): Set<string> => {
+  const text = description.replace(/\s+/g, " ")
+  // "Not for affinity prediction.", "Do not use for X": the description's own exclusions are not offers
+  const offers = text.split(/(?<=[.!?])\s+/).filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
+  const trigger = triggerClause(offers.join(" "))
+  return new Set(contentWords(trigger ?? offers[0] ?? ""))
 }
 
 export interface TriggerContradiction {
@@ -199,11 +260,10 @@ export interface TriggerContradiction {
   readonly text: string
 }
 
-export const triggerContradictions = (doc: Doc): Array<TriggerContradiction> => {
+export const triggerContradictions = perDoc((doc: Doc): Array<TriggerContradiction> => {
   const field = doc.fm.closed ? getField(doc.fm, "description") : undefined
-  const trigger = field ? triggerClause(field.value.replace(/\s+/g, " ")) : null
-  if (!trigger) return []
-  const wanted = new Set(contentWords(trigger))
+  if (!field) return []
+  const wanted = offeredFor(field.value)
   if (wanted.size === 0) return []
   const out: Array<TriggerContradiction> = []
   for (const [n, text] of doc.prose) {
@@ -216,7 +276,7 @@ export const triggerContradictions = (doc: Doc): Array<TriggerContradiction> => 
     }
   }
   return out
-}
+})
 
 export const consistency = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("consistency", ctx.disabledRules)

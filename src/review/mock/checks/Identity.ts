@@ -6,7 +6,8 @@ import { type FrontmatterField, getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import { basename } from "../../text/Paths.js"
 import type { Doc } from "../Document.js"
-import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS, VAGUE_TERMS } from "../Vocabulary.js"
+import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS } from "../Vocabulary.js"
+import { descriptionHedges } from "./Hedges.js"
 import { type CheckContext, type CheckOutcome, Out, quote, toKebab } from "./Common.js"
 
 // ---------------------------------------------------------------- frontmatter
@@ -141,7 +142,7 @@ export const name = (ctx: CheckContext): CheckOutcome => {
       "folder_mismatch",
       "major",
       line,
-      `The name ${quote(value)} differs from its folder '${folder}'${doc.dir === "" ? " (the bundle's name)" : ""}: agents that load skills by folder refuse or misname it`,
+      `The name ${quote(value)} differs from its folder '${folder}'${folderSource(ctx)}: agents that load skills by folder refuse or misname it`,
       `Set \`name: ${folder}\`, or rename the folder to '${value}'.`
     )
     o.deduct(40, "name differs from folder")
@@ -157,15 +158,23 @@ const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): Chec
     : out
 
 /**
- * The folder a skill's name must match: its directory in the bundle, or for a file at the bundle's
- * root the bundle's name (when that is itself a valid name).
+ * The folder a skill's name must match: its directory in the bundle; for a file at the bundle's root,
+ * the folder the client read the files from (`folderName`, as `rubr check DIR` sends it), else the
+ * bundle's name, when that is itself a valid name.
  */
-export const folderOf = (ctx: Pick<CheckContext, "doc" | "bundleName">): string => {
+export const folderOf = (ctx: Pick<CheckContext, "doc" | "bundleName" | "folderName">): string => {
   const dir = basename(ctx.doc.dir)
   if (dir) return dir
+  const valid = (s: string) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(s) && s.length <= 64
+  const folder = ctx.folderName?.trim() ?? ""
+  if (folder !== "") return valid(folder) ? folder : ""
   const bundle = ctx.bundleName?.trim() ?? ""
-  return /^[a-z0-9]+(-[a-z0-9]+)*$/.test(bundle) && bundle.length <= 64 ? bundle : ""
+  return valid(bundle) ? bundle : ""
 }
+
+/** Where the folder name came from, for the message. */
+const folderSource = (ctx: Pick<CheckContext, "doc" | "folderName">): string =>
+  ctx.doc.dir !== "" ? "" : (ctx.folderName?.trim() ?? "") !== "" ? " (the folder the files were read from)" : " (the bundle's name)"
 
 const firstHeading = (doc: Doc): string => plainText(doc.md.headings.find((h) => h.level === 1)?.text ?? "")
 
@@ -189,6 +198,9 @@ const saysNothingSpecific = (doc: Doc, description: string): boolean => {
   const body = topicWords(`${doc.md.headings.map((h) => h.text).join(" ")} ${doc.prose.map(([, t]) => t).join(" ")} ${basename(doc.dir)}`)
   return !wanted.some((w) => body.has(w))
 }
+
+/** Text without its quoted parts: a description quotes the requests it answers. */
+const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
 
 export const TRIGGER =
   /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
@@ -254,7 +266,8 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  if (/\b(I|me|my|we|our)\b/.test(value)) {
+  // a quoted request ("what's my thinking style") is the user speaking, and "I/O" is input/output
+  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO"))) {
     o.issue(
       "first_person",
       "minor",
@@ -264,7 +277,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(10, "first-person description")
   }
-  const vague = VAGUE_TERMS.filter((t) => t.strength === "strong" && (t.pattern.lastIndex = 0, t.pattern.test(value)))
+  const vague = descriptionHedges(value)
   if (artifactType === "skill" && value.length >= minLen && saysNothingSpecific(doc, value)) {
     o.issue(
       "generic",
@@ -279,7 +292,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
       "vague",
       "minor",
       line,
-      `Vague wording in the description: ${vague.map((t) => `"${t.label}"`).join(", ")}`,
+      `Vague wording in the description: ${vague.map((t) => `"${t}"`).join(", ")}`,
       "Name the exact requests and situations that should trigger it; the description is all the agent sees when choosing."
     )
     o.deduct(10, "vague description")

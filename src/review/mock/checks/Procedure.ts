@@ -6,8 +6,11 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { contradictions, triggerContradictions } from "./Consistency.js"
+import { needsOf, STEP_HEADING } from "./Needs.js"
+import { perDoc } from "./PerDoc.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, teachesCode } from "./Shape.js"
+import { flattenedSteps, teaching } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -20,11 +23,14 @@ import {
 
 // ---------------------------------------------------------------- steps
 
+/** Artifact types that are procedures by definition. */
+const PROCEDURE_TYPES: ReadonlySet<string> = new Set(["workflow", "rubr_flow", "command"])
+
 interface OrderedList {
   readonly items: ReadonlyArray<{ line: number; number: number; text: string }>
 }
 
-export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
+export const orderedLists = perDoc((doc: Doc): ReadonlyArray<OrderedList> => {
   const items = doc.md.listItems.filter((i) => i.ordered && !doc.md.inCode[i.line])
   const headingLines = new Set(doc.md.headings.map((h) => h.line))
   const lists: Array<Array<(typeof items)[number]>> = []
@@ -45,9 +51,7 @@ export const orderedLists = (doc: Doc): ReadonlyArray<OrderedList> => {
     else lists.push([it])
   }
   return lists.map((l) => ({ items: l.map((i) => ({ line: i.line, number: i.number, text: i.text })) }))
-}
-
-const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
+})
 
 /** The first word of a step, with emphasis, code and a "Step N:" prefix removed. */
 export const firstWord = (text: string): string => {
@@ -57,8 +61,11 @@ export const firstWord = (text: string): string => {
   return (t.match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
 }
 
+/** A hedge in front of an instruction ("Maybe run …") does not make it something else than an instruction. */
+const LEADING_HEDGE = /^\s*(?:\*\*)?(?:maybe|perhaps|you might want to|you may want to|you should probably|you could|if (?:at all )?possible,|try to|ideally,?|feel free to)\s+/i
+
 export const isImperative = (text: string): boolean | null => {
-  const w = firstWord(text)
+  const w = firstWord(text.replace(LEADING_HEDGE, ""))
   if (w === "") return null
   if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
   if (NON_IMPERATIVE_STARTS.has(w) || /ing$|ed$/.test(w)) return false
@@ -79,7 +86,10 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     if (stepsKey >= 0) yamlSteps = doc.split.lines.slice(stepsKey + 1).filter((l) => /^\s*-\s+\S|^\s*\{\s*"/.test(l)).length
   }
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
-  const total = items.length + stepHeadings.length + yamlSteps + checklist
+  const needs = needsOf(doc)
+  // steps in any form count: bold step labels, a numbered list inside a code block, a first/then/finally paragraph
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0)
+  const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
   const critical = artifactType === "workflow" || artifactType === "rubr_flow"
   // a numbered procedure written as one paragraph: the steps exist, the agent just cannot tell them apart
@@ -108,6 +118,11 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
       "Where the order matters, turn the bullets into a numbered procedure ('1. Read ...', '2. Run ...')."
     )
     o.deduct(critical ? 50 : required ? 25 : 15, "instructions as bullets, no ordered procedure")
+    return o.done()
+  }
+  if (total === 0 && needs.reference && !critical) {
+    // a reference (library calls, API facts) has no procedure of its own to number
+    o.note("no numbered steps: a reference, which needs none")
     return o.done()
   }
   if (total === 0) {
@@ -176,7 +191,9 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
         break
       }
     }
-    if (l.items.length > 12) {
+    // a long enumeration of things (the 18 identifiers, the 31 procedures) is not a long procedure
+    const actions = l.items.filter((i) => isImperative(i.text) === true).length
+    if (l.items.length > 12 && actions >= l.items.length / 2) {
       o.issue(
         "long_list",
         "minor",
@@ -193,16 +210,20 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   const numbered = stepHeadings
     .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
     .filter((x) => !Number.isNaN(x.n))
-  for (let i = 1; i < numbered.length; i++) {
-    const a = numbered[i - 1]!
-    const b = numbered[i]!
-    if (b.n > a.n + 1 && b.h.level === a.h.level) {
-      o.issue("heading_gap", "minor", b.h.line, `${b.h.text.split(/[:\s]/)[0]} ${a.n} is followed by ${b.n}: a step may be missing`, "Restore the missing step or renumber.")
-      o.deduct(15, "gap in numbered step headings")
-    }
+  // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
+  // on: a number skipped between two of them means a section was lost or never written
+  for (const gap of headingGaps(doc)) {
+    o.issue("heading_gap", "minor", gap.line, `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`, "Restore the missing section or renumber.")
+    o.deduct(15, "gap in numbered headings")
   }
   if (numbered.length > 0) {
-    const known = new Set(numbered.map((x) => x.n))
+    // a "Step N" resolves against every numbered list, step heading and bold step label of the file
+    const known = new Set([
+      ...numbered.map((x) => x.n),
+      ...doc.md.listItems.filter((i) => i.ordered).map((i) => i.number),
+      ...doc.md.headings.map((h) => Number(/^(?:\w+\s+)?(\d+)\b/.exec(plainText(h.text))?.[1] ?? NaN)),
+      ...doc.prose.map(([, t]) => Number(/^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:step\s*)?(\d+)\b/i.exec(t)?.[1] ?? NaN))
+    ])
     const headingSet = new Set(numbered.map((x) => x.h.line))
     for (const [n, text] of doc.prose) {
       if (headingSet.has(n)) continue
@@ -220,6 +241,34 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   return o.done()
 }
 
+/**
+ * Runs of numbered sibling headings: the same level, the same label word ("Step", "Phase", "Issue",
+ * "Use Case", none for "2. Splitting"), under the same parent heading.
+ */
+export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: Array<{ line: number; n: number }> }> => {
+  const runs = new Map<string, { label: string; headings: Array<{ line: number; n: number }> }>()
+  const parents: Array<number> = []
+  for (const h of doc.md.headings) {
+    parents.length = h.level - 1
+    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):]|\s[-—–]|\s*$)/.exec(plainText(h.text))
+    if (m) {
+      const key = `${parents.join(">")}|${h.level}|${(m[1] ?? "").toLowerCase()}`
+      const run = runs.get(key) ?? { label: m[1] ?? "Section", headings: [] }
+      run.headings.push({ line: h.line, n: Number(m[2]) })
+      runs.set(key, run)
+    }
+    parents[h.level - 1] = h.line
+  }
+  return [...runs.values()]
+}
+
+/** Numbered sibling headings that skip a number: a section was lost, or never written. */
+export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> =>
+  numberedHeadingRuns(doc)
+    .flatMap((r) => r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })))
+    .filter((g) => g.to > g.from + 1)
+    .sort((a, b) => a.line - b.line)
+
 // ---------------------------------------------------------------- examples
 
 export const examples = (ctx: CheckContext): CheckOutcome => {
@@ -230,48 +279,74 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
+  // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
+  const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
-  // commands, code or a format taught in the text with not one block that shows them
-  const teaching = blocks.length === 0 ? teachesCode(doc) : []
+  // code or a format taught in the text with not one block that shows it; commands written out in
+  // full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
+  const taught = blocks.length === 0 ? teaching(doc) : { code: [], commands: [] }
+  const shownInline = taught.commands.length
+  // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
+  const codeLines = shownInline >= 2 && taught.code.length <= shownInline
+    ? []
+    : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
-  const teachesCodeWithoutBlock = teaching.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
+  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",
       exampleFiles.length > 0 ? "minor" : "major",
-      teaching[0]!,
-      `It teaches commands, code or a format (lines ${teaching.slice(0, 6).join(", ")}${teaching.length > 6 ? ", …" : ""}) but shows none in a code block`,
+      codeLines[0]!,
+      `It teaches commands, code or a format (lines ${codeLines.slice(0, 6).join(", ")}${codeLines.length > 6 ? ", …" : ""}) but shows none in a code block`,
       "Add fenced examples of what it teaches: the exact command lines, a code sample, or the format filled in."
     )
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
   if (strong === 0) {
-    const severity: Severity = artifactType === "skill" || artifactType === "prompt"
-      ? (weak.length > 0 && !teachesCodeWithoutBlock ? "minor" : "major")
-      : "minor"
+    // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
+    // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
+    const inline = weak.length + quoted.length
+    // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
+    // skill or prompt); with nothing taught in code, an example is a nicety (a note)
+    const needs = needsOf(doc)
+    const skillLike = artifactType === "skill" || artifactType === "prompt"
+    const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
+    // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
+    const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
+    const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
+    const severity: Severity = teaches ? "major" : shapesOutput ? "minor" : skillLike ? "info" : "minor"
     o.issue(
       "missing",
       severity,
       bodyStart(doc),
-      weak.length > 0
-        ? `No worked example: only ${weak.length} passing mention(s) like "e.g."`
+      teaches
+        ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
+        : shapesOutput
+        ? "No example of what it produces: no sample output, code block, example section or example file"
+        : inline > 0
+        ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
         : "No examples: no code block, example section or example file",
       "Add a short '## Examples' section with a realistic input and the expected output or command."
     )
     o.deduct(severity === "major" ? 70 : 40, "no worked example")
   }
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
-    // the examples live only in other files: the agent sees their shape only after opening one
+    // the examples live only in other files: the agent sees their shape only after opening one; a skill
+    // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
+    const procedure = needsOf(doc).procedure
+    const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
+    // samples in the text itself ("e.g.", quoted requests) show the shape already
+    const inlineSamples = weak.length + quoted.length > 0
     o.issue(
       "only_in_files",
-      "minor",
+      routed || inlineSamples ? "info" : "minor",
       doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
       `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
       "Show one short example inline (a fenced block), and keep the files for the rest."
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0) {
+  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",
@@ -309,7 +384,7 @@ const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|
 /** A line that runs a known tool (`npm test`, `$ pytest -q`, `./scripts/x.sh`). */
 export const isCommandLine = (text: string): boolean => CMD.test(text.trim())
 
-export const commandLines = (doc: Doc): Array<{ line: number; text: string }> => {
+export const commandLines = perDoc((doc: Doc): Array<{ line: number; text: string }> => {
   const out: Array<{ line: number; text: string }> = []
   for (const b of doc.md.codeBlocks) {
     for (let n = b.startLine + 1; n < (b.closed ? b.endLine : b.endLine + 1); n++) {
@@ -319,7 +394,7 @@ export const commandLines = (doc: Doc): Array<{ line: number; text: string }> =>
   }
   for (const c of doc.md.inlineCode) if (CMD.test(c.text.trim())) out.push({ line: c.line, text: c.text.trim() })
   return out.sort((a, b) => a.line - b.line)
-}
+})
 
 export const commands = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("commands", ctx.disabledRules)
@@ -359,14 +434,19 @@ export const commands = (ctx: CheckContext): CheckOutcome => {
 export const constraints = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("constraints", ctx.disabledRules)
   const { doc } = ctx
-  // an unsafe instruction ("never stop to ask") is not a rule
-  const unsafe = hazardLines(doc)
-  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must)\b/i).filter((n) => !unsafe.has(n))
+  // an unsafe instruction ("never stop to ask") is not a rule, nor is one that contradicts the procedure
+  const unsafe = new Set([...hazardLines(doc), ...contradictions(doc).map((c) => c.dropped.line), ...triggerContradictions(doc).map((t) => t.line)])
+  // a boundary in any form: a prohibition, an obligation, "only", or asking the user before acting
+  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must|unless|ask (?:the user|first|before|for (?:approval|permission|confirmation))|confirm with|get (?:explicit )?(?:approval|permission|confirmation))\b/i).filter((n) => !unsafe.has(n))
+  const needs = needsOf(doc)
   const sections = headingMatches(
     doc,
     /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies|remember|red flags|important|iron law|guidelines|best practices|common mistakes|anti-?patterns|pitfalls|gotchas|when to stop|caveats|warnings?)\b/i
   )
-  if (rules.length === 0 && sections.length === 0) {
+  if (rules.length === 0 && sections.length === 0 && !needs.sideEffects && ctx.artifactType === "skill") {
+    // nothing it does changes what others share or pay for: boundaries are a nicety, not a gap
+    o.note("no explicit rules; it neither pushes, deploys, sends, submits nor deletes anything")
+  } else if (rules.length === 0 && sections.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -376,12 +456,13 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(70, "no explicit constraints")
   } else if (rules.length + sections.length < 2) {
-    o.issue("few", "minor", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
+    o.issue("few", "info", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
     o.deduct(25, "few explicit constraints")
   } else if (sections.length === 0 && rules.length < 4) {
+    // where the rules sit is the author's choice: a rule inside the step it governs is where it is needed
     o.issue(
       "no_section",
-      "minor",
+      "info",
       rules[0] ?? bodyStart(doc),
       `The rules are ${rules.length} scattered line(s) and no section collects them`,
       "Gather the boundaries in a '## Rules' section, so the agent finds them in one place."
@@ -461,10 +542,14 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 export const verification = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|checks?|done|success|acceptance|quality|checklist)\b/i)
+  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist)\b/i)
   const unsafe = hazardLines(doc)
   const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
-  if (sections.length === 0 && lines.length === 0) {
+  const needs = needsOf(doc)
+  if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
+    // a reference, a writing or a thinking skill has no test step to give
+    o.note("no verification step; its procedure runs nothing whose result can be checked")
+  } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -474,7 +559,9 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(75, "no verification")
   } else if (sections.length === 0 && lines.length < 3) {
-    o.issue("weak", "minor", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
+    // a workflow or a rubr_flow is a procedure by definition: thin verification is a gap there; in a
+    // skill it is as often a reference or a guide that needs none (a note)
+    o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
     o.deduct(25, "verification only mentioned in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
@@ -487,13 +574,18 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
 export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop)\b/i)
+  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop|common (?:issues|problems)|known issues|limitations|gotchas)\b/i)
   const unsafe = hazardLines(doc)
+  // failure handling in any form: a failure named with what to do, a condition that stops or asks, a fallback
   const lines = proseMatches(
     doc,
-    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and ask|ask (the user|for clarification|your)|escalate|abort|troubleshoot)/i
+    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't|could not|couldn't|doesn't|does not|finds? none|none|empty|rejected|times? out)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
   ).filter((n) => !unsafe.has(n))
-  if (sections.length === 0 && lines.length === 0) {
+  const needs = needsOf(doc)
+  if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
+    // no command, script or service call in its procedure: nothing fails in a way it must handle
+    o.note("no failure handling; its procedure runs no command, script or service")
+  } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
       "major",
@@ -503,7 +595,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(70, "no failure handling")
   } else if (sections.length === 0 && lines.length < 2) {
-    o.issue("weak", "minor", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
+    o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
     o.deduct(25, "thin failure handling")
   } else {
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)

@@ -6,6 +6,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { headingAnchors } from "../../text/Markdown.js"
 import { basename, globToRegExp } from "../../text/Paths.js"
 import type { Reference } from "../../text/References.js"
+import type { Doc } from "../Document.js"
 import {
   bodyStart,
   type CheckContext,
@@ -65,6 +66,30 @@ export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
   })
 }
 
+/** `points` up to two thirds of `cap` as they are, then approaching `cap` without reaching it. */
+const saturate = (points: number, cap: number): number => {
+  const knee = (cap * 2) / 3
+  return points <= knee ? points : knee + (cap - knee) * (1 - Math.exp(-(points - knee) / (cap - knee)))
+}
+
+/** A path the text tells the agent to create or write (an output, not a bundle file), or a placeholder name. */
+const CREATES = /\b(create|creates|creating|write|writes|writing|save|saves|saving|generate|generates|output|outputs|produce|produces|export|exports|touch|mkdir|store|stores|emit|emits|dump|render|renders)\b/i
+const PLACEHOLDER_NAME = /(^|[_.-])(name|your|my|foo|bar|baz|xxx|placeholder|something|whatever)([_.-]|$)|^(path\/to|some)\//i
+
+export const createdOrPlaceholder = (doc: Doc, ref: Reference): boolean => {
+  if (PLACEHOLDER_NAME.test(basename(ref.path)) || PLACEHOLDER_NAME.test(ref.path)) return true
+  // a link points at something that exists; only a bare path can be an output
+  if (ref.kind === "link") return false
+  const line = doc.split.lines[ref.line - 1] ?? ""
+  // the words right before the path: "save the report to `out/report.md`", "write `notes.md`",
+  // "python x.py -o results/out.json"; a verb further back ("when writing …, read `x.md`") governs something else
+  const before = (line.slice(0, ref.column).split(/(?<=[.!?;:])\s+/).at(-1) ?? "").replace(/[`"'[(]+$/, "")
+  const near = before.split(/\s+/).filter((w) => w !== "").slice(-5).join(" ")
+  if (/(?:^|\s)(?:-o|--output|--out|>)\s*$/.test(before)) return true
+  const verb = CREATES.exec(near)
+  return verb !== null && !/\b(read|see|load|open|follow|check|consult|use|using|run|refer|review|fill|copy|with|via|by)\b/i.test(near.slice(verb.index + verb[0].length))
+}
+
 /** Files reachable from the artifact through references (transitively through other documents). */
 const reachable = (ctx: CheckContext, first: ReadonlyArray<ResolvedRef>): Set<string> => {
   const seen = new Set<string>([ctx.doc.path])
@@ -99,14 +124,16 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   let linkPoints = 0
   let pathPoints = 0
   let dangling = 0
-  for (const r of resolved) {
-    if (r.status !== "missing") continue
+  const missing = resolved.filter((r) => r.status === "missing" && r.ref.kind !== "name" && (r.ref.kind !== "path" || pkg) && !createdOrPlaceholder(doc, r.ref))
+  for (const r of missing) {
     const { ref } = r
-    if (ref.kind === "name") continue
-    if (ref.kind === "path" && !pkg) continue
     const key = `${ref.kind}:${ref.path}`
-    const first = !reportedPaths.has(key)
+    // one finding per missing file, at its first mention; the others are named in it
+    if (reportedPaths.has(key)) continue
     reportedPaths.add(key)
+    const first = true
+    const others = [...new Set(missing.filter((x) => x !== r && `${x.ref.kind}:${x.ref.path}` === key).map((x) => x.ref.line))]
+    const also = others.length === 0 ? "" : ` (also on line${others.length > 1 ? "s" : ""} ${others.join(", ")})`
     const fix = r.candidate
       ? `Point it at \`${r.candidate}\` (${r.reason}).`
       : ref.kind === "link"
@@ -119,8 +146,8 @@ export const references = (ctx: CheckContext): CheckOutcome => {
       severity,
       ref.line,
       ref.kind === "link"
-        ? `The link to \`${ref.written}\` points at a ${what} that is not in the bundle${pkg ? "" : " (fine if it exists in the repository)"}`
-        : `\`${ref.written}\` names a ${what} that is not in the bundle`,
+        ? `The link to \`${ref.written}\` points at a ${what} that is not in the bundle${pkg ? "" : " (fine if it exists in the repository)"}${also}`
+        : `\`${ref.written}\` names a ${what} that is not in the bundle${also}`,
       fix
     )
     if (first) {
@@ -130,8 +157,9 @@ export const references = (ctx: CheckContext): CheckOutcome => {
       else pathPoints += 20
     }
   }
-  if (linkPoints > 0) o.deduct(Math.min(75, linkPoints), "links to files missing from the bundle")
-  if (pathPoints > 0) o.deduct(Math.min(60, pathPoints), "paths to files missing from the bundle")
+  // near the cap every further missing file still costs a little: one more is always worse
+  if (linkPoints > 0) o.deduct(saturate(linkPoints, 75), "links to files missing from the bundle")
+  if (pathPoints > 0) o.deduct(saturate(pathPoints, 60), "paths to files missing from the bundle")
   // in-document and cross-document anchors must name a heading
   let badAnchors = 0
   const own = headingAnchors(doc.md.headings)
@@ -162,16 +190,20 @@ export const references = (ctx: CheckContext): CheckOutcome => {
   const ok = resolved.filter((r) => r.status === "ok" && (r.ref.kind !== "name"))
   if (ctx.mode === "file" && pkg) {
     const orphans = orphanFiles(ctx, resolved)
-    for (const p of orphans.slice(0, 5)) {
+    if (orphans.length > 0) {
+      // one finding for all of them: the agent only loads what the artifact points it at
+      const named = orphans.slice(0, 5).map((p) => `\`${p}\``).join(", ") + (orphans.length > 5 ? `, and ${orphans.length - 5} more` : "")
       o.issue(
         "unreferenced_file",
-        "info",
+        "minor",
         bodyStart(doc),
-        `The bundle file \`${p}\` is never referenced, so the agent will not know to load it`,
-        `Mention \`${p}\` where it is needed (e.g. "See [${basename(p)}](${p}) for ...").`
+        orphans.length === 1
+          ? `The bundle file ${named} is never referenced, so the agent will not know to load it`
+          : `${orphans.length} bundle files are never referenced, so the agent will not know to load them: ${named}`,
+        `Mention each where it is needed (e.g. "See [${basename(orphans[0]!)}](${orphans[0]}) for ..."), or remove it.`
       )
     }
-    o.deductEach(orphans.length, 3, 12, "bundle files never referenced")
+    o.deductEach(orphans.length, 12, 48, "bundle files never referenced")
   }
   if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
   else o.note(`${ok.length} reference(s) resolve`)
@@ -181,10 +213,23 @@ export const references = (ctx: CheckContext): CheckOutcome => {
 /** Bundle files nothing in the artifact leads to (licenses, hidden files and test folders aside). */
 export const orphanFiles = (ctx: CheckContext, resolved: ReadonlyArray<ResolvedRef> = resolveRefs(ctx)): Array<string> => {
   const reach = reachable(ctx, resolved)
+  const { doc } = ctx
+  // a file named in code counts too: `python scripts/x.py` in a block runs it, `x.py` in inline code names it
+  const code = [
+    ...doc.md.codeBlocks.flatMap((b) => doc.split.lines.slice(b.startLine, b.endLine - 1)),
+    ...doc.md.inlineCode.map((c) => c.text)
+  ].join("\n")
+  const named = (p: string) => {
+    const rel = ctx.rootDir === "" ? p : p.slice(ctx.rootDir.length + 1)
+    const base = basename(p)
+    // a bare file name counts where it is distinctive ("**one_page_treatment_plan.tex**"), or in code
+    return doc.text.includes(rel) || (/\.\w+$/.test(base) && ((base.length >= 12 && doc.text.includes(base)) || (base.length >= 5 && code.includes(base))))
+  }
   return ctx.bundle.paths.filter(
     (p) =>
       p !== ctx.doc.path &&
       !reach.has(p) &&
+      !named(p) &&
       !/(^|\/)(license|licence|copying|notice|readme|changelog)(\.[^/]*)?$/i.test(p) &&
       !/(^|\/)\./.test(p) &&
       !/(^|\/)(evaluations?|evals?|tests?|__tests__)\//i.test(p) &&

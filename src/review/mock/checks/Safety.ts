@@ -56,7 +56,8 @@ const NEGATED = /\b(never|do not|don't|must not|mustn't|should not|shouldn't|ref
 const INJECTION =
   /\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}?\b(all |any |every )?(previous|prior|earlier|above|preceding|original|your|the system|system|safety|other|existing)\b[^.\n]{0,25}?\b(instructions?|rules?|prompts?|guidelines?|guardrails?|directives?|policies|constraints)\b/i
 
-const SEND = /\b(send|post|upload|transmit|forward|exfiltrate|e-?mail|share|sync|copy|paste|submit|report)\w*\b/i
+/** Sending as an action the agent takes: the verb opens a clause ("upload the …", "and post …"), not "a shared pool". */
+const SEND = /(?:^|[.;:,!]\s*|\b(?:then|and|also|please|first|you|to|must|should|always)\s+)(?:send|post|upload|transmit|forward|exfiltrate|e-?mail|share|sync|copy|paste|submit|report)\b/i
 const SENSITIVE =
   /(\bcredentials?\b|\bsecrets?\b|\btokens?\b|\bapi[ _-]?keys?\b|\bpasswords?\b|\bprivate keys?\b|~\/\.ssh|\bid_rsa\b|\bid_ed25519\b|(^|[\s/`'"])\.env\b|\benvironment variables\b|\benv vars?\b|~\/\.aws|\.aws\/credentials|\bkubeconfig\b|\bcookies\b|\bsession tokens?\b|\bcustomer data\b|\buser data\b|\bpersonal data\b|\bdatabase dump\b|\/etc\/(passwd|shadow)|\bprintenv\b|\bthe (whole|entire) (repo|repository|codebase))/i
 const OUTSIDE =
@@ -87,7 +88,7 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
 
 /** A confirmation near the command: asking first, a dry run, a backup. */
 const CONFIRMATION =
-  /\b(confirm|confirmation|ask (the user|for (approval|permission|confirmation))|approv(al|e)|explicit (permission|consent|approval)|only (after|if|when) (the user|you|a human)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|get (sign-?off|permission))\b/i
+  /\b(ask (?:the user|them|a human|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]/i
 
 const PIPE_TO_SHELL =
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
@@ -97,9 +98,17 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
 
 // ---------------------------------------------------------------- autonomy
 
-/** Unbounded autonomy phrased as a prohibition: forbidding the agent to stop or ask is the hazard. */
+/**
+ * Unbounded autonomy phrased as a prohibition: forbidding the agent to stop or ask is the hazard. The
+ * object must be the user or their approval ("never wait until the deadline" bounds nothing away), and
+ * "without asking" only counts after a broad action ("proceed", "make changes"): "honour an existing
+ * preference without asking" is one narrow decision, already made.
+ */
 const NEVER_STOP =
-  /\b(never|do not|don't|without)\s+(stop(ping)?|paus(e|ing)|wait(ing)?|ask(ing)?|check(ing)? (in|back|with)|confirm(ing)?|request(ing)? (approval|permission|confirmation))\b/i
+  /\b(never|do not|don't)\s+(stop(ping)?( to (ask|check|confirm|wait))?|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
+
+/** The sentence is about what the agent does: an imperative, "you", "the agent", "yourself". */
+const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[A-Z][a-z]+(?:\s|,)|you\b)|\b(you|yourself|the agent|claude|the assistant|the model)\b/i
 
 /** Unbounded autonomy phrased as a permission or a push, unless it is itself forbidden. */
 const UNBOUNDED: ReadonlyArray<RegExp> = [
@@ -114,8 +123,59 @@ const UNBOUNDED: ReadonlyArray<RegExp> = [
   /\byou (may|can|are (free|allowed) to|have (full )?permission to)\s+(change|modify|delete|edit|rewrite|run|execute|install)\s+(anything|everything|any (file|command|thing)|whatever)\b/i
 ]
 
-/** A bound on the autonomy: a limit, a stop condition, an escalation ("without limit" is none). */
-const BOUNDED = /\b(\d+ (times|attempts|tries|minutes)|three|two|five|max(imum)?|at most|no more than|(?<!without (a |any )?)limit(?! ?less)|budget|timeout|then stop|stop and ask|escalate|ask the user)\b/i
+/**
+ * A bound on the autonomy: an attempt limit, a stop condition, a scope, asking the user ("without
+ * limit" is none, and "until it works" is the goal restated, not a condition that stops anything).
+ */
+const BOUNDED =
+  /\b(\d+ (times|attempts|tries|minutes|iterations|rounds)|once|twice|three|two|five|max(imum)?|at most|no more than|(?<!without (a |any )?)limit(?! ?less)|budget|timeout|then stop|stop (and ask|when|if|after)|escalate|ask the user|check with the user|confirm with|only (in|inside|within|the|for|files?|this)|within (the|this|your)|until (?!it (works|succeeds|is (done|fixed|finished|complete))|the task is (done|complete|finished)|done\b|you (are|'re) done)\w+)\b/i
+
+/** Describing a thing (a library, a tool) rather than telling the agent what to do. */
+const DESCRIBES = /^\s*(?:[A-Z][\w.-]*\s+){0,3}(?:gives|provides|offers|allows|enables|lets|has|is|are|supports)\b/
+
+/**
+ * "Keep going until:" whose list gives the stop conditions, or a sentence followed by lines that bound
+ * it (an attempt limit, a scope, asking the user): read with the list it opens.
+ */
+const boundedByList = (doc: Doc, line: number, sentence: string): boolean => {
+  if (!/:\s*$/.test(sentence.trim())) return false
+  const following: Array<string> = []
+  for (let k = line + 1; k <= doc.split.lines.length && following.length < 8; k++) {
+    const l = doc.split.lines[k - 1]!
+    if (l.trim() === "") {
+      if (following.length > 0) break
+      continue
+    }
+    if (!/^\s*([-*+]|\d{1,3}[.)])\s/.test(l)) break
+    following.push(l)
+  }
+  return following.length > 0
+}
+
+/** A confirmation that is itself negated ("do not ask", "without confirmation") asks nothing. */
+const NEGATED_CONFIRMATION = /\b(never|do not|don't|without|no need to|skip(ping)?)\b[^.;\n]{0,25}\b(confirm|ask|approv|permission|wait)/i
+
+/**
+ * Whether the lines right above a command, in its section, ask the user and wait: the step holding
+ * the command and the step before it (a prompt shown in the block above, "ask the user and wait for a
+ * yes"). A confirmation in another part of the procedure says nothing about this command.
+ */
+const confirmedAbove = (doc: Doc, line: number): boolean => {
+  const lines = doc.split.lines
+  const sectionStart = [...doc.md.headings].reverse().find((h) => h.line < line)?.line ?? doc.md.bodyStartLine
+  const own = doc.md.listItems.filter((i) => i.line <= line && !doc.md.inCode[i.line]).at(-1)
+  let steps = 0
+  for (let k = line - 1; k > sectionStart; k--) {
+    const l = lines[k - 1]!
+    const item = doc.md.listItems.find((i) => i.line === k && !doc.md.inCode[k])
+    // the step holding the command (its item line is the command's own when the step is one line) and
+    // the step before it; further up is another part of the procedure
+    if (item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line) && ++steps > 1) return false
+    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l)) return true
+    if (line - k > 15) return false
+  }
+  return false
+}
 
 // ---------------------------------------------------------------- scan
 
@@ -171,8 +231,9 @@ const scan = (doc: Doc): Array<Finding> => {
       const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
       if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
-      const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, ""))
-      if (!inCode && !bounded && (NEVER_STOP.test(s) || (!negated && UNBOUNDED.some((re) => re.test(s))))) {
+      const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || boundedByList(doc, n, s)
+      const pushes = !negated && UNBOUNDED.some((re) => re.test(s)) && AGENT_DIRECTED.test(s) && !DESCRIBES.test(s)
+      if (!inCode && !bounded && (NEVER_STOP.test(s) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })
       }
     }
@@ -189,7 +250,7 @@ const scan = (doc: Doc): Array<Finding> => {
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
         if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
-        if (CONFIRMATION.test(nearby)) continue
+        if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
     }

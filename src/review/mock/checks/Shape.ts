@@ -7,20 +7,11 @@
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { isCommandLine } from "./Procedure.js"
+import { perDoc } from "./PerDoc.js"
+import { contentWords } from "./Words.js"
 import { MISSING_MARKER } from "./References.js"
 
 const MARKED = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)`, "g")
-
-/** One result per document: the checks and the improved version ask the same questions. */
-const perDoc = <A>(compute: (doc: Doc) => A): ((doc: Doc) => A) => {
-  const cache = new WeakMap<Doc, A>()
-  return (doc) => {
-    if (cache.has(doc)) return cache.get(doc)!
-    const value = compute(doc)
-    cache.set(doc, value)
-    return value
-  }
-}
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -74,27 +65,48 @@ export const flattenedSteps = perDoc((doc: Doc): Array<Flattened> => {
 
 // ---------------------------------------------------------------- code taught without code
 
-/** A file or folder name alone (`reference/style.md`, `scripts/`): a reference, not code being taught. */
+/** A file or folder name alone (`reference/style.md`, `scripts/`, `report.pdf`): a reference, not code being taught. */
 const PATH_ONLY = /^(\.{0,2}\/)?[\w.@~<>{}$*-]+(\/[\w.@<>{}$*-]+)*\/?$/
-const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|\.(json|ya?ml|toml|sql|py|ts|js|sh|md|csv|tf|xml|html|css)\b|^\$|\/|::|->|=>|^[A-Z_]{3,}$)/
+const FILE_LIKE = /\/|\.(md|txt|py|js|ts|json|ya?ml|csv|tsv|sh|xml|html|pdf|png|jpe?g|svg|tex|docx?|xlsx?|pptx?|toml|ini|cfg|log|sql|ipynb|env|lock)$/i
+/** Code: calls, operators, flags, dotted or snake_case or camelCase identifiers, constants. */
+const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0-9]\.[a-z_]\w*|[a-z]_[a-z]|[a-z][A-Z])/
+
+/** A complete command line in inline code: a known tool with arguments, or any command with a flag. */
+export const isInlineCommand = (t: string): boolean =>
+  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
+
+export interface Teaching {
+  /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
+  readonly code: ReadonlyArray<number>
+  /** lines holding a complete command in inline code (the command is shown as it is run) */
+  readonly commands: ReadonlyArray<number>
+}
 
 /**
- * Whether the document teaches code, commands or a format: commands and code-like fragments in its
- * inline code, or words that introduce a command or a format. Returns the lines that show it.
+ * What the document teaches in code, read from its inline code and its wording: code (library calls,
+ * identifiers, a format) needs a block to show its usage; a command written out in full is shown
+ * already. Returns the lines of each.
  */
-export const teachesCode = perDoc((doc: Doc): Array<number> => {
-  const lines = new Set<number>()
+export const teaching = perDoc((doc: Doc): Teaching => {
+  const code = new Set<number>()
+  const commands = new Set<number>()
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
     const t = c.text.trim()
-    // a command with its arguments (a tool's bare name, `gh`, teaches nothing), or a code-like fragment
-    if ((isCommandLine(t) && /\s/.test(t)) || (CODEISH.test(t) && t.length >= 3 && !PATH_ONLY.test(t))) lines.add(c.line)
+    if (isInlineCommand(t)) commands.add(c.line)
+    else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
   }
   for (const [n, text] of doc.prose) {
-    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|config(uration)?|schema|template|format)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) lines.add(n)
+    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
   }
-  return [...lines].sort((a, b) => a - b)
+  return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
 })
+
+/** Every line teaching code or commands (for the apply's example and the eval kit). */
+export const teachesCode = (doc: Doc): Array<number> => {
+  const t = teaching(doc)
+  return [...new Set([...t.code, ...t.commands])].sort((a, b) => a - b)
+}
 
 // ---------------------------------------------------------------- cut short
 
@@ -121,7 +133,8 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
     // a keyword list ("a, b, c, d") is not a sentence
     // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
-    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) &&
+    // a closing credit or link line ("Learn more: https://…", "Powered by …") ends a document too
+    else if (!/^(\||<|>|\[)/.test(text) && !/^[A-Z][\w ]{0,20}:\s/.test(plain) && !/[`}\])]$/.test(text) && !endsWithLink(text) &&
       plain.split(",").length < 4 && words.length >= 4 && !/[.!?)"'`*_\]>:;}]$/.test(plain) && (!isItem || /\b(the|a|an|to|and|or|of|with|for|in|on|at|by|from|then|that|this|your|its)$/i.test(plain))) {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
@@ -134,6 +147,13 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (promised >= 3 && steps < promised) out.push({ line: n, reason: `it promises ${promised} steps and gives ${steps}` })
   }
   return out
+}
+
+/** The last word is a URL or an e-mail address (read without a regex over the whole line: lines can be huge). */
+const endsWithLink = (text: string): boolean => {
+  const last = text.slice(text.lastIndexOf(" ") + 1)
+  const at = last.indexOf("@")
+  return last.startsWith("http://") || last.startsWith("https://") || (at > 0 && last.indexOf(".", at) > at + 1)
 }
 
 export interface Promised {
@@ -177,9 +197,24 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
         if (rest.length === 0 && n < lastLine + 1) out.push({ line: n, what: "what it says is below" })
       }
     }
+    // "the following command", "as follows": what is announced comes right after, before the next
+    // heading, as a code block, a list, a table, a quote or an indented block (or on the same line)
+    const announced = ANNOUNCE.exec(text)
+    if (announced && !/`[^`]+`|\]\(/.test(doc.split.lines[n - 1]!.slice(announced.index + announced[0].length))) {
+      const next = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      let shown = false
+      for (let k = n + 1; k < next && !shown; k++) {
+        const l = doc.split.lines[k - 1]!
+        shown = doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /^ {4,}\S/.test(l)
+      }
+      if (!shown) out.push({ line: n, what: `the ${(announced[1] ?? "content").toLowerCase()} it announces` })
+    }
   }
   return out
 }
+
+/** An announcement of content that must follow it. */
+const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- said twice
 
@@ -303,15 +338,36 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
     .sort((a, b) => a.start - b.start)
   const dupSections = duplicateSections(doc)
   const inDupSection = (p: Paragraph) => dupSections.some((d) => p.start >= d.section.start && p.end <= d.section.end)
-  const out: Array<{ paragraph: Paragraph; of: Paragraph }> = []
+  const found: Array<{ paragraph: Paragraph; of: Paragraph; short: boolean; k: number }> = []
   for (let j = 1; j < ps.length; j++) {
     const later = ps[j]!
     if (inDupSection(later)) continue
-    const earlier = ps.slice(0, j).find((e) => similarity(e.text, later.text) >= 0.5)
-    if (earlier) out.push({ paragraph: later, of: earlier })
+    const earlier = ps.slice(0, j).find((e) => saysAgain(e.text, later.text))
+    if (earlier) found.push({ paragraph: later, of: earlier, short: plainText(later.text).split(/\s+/).length < 10, k: j })
   }
-  return out
+  // a short line said twice stands alone in two places on purpose (the same step in two procedures);
+  // a run of them is a pasted block
+  return found
+    .filter((d) => !d.short || found.some((x) => x !== d && Math.abs(x.k - d.k) === 1))
+    .map(({ paragraph, of }) => ({ paragraph, of }))
 })
+
+/**
+ * Whether `later` says again what `earlier` says: nearly the same text, or mostly the same word
+ * sequences with the same content words (a rewording keeps the content; two items built on one frame,
+ * "Use X when …" / "Use Y when …", each bring their own).
+ */
+const saysAgain = (earlier: string, later: string): boolean => {
+  const sim = similarity(earlier, later)
+  if (sim >= 0.9) return true
+  if (sim < 0.5) return false
+  const a = new Set(contentWords(earlier))
+  const b = new Set(contentWords(later))
+  if (a.size < 8) return false
+  const novel = [...b].filter((w) => !a.has(w)).length
+  const lost = [...a].filter((w) => !b.has(w)).length
+  return novel <= Math.max(2, 0.35 * b.size) && lost <= Math.max(2, 0.25 * a.size)
+}
 
 // ---------------------------------------------------------------- heading text without its #
 
@@ -332,7 +388,9 @@ export const unmarkedHeadings = (doc: Doc): Array<{ readonly line: number; reado
     const before = n === doc.md.bodyStartLine ? "" : lines[n - 2]!.trim()
     const after = lines[n]?.trim() ?? ""
     const words = plainText(t).split(/\s+/).length
-    if (before !== "" || after !== "" || words > 7 || /[.,;:!?]$/.test(t) || !/^[\p{Lu}\d`*]/u.test(t)) continue
+    // a numbered label ("Task 3: Create a Heatmap with a Diverging Colormap") may run longer
+    const limit = /^(?:\*\*)?(?:[A-Z][a-z]+ )?\d{1,2}[.:)]?\s/.test(t) ? 12 : 7
+    if (before !== "" || after !== "" || words > limit || /[.,;:!?]$/.test(t) || !/^[\p{Lu}\d`*]/u.test(t)) continue
     // content follows
     const next = lines.slice(n).find((l) => l.trim() !== "")
     if (next === undefined) continue
@@ -402,6 +460,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
  */
 export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
   const out: Array<{ block: Block; after: Block }> = []
+  // a bold label on a line of its own ("**Use X for diagrams:**") heads the code and the list under it
+  const label = (line: number) => /^\s*(\*\*|__)[^*_]{2,100}\1\s*:?\s*$|^\s*(\*\*|__)[^*_]{2,100}:\1\s*$/.test(doc.split.lines[line - 1] ?? "")
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
   const starts = [doc.md.bodyStartLine, ...doc.md.headings.map((h) => h.line + 1)]
   for (let i = 0; i < starts.length; i++) {
@@ -411,7 +471,8 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "code" || a.kind === "table")) ||
+      const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets")
       if (joined) out.push({ block: b, after: a })
     }

@@ -1,0 +1,115 @@
+/**
+ * Hedges inside instructions: "maybe", "you might want to", "if possible", "try to", words that leave
+ * the agent to guess whether to act, where the author could have said it plainly. Read as a person
+ * would: only in a sentence that instructs (an imperative, a step, a sentence addressed to "you"),
+ * never in code, quotes, parentheses, examples, questions, tables or the sections that list what not
+ * to say (red flags, rationalizations, anti-patterns); and a conditional hedge ("if possible",
+ * "ideally", "try to") that comes with its fallback or its measure ("otherwise …", "at most 3") is
+ * precise already. Words that are vague but not hedges ("etc.", "appropriate", "as needed") are not
+ * flagged: they close example lists, name a judgement the next words define, or state a condition.
+ */
+import { plainText } from "../../text/Markdown.js"
+import type { Doc } from "../Document.js"
+import { IMPERATIVE_VERBS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { perDoc } from "./PerDoc.js"
+
+export interface HedgeTerm {
+  readonly pattern: RegExp
+  readonly label: string
+  /** "whether": leaves open whether to act; "conditional": precise once its fallback or measure is given */
+  readonly kind: "whether" | "conditional"
+  readonly advice: string
+}
+
+const h = (source: string, label: string, kind: HedgeTerm["kind"], advice: string): HedgeTerm => ({
+  pattern: new RegExp(source, "i"),
+  label,
+  kind,
+  advice
+})
+
+export const HEDGE_TERMS: ReadonlyArray<HedgeTerm> = [
+  h("\\b(?:maybe|perhaps)\\b", "maybe", "whether", "decide: say when to do it and when not"),
+  h("\\b(?:might|may) want to\\b", "might want to", "whether", "say whether to do it and when"),
+  h("\\bshould probably\\b", "should probably", "whether", "say whether to do it and when"),
+  // "you could" as a suggestion opens its clause ("You could also run …"); "what you could detect" is ability
+  h("(?:^|[,;:]\\s+|\\b(?:or|and|then)\\s+)you could(?! not|n't)(?: also)? [a-z]", "you could", "whether", "say whether to do it"),
+  h("\\bfeel free to\\b", "feel free to", "whether", "say when to do it"),
+  h("\\b(?:probably|possibly|hopefully)\\b", "probably", "whether", "decide, and say when"),
+  h("\\bsomehow\\b", "somehow", "whether", "describe the method"),
+  h("\\bif (?:at all )?possible\\b", "if possible", "conditional", "say when it is possible and what to do when it is not"),
+  h("\\bideally\\b", "ideally", "conditional", "state the requirement, or what is acceptable instead"),
+  h("\\btry to\\b", "try to", "conditional", "state the action directly, and what to do if it fails")
+]
+
+const ANY_HEDGE = new RegExp(HEDGE_TERMS.map((t) => `(?:${t.pattern.source})`).join("|"), "i")
+
+/** "try to find / reproduce / reach": a real attempt at something that can fail, not a hedge. */
+const ATTEMPT = /\btry to (?:find|locate|reproduce|recover|reach|contact|connect|identify|determine|resolve|match|fetch|obtain|recall|guess|infer|narrow|isolate)\b/i
+
+/** A fallback or a measure that makes a conditional hedge precise. */
+const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|under|below|within|up to)\b|\d/i
+
+/** Sections whose lines are samples of what to avoid or examples, not the author's instructions. */
+const QUOTED_SECTION = /\b(examples?|samples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|bad|wrong|before|after|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/i
+
+/** Quoted text, parentheses and "e.g./for example/such as" tails: examples and asides, not instructions. */
+const stripAsides = (text: string): string =>
+  text
+    .replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
+    .replace(/\([^()]*\)/g, " ")
+    .replace(/\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*/gi, " ")
+
+const firstWord = (s: string) => (plainText(s).replace(/^[^\p{L}]+/u, "").match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
+
+/** A sentence that tells the agent what to do: an imperative, one opened by a hedge, or one addressed to "you". */
+const instructs = (sentence: string): boolean => {
+  const s = sentence.replace(/^\s*\*\*[^*]{1,60}\*\*:?\s*/, "").replace(/^[^:]{1,40}:\s+(?=[A-Za-z])/, "")
+  const w = firstWord(s)
+  if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
+  if (new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.source).join("|")})`, "i").test(plainText(s))) return true
+  return /\byou\b/i.test(s)
+}
+
+export interface Hedge {
+  readonly line: number
+  readonly labels: ReadonlyArray<string>
+  readonly advice: string
+}
+
+/** Every line holding a hedge inside an instruction (one entry per line). */
+export const hedges = perDoc((doc: Doc): Array<Hedge> => {
+  const out: Array<Hedge> = []
+  const headings = doc.md.headings
+  const headingLines = new Set(headings.map((x) => x.line))
+  for (const [n, text] of doc.prose) {
+    if (headingLines.has(n) || !ANY_HEDGE.test(text)) continue
+    if (/^\s*(\||>|\[[^\]]+\]:)/.test(text)) continue
+    const section = [...headings].reverse().find((x) => x.line < n)
+    if (section && QUOTED_SECTION.test(section.text)) continue
+    const body = stripAsides(text.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+(?:\[[ xX]\]\s+)?/, ""))
+    const found: Array<{ label: string; advice: string }> = []
+    const sentences = body.split(/(?<=[.!?;])\s+/)
+    sentences.forEach((sentence, i) => {
+      if (/\?\s*$/.test(sentence) || !instructs(sentence)) return
+      const next = sentences[i + 1] ?? ""
+      for (const term of HEDGE_TERMS) {
+        if (!term.pattern.test(sentence) || found.some((f) => f.label === term.label)) continue
+        if (term.label === "try to" && ATTEMPT.test(sentence)) continue
+        if (term.kind === "conditional" && (FALLBACK.test(sentence.slice(sentence.search(term.pattern))) || /^\s*(otherwise|if not|else)\b/i.test(next))) continue
+        found.push({ label: term.label, advice: term.advice })
+      }
+    })
+    if (found.length > 0) out.push({ line: n, labels: found.map((f) => f.label), advice: found.map((f) => `Instead of "${f.label}", ${f.advice}.`).join(" ") })
+  }
+  return out
+})
+
+/** Hedges in a description: "maybe", "probably", "something like", "stuff", outside quoted requests. */
+export const descriptionHedges = (description: string): Array<string> => {
+  const text = stripAsides(description)
+  const labels = HEDGE_TERMS.filter((t) => t.kind === "whether" && t.pattern.test(text)).map((t) => t.label)
+  if (/\bsomething like\b/i.test(text)) labels.push("something like")
+  if (/\bstuff\b/i.test(text)) labels.push("stuff")
+  return labels
+}

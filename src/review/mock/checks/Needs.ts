@@ -1,0 +1,149 @@
+/**
+ * What a skill needs, read from its structure: a "missing" finding (steps, verification, failure
+ * handling, rules) is only right when the content is absent in every form and the kind of skill
+ * needs it. A library reference needs no numbered procedure; a writing or thinking skill has no test
+ * step; a procedure that runs commands or calls services needs to say what to do when they fail and
+ * how to check the result; an agent that pushes, deploys, sends or orders needs boundaries.
+ */
+import { plainText } from "../../text/Markdown.js"
+import type { Doc } from "../Document.js"
+import { commandLines, isCommandLine, isImperative, orderedLists } from "./Procedure.js"
+import { perDoc } from "./PerDoc.js"
+import { unmarkedHeadings } from "./Shape.js"
+
+export const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
+
+/** "**Step 1:** …", "**1. Build**": a step written as a bold label on its own line. */
+const BOLD_STEP = /^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:(?:step|phase|stage)\s*\d+|\d{1,2}[.):]\s)/i
+
+/** Sequence words that carry a procedure written as prose. */
+const SEQUENCE = /\b(first|then|next|after that|afterwards|finally|once (?:that|this|it) is done|lastly)\b/gi
+
+export interface StepForms {
+  /** ordered list items outside code */
+  readonly items: number
+  /** "Step N" / "Phase N" / "1. …" headings */
+  readonly headings: number
+  /** bold step labels */
+  readonly bold: number
+  /** numbered lines inside a code block (a procedure shown as text) */
+  readonly inCode: number
+  /** checklist items (`- [ ]`) */
+  readonly checklist: number
+  /** a paragraph that walks through the work with first/then/finally */
+  readonly prose: boolean
+}
+
+/** The languages and code artifacts a skill can have the agent write. */
+const CODE_SUBJECT = /\b(code|coding|python|typescript|javascript|sql|bash|shell scripts?|rust|golang|java|ruby|kotlin|swift|php|c\+\+|c#|unit tests?|tests?|functions?|scripts?|queries|migrations?)\b/i
+const WRITES_CODE = /\bwrite (?:the |a |an |one |minimal |simplest |your |new |failing |each |focused )*(?:\w+ )?(?:tests?|code|function|class|script|query|migration|program|implementation|kernel)s?\b/i
+/** What a skill produces when its output is a document with a shape: a report, a review, a profile. */
+const DOCUMENT =
+  /\b(report|review|postmortem|post-mortem|profile|summary|plan|changelog|entry|entries|memo|brief|proposal|notes|minutes|analysis|assessment|evaluation|audit|copy|announcement|update|newsletter)\b/i
+
+export interface Needs {
+  readonly steps: StepForms
+  /** the main procedure's lines (the longest imperative list, or the step sections), empty without one */
+  readonly procedure: ReadonlyArray<readonly [number, number]>
+  /** the procedure runs commands or code or calls services: it can fail, and its result can be checked */
+  readonly fallible: boolean
+  /** a reference: mostly code examples and facts, no procedure of its own */
+  readonly reference: boolean
+  /** it tells the agent to change what others share or pay for: push, deploy, publish, send, submit, order, delete */
+  readonly sideEffects: boolean
+  /** it has the agent write code (tests, functions, queries) in a language it names: an example of that code is what it needs most */
+  readonly writesCode: boolean
+  /** its result is a document with a shape (a report, a review, a profile, edited copy): a sample of it shows the shape */
+  readonly producesDocument: boolean
+}
+
+const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
+/** Words of a step that runs something outside the agent's own code: a command, a script, a service. */
+const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:tests?|scripts?|commands?|query|queries|migrations?|builds?|checks?|linters?)|curl|wget|https?:\/\/|api|endpoints?|mcp|cli|terminal|shell|deploy|submit|purchase|place (?:an|the) order)\b/i
+
+/** Imperatives that act on shared or paid things. */
+const SIDE_EFFECT =
+  /\b(push|force-push|deploy|release|publish|merge|submit|order|purchase|pay|send|email|post|upload|delete|drop|truncate|destroy|overwrite|migrate|commit|rebase|reset|revoke|rotate|transfer|book|cancel)\b/i
+
+export const needsOf = perDoc((doc: Doc): Needs => {
+  const lines = doc.split.lines
+  const lists = orderedLists(doc)
+  // a heading that lost its '#' ("Phase 1: Research" alone on its line) still structures the procedure
+  const headings = [...doc.md.headings, ...(doc.md.headings.length === 0 ? unmarkedHeadings(doc).map((u) => ({ line: u.line, level: 3, text: u.text })) : [])]
+    .sort((a, b) => a.line - b.line)
+  const stepHeadings = headings.filter((h) => STEP_HEADING.test(plainText(h.text)))
+  let inCode = 0
+  for (const b of doc.md.codeBlocks) {
+    if (SHELL.test(b.info) || /^(python|py|js|javascript|ts|typescript|json|ya?ml|sql)$/i.test(b.info)) continue
+    const numbered = lines.slice(b.startLine, b.endLine - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length
+    if (numbered >= 3) inCode += numbered
+  }
+  const bold = doc.prose.filter(([, t]) => BOLD_STEP.test(t)).length
+  const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
+  const prose = doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
+  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose }
+
+  // step headings make a procedure when they name steps ("Step 2", "Phase 1") or actions ("2. Run the
+  // tests"); numbered topics ("### 1. Data Loading" under "Core Capabilities") are sections of a reference
+  const actionHeadings = stepHeadings.filter((h) => {
+    const t = plainText(h.text)
+    const rest = t.replace(/^\d+(?:\.\d+)*[.):]?\s+/, "")
+    // "Run the tests" is an action; "Research Approach and Methods", in title case, is a topic
+    return /^(?:step|phase|stage)\s*\d+/i.test(t) || (isImperative(rest) === true && /^\S+\s+(?:[a-z]|the\b|a\b|an\b)/.test(rest))
+  })
+  // the main procedure: the longest list of mostly imperative steps, or the sections of step headings
+  const imperative = lists.filter((l) => l.items.length >= 3 && l.items.filter((i) => isImperative(i.text) === true).length >= l.items.length * 0.6)
+  const main = [...imperative].sort((a, b) => b.items.length - a.items.length)[0]
+  const procedure: Array<readonly [number, number]> = []
+  if (main) {
+    const first = main.items[0]!.line
+    const last = main.items[main.items.length - 1]!.line
+    const next = headings.find((h) => h.line > last)?.line ?? lines.length + 1
+    let end = last
+    for (let n = last + 1; n < next; n++) {
+      const l = lines[n - 1]!
+      if (l.trim() !== "" && !doc.md.inCode[n] && !/^\s/.test(l)) break
+      end = n
+    }
+    procedure.push([first, end])
+  }
+  if (actionHeadings.length >= 2 && (!main || actionHeadings.length > main.items.length)) {
+    procedure.length = 0
+    for (const h of actionHeadings) {
+      const end = (headings.find((x) => x.line > h.line && x.level <= h.level)?.line ?? lines.length + 1) - 1
+      procedure.push([h.line, end])
+    }
+  }
+  const inProcedure = (n: number) => procedure.some(([a, b]) => a <= n && n <= b)
+  // a procedure runs things when its steps hold commands, code or calls: two of its lines at least
+  const running = new Set<number>()
+  for (const c of commandLines(doc)) if (inProcedure(c.line)) running.add(c.line)
+  // commands the agent runs (library code it writes fails the ordinary way, and a template runs nothing)
+  for (const b of doc.md.codeBlocks) if (inProcedure(b.startLine) && b.endLine > b.startLine + 1 && (SHELL.test(b.info) || /^(sql|psql)$/i.test(b.info))) running.add(b.startLine)
+  for (const [n, t] of doc.prose) if (inProcedure(n) && RUNS.test(t) && isImperative(t.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")) === true) running.add(n)
+  const fallible = procedure.length > 0 && running.size >= 2
+
+  const bodyLines = Math.max(1, doc.bodyLineCount)
+  const codeLines = doc.md.codeBlocks.reduce((n, b) => n + (b.endLine - b.startLine + 1), 0)
+  const reference = procedure.length === 0 && (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods)\b/i.test(h.text)))
+
+  const sideEffects = doc.prose.some(([, t]) => {
+    // the cheap test first: most lines name no such act
+    if (!SIDE_EFFECT.test(t)) return false
+    const text = t.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")
+    return SIDE_EFFECT.test(plainText(text).split(/\s+/).slice(0, 6).join(" ")) && isImperative(text) === true
+  }) || commandLines(doc).some((c) => isCommandLine(c.text) && /\b(git push|deploy|publish|kubectl (apply|delete)|terraform (apply|destroy)|DROP|DELETE FROM)\b/.test(c.text))
+
+  const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""
+  const title = `${description} ${headings.map((h) => h.text).join(" ")}`
+  const writesCode = CODE_SUBJECT.test(title) && doc.prose.some(([, t]) => WRITES_CODE.test(t))
+  // "Drafts a postmortem", "Edits customer-facing copy", "## Output", "Return the report": a shaped result
+  const producesDocument = /\b(output|report|format|template|deliverable)\b/i.test(headings.map((h) => h.text).join(" ")) ||
+    /\b(reports (?:each|every|the|its|all)|summari[sz]es)\b/i.test(description) ||
+    new RegExp(`\\b(writes?|drafts?|edits?|produces?|generates?|returns?|creates?|delivers?|provid(?:es|ing))\\b[^.]{0,40}${DOCUMENT.source}`, "i").test(description)
+
+  return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument }
+})
+
+/** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, or a first/then/finally paragraph. */
+export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist > 0 || s.prose

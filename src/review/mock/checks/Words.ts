@@ -1,0 +1,17 @@
+/** Content words: what a sentence is about, with stop words and rule words dropped and a light stem. */
+import { plainText } from "../../text/Markdown.js"
+
+export const STOP = new Set(
+  ("a an the and or but of to in on at by for with from into onto over under about as is are be been being was were it its this that these those " +
+    "you your yours we our they their them he she his her i me my any all each every some no not so then than there here when where which who " +
+    "what why how if once only also just very more most much many such own same other another can could may might will would shall should " +
+    "do does did done have has had get gets got make makes made sure ensure always never must mustn't don't dont doesn't cannot can't avoid " +
+    "before after while until during without within up down out off again first next last").split(/\s+/)
+)
+
+/** Content words, lower case, with a light stem so "migrations" meets "migration" and "running" "run". */
+export const contentWords = (text: string): Array<string> =>
+  (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? [])
+    .filter((w) => !STOP.has(w))
+    .map((w) => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, ""))
+
