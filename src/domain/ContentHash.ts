@@ -5,7 +5,7 @@
  */
 import * as Crypto from "node:crypto"
 
-export const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/
+export { CONTENT_HASH } from "./ContentHashPattern.js"
 
 export const sha256Tag = (content: string | Uint8Array): string =>
   `sha256:${Crypto.createHash("sha256").update(content).digest("hex")}`

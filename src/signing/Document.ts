@@ -4,6 +4,7 @@
  */
 import * as Crypto from "node:crypto"
 import * as jose from "jose"
+import { sha256Tag } from "../domain/ContentHash.js"
 import {
   canonicalJson,
   CanonicalJsonError,
@@ -19,9 +20,6 @@ import {
 } from "./Verify.js"
 
 export * from "./Verify.js"
-
-/** `sha256:<hex>` of the bytes, at once (Node's hash; Verify.ts's `sha256TagOf` gives the same by WebCrypto) */
-export const sha256Tag = (bytes: Uint8Array): string => `sha256:${Crypto.createHash("sha256").update(bytes).digest("hex")}`
 
 const encoder = new TextEncoder()
 

@@ -31,6 +31,7 @@
  */
 import { Data } from "effect"
 import * as jose from "jose"
+import { CONTENT_HASH } from "../domain/ContentHashPattern.js"
 
 export const EXPORT_FORMAT = "rubr.proof_report.v1"
 export const CANONICALIZATION = "JCS (RFC 8785)"
@@ -247,7 +248,7 @@ export const verifyExport = async (
     if (signature.canonicalization !== CANONICALIZATION) {
       return invalid(`signature.canonicalization: expected "${CANONICALIZATION}"`)
     }
-    if (typeof signature.payloadSha256 !== "string" || !/^sha256:[0-9a-f]{64}$/.test(signature.payloadSha256)) {
+    if (typeof signature.payloadSha256 !== "string" || !CONTENT_HASH.test(signature.payloadSha256)) {
       return invalid("signature.payloadSha256: expected sha256:<64 lowercase hex digits>")
     }
     if (typeof signature.jws !== "string") return invalid("signature.jws: expected a string")
