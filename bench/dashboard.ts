@@ -77,7 +77,7 @@ const fortyFindings = () => {
   const lines = ["---", "name: Bench_Skill", "description: I help with various things as needed, etc.", "---", "", "Helps with stuff.", ""]
   for (let i = 0; lines.join("\n").length < 10 * 1024; i++) {
     if (i % 10 === 0) lines.push(`## Section ${i / 10 + 1}`, "")
-    lines.push(i % 4 === 2 && i < 118 ? `See [notes ${i}](missing/notes-${i}.md) for the details of item ${i}.` : `Run the check for item ${i}, read its output, and write the result in the release log.`)
+    lines.push(i % 4 === 2 && i < 130 ? `See [notes ${i}](missing/notes-${i}.md) for the details of item ${i}.` : `Run the check for item ${i}, read its output, and write the result in the release log.`)
   }
   return lines.join("\n").slice(0, 10 * 1024)
 }
