@@ -76,7 +76,7 @@ await bundleInto("dist/client", {
 // ---- the dashboard ------------------------------------------------------------------------------
 
 /**
- * The typed client carries the contract (src/http/Api.ts) to the browser. Two modules it reaches are
+ * The typed client carries the contract (src/Api.ts) to the browser. Two modules it reaches are
  * server machinery the browser never runs: @effect/platform's HttpRouter (the contract uses only its
  * `prefixPath`; the router brings find-my-way, the multipart parser and the server request) and
  * fast-check (Schema's arbitraries). The browser build replaces them: HttpRouter by `prefixPath`

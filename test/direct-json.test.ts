@@ -7,7 +7,7 @@ import { Effect, Schema } from "effect"
 import { ArtifactBundle, FileContent, FileVersionPage, FileWithVersion, TreeNode, UploadedFiles } from "../src/bundles/Schemas.js"
 import { directJson, notDirectJson } from "../src/http/DirectJson.js"
 import { Envelope } from "../src/http/Envelope.js"
-import { CurrentRequestId } from "../src/http/RequestId.js"
+import { CurrentRequestId } from "../src/domain/RequestId.js"
 import { bundleWith, call } from "./support/fixtures.js"
 import { makeTestApp } from "./support/TestApp.js"
 

@@ -2,7 +2,7 @@
 import { describe, expect, it as vit, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { keySatisfies, access } from "../src/auth/Scopes.js"
-import { routes } from "../src/http/Routes.js"
+import { routes } from "../src/Routes.js"
 import pg from "pg"
 import { inject } from "vitest"
 import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"

@@ -5,7 +5,7 @@
  */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { routes } from "../src/http/Routes.js"
+import { routes } from "../src/Routes.js"
 import { openApiDocument } from "../src/system/Http.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../src/http/JsonDepth.js"
 import { inOneMinuteWindow, makeTestApp } from "./support/TestApp.js"

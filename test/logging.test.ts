@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect, FiberRef } from "effect"
-import { CurrentRequestId } from "../src/http/RequestId.js"
+import { CurrentRequestId } from "../src/domain/RequestId.js"
 import { JsonLoggerLive } from "../src/telemetry/Logging.js"
 
 const capture = <A, E>(effect: Effect.Effect<A, E>) =>

@@ -11,7 +11,9 @@ import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/PageParams.js"
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { ArtifactType, CriterionScore, EvalCase, Finding, ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
+import { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
+import { ArtifactType } from "../domain/Artifact.js"
+import { CriterionScore, EvalCase, Finding } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
 export const AuditRequest = Schema.Struct({

@@ -8,7 +8,8 @@
  */
 import type { CreditMode } from "../config/AppConfig.js"
 import { type Estimate, estimateWork } from "../credits/Estimate.js"
-import type { ModelTier, ReasoningEffort, Rubric } from "../review/Types.js"
+import type { ModelTier, ReasoningEffort } from "../ai/Usage.js"
+import type { Rubric } from "../review/Types.js"
 
 export type { Estimate } from "../credits/Estimate.js"
 

@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 import { outcomeResponse } from "../http/Idempotency.js"
 import { Audits } from "./Audits.js"

@@ -11,9 +11,10 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import { notApplicable, reconcileUsage, type Reconciliation } from "../credits/Reconcile.js"
-import { type JobContext, JobFailure } from "../jobs/Runner.js"
+import { type JobContext, JobFailure } from "../jobs/Job.js"
 import { AiReviewer } from "../review/AiReviewer.js"
-import type { ReviewInput, Usage } from "../review/Types.js"
+import type { Usage } from "../ai/Usage.js"
+import type { ReviewInput } from "../review/Types.js"
 import type { SnapshotRow } from "../targets/Targets.js"
 import type { AuditRunRow, StoredImprovedFile, StoredResult } from "./Records.js"
 

@@ -20,8 +20,8 @@ import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Cause, Context, Duration, Effect, FiberRef, Layer, Option, ParseResult, type Types } from "effect"
-import { RubrApi } from "../http/Api.js"
-import { routes } from "../http/Routes.js"
+import { RubrApi } from "../Api.js"
+import { routes } from "../Routes.js"
 import { RubrError } from "./RubrError.js"
 
 export interface ClientOptions {

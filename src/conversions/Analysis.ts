@@ -43,9 +43,9 @@ export type {
   PlannedIdentity,
   PlannedInput,
   PlannedOutput,
-  PlannedStep,
-  UnmappedRange
+  PlannedStep
 } from "./analysis/Plan.js"
+export type { UnmappedRange } from "./analysis/Model.js"
 export { planBlocks } from "./analysis/Plan.js"
 export type { SourceAnalysis, SourceSummary, SourceSummaryFile } from "./analysis/Sources.js"
 export { analyzeSources } from "./analysis/Sources.js"

@@ -11,7 +11,8 @@ import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Enve
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { BundlePath, CursorPageParams } from "../http/PageParams.js"
 import { Job } from "../jobs/Api.js"
-import { EvalCase, Usage } from "../review/Types.js"
+import { Usage } from "../ai/Usage.js"
+import { EvalCase } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
 export const DEFAULT_OUTPUT_PATH = "generated/rubr_flow.rubr_flow"

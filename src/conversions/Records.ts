@@ -1,7 +1,8 @@
 /** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
 import type { Reconciliation } from "../credits/Reconcile.js"
-import type { EvalCase, ProviderInfo, Usage } from "../review/Types.js"
+import type { ProviderInfo, Usage } from "../ai/Usage.js"
+import type { EvalCase } from "../review/Types.js"
 import type { TargetDescription } from "../targets/Targets.js"
 import type { SourceSummary } from "./Api.js"
 import type { BlockMappingEntry, MissingRequirement, RemainingRisk } from "./Types.js"

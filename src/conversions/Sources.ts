@@ -4,7 +4,7 @@
  */
 import { type Estimate, estimateWork } from "../credits/Estimate.js"
 import { isInstructionFile } from "../review/mock/Document.js"
-import type { ModelTier, ReasoningEffort } from "../review/Types.js"
+import type { ModelTier, ReasoningEffort } from "../ai/Usage.js"
 import { lineCount } from "../rubr_flow/Validator.js"
 import type { InputFile, ResolvedTarget } from "../targets/Targets.js"
 import type { SourceFileJson, SourceMappingJson } from "./Records.js"

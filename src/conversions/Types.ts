@@ -3,7 +3,8 @@
  * (src/conversions/Task.ts), the pure analysis (Analysis.ts), the mock converter (mock/) and the real
  * converter (openai/). No services, no I/O.
  */
-import type { EvalCase, ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../review/Types.js"
+import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
+import type { EvalCase } from "../review/Types.js"
 
 /** One input file version of a conversion. */
 export interface ConversionSource {

@@ -10,8 +10,8 @@
  *   credits       = dynamic (mode dynamic) | the kind's flat price (flat) | 0 (free)
  */
 import type { CreditMode } from "../config/AppConfig.js"
-import { estimateTokens } from "../review/text/Tokens.js"
-import type { ModelTier, ReasoningEffort, Usage } from "../review/Types.js"
+import { estimateTokens } from "../ai/Tokens.js"
+import type { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
 
 export const OUTPUT_TOKEN_WEIGHT = 4
 export const WEIGHTED_TOKENS_PER_CREDIT = 10_000

@@ -5,7 +5,7 @@
  * the result.
  */
 import { Effect } from "effect"
-import type { Usage } from "../review/Types.js"
+import type { Usage } from "../ai/Usage.js"
 import { creditsForUsage, type Estimate } from "./Estimate.js"
 import { Ledger } from "./Ledger.js"
 

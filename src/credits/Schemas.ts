@@ -1,6 +1,6 @@
 /** Wire schemas shared by every kind of credit-spending work: the estimate and the credit cost. */
 import { Schema } from "effect"
-import { ModelTier, ReasoningEffort } from "../review/Types.js"
+import { ModelTier, ReasoningEffort } from "../ai/Usage.js"
 
 export const WorkEstimate = Schema.Struct({
   mode: Schema.Literal("dynamic", "flat", "free"),

@@ -1,6 +1,6 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { NotFound } from "../domain/Errors.js"

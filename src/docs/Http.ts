@@ -2,7 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { NotFound } from "../domain/Errors.js"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { findDoc, loadDocs } from "./Docs.js"
 import { renderGuide } from "./Html.js"
 

@@ -5,7 +5,7 @@
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Effect, ParseResult, Schema } from "effect"
-import { currentRequestId } from "../http/RequestId.js"
+import { currentRequestId } from "./RequestId.js"
 
 export const ErrorDetail = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   description: "For validation_failed: {path, message}; other codes may add context fields"

@@ -11,7 +11,8 @@ import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Enve
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { BundlePath, CursorPageParams } from "../http/PageParams.js"
 import { Job } from "../jobs/Api.js"
-import { EvalCase, Usage } from "../review/Types.js"
+import { Usage } from "../ai/Usage.js"
+import { EvalCase } from "../review/Types.js"
 
 export const MAX_CASES = 50
 export const DEFAULT_MAX_CASES = 10

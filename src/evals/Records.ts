@@ -1,7 +1,8 @@
 /** The eval run record as stored in `eval_runs`, its results, and their wire shapes. */
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
 import type { Reconciliation } from "../credits/Reconcile.js"
-import type { EvalCase, Usage } from "../review/Types.js"
+import type { Usage } from "../ai/Usage.js"
+import type { EvalCase } from "../review/Types.js"
 import type { VersionDiff } from "./Diff.js"
 import type { CallRecord, SideResult } from "./Types.js"
 

@@ -5,7 +5,8 @@
  * An eval runs the same test cases against two immutable file versions, the source and the candidate,
  * and judges each side against the case's `passCriteria`.
  */
-import type { EvalCase, ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../review/Types.js"
+import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
+import type { EvalCase } from "../review/Types.js"
 
 /** One side of the comparison: an immutable file version. */
 export interface EvalSide {

@@ -1,6 +1,6 @@
 /** The success envelope `{data, requestId}` and the list pagination shape, shared by every group. */
 import { Effect, Schema } from "effect"
-import { currentRequestId } from "./RequestId.js"
+import { currentRequestId } from "../domain/RequestId.js"
 
 export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ data, requestId: Schema.String })
 

@@ -22,8 +22,8 @@ import {
   ServiceUnavailable,
   ValidationFailed
 } from "../domain/Errors.js"
-import { currentRequestId } from "./RequestId.js"
-import { countsPerIp, methodsFor, readsBody } from "./Routes.js"
+import { currentRequestId } from "../domain/RequestId.js"
+import { RouteTable, type RouteTableShape } from "./RouteTable.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./JsonDepth.js"
 import { bufferBody } from "./Body.js"
 import { describeDatabaseError, isDatabaseUnavailable } from "../db/Availability.js"
@@ -86,9 +86,9 @@ const fromDecodeError = (error: HttpApiError.HttpApiDecodeError) => {
   })
 }
 
-const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest) => {
-  const path = request.url.split("?")[0]
-  const allowed = methodsFor(path)
+const notFoundOrWrongMethod = (request: HttpServerRequest.HttpServerRequest, routeTable: RouteTableShape) => {
+  const path = request.url.split("?")[0]!
+  const allowed = routeTable.methodsFor(path)
   return allowed.length === 0
     ? new NotFound({ message: `No route for ${request.method} ${path}.`, details: [] })
     : new MethodNotAllowed({
@@ -101,14 +101,14 @@ export const isBodyTooLarge = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message.includes("maxBytes exceeded")
 
 /** Everything that is not a typed ApiError becomes one, or a logged 500. */
-export const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) =>
+export const toApiError = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest, routeTable: RouteTableShape) =>
   Effect.gen(function*() {
     const failure = Cause.failureOption(cause)
     const error = Option.isSome(failure) ? failure.value : Cause.squash(cause)
     if (isApiError(error)) return error
     if (error instanceof HttpApiError.HttpApiDecodeError) return fromDecodeError(error)
     if (HttpServerError.isServerError(error)) {
-      if (error._tag === "RouteNotFound") return notFoundOrWrongMethod(request)
+      if (error._tag === "RouteNotFound") return notFoundOrWrongMethod(request, routeTable)
       if (error._tag === "RequestError") {
         if (isBodyTooLarge(error)) return new PayloadTooLarge({ message: "The request body is too large.", details: [] })
         if (error.reason === "Decode") {
@@ -155,6 +155,7 @@ const hasCredentials = (request: HttpServerRequest.HttpServerRequest) =>
 export const ErrorHandlingLive = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const config = yield* AppConfig
+    const routeTable = yield* RouteTable
     const { maxBodyBytes } = config.limits
     const throttle = throttlePublicIp.pipe(
       Effect.provideService(AppConfig, config),
@@ -164,7 +165,7 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const urlPath = request.url.split("?")[0]!
-        if (countsPerIp(request.method, urlPath, hasCredentials(request))) yield* throttle
+        if (routeTable.countsPerIp(request.method, urlPath, hasCredentials(request))) yield* throttle
         const declared = Number(request.headers["content-length"] ?? "0")
         if (Number.isFinite(declared) && declared > maxBodyBytes) {
           return yield* new PayloadTooLarge({
@@ -174,7 +175,7 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
         }
         // Only routes that read a body check its type: a one-click unsubscribe POST from a mail
         // provider carries a form body the consume route never reads.
-        if (hasBody(request) && !isJson(request.headers["content-type"]) && readsBody(request.method, urlPath)) {
+        if (hasBody(request) && !isJson(request.headers["content-type"]) && routeTable.readsBody(request.method, urlPath)) {
           return yield* new ValidationFailed({
             message: "Send the request body as JSON with Content-Type: application/json.",
             details: [{ path: "content-type", message: `unsupported content type '${request.headers["content-type"] ?? ""}'` }]
@@ -198,7 +199,7 @@ export const ErrorHandlingLive = HttpApiBuilder.middleware(
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause as Cause.Cause<never>)
             : Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-              Effect.flatMap(toApiError(cause, request), errorResponse))
+              Effect.flatMap(toApiError(cause, request, routeTable), errorResponse))
         )
       )
   })

@@ -9,7 +9,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect, Schedule } from "effect"
 import * as Crypto from "node:crypto"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"
-import { currentRequestId } from "./RequestId.js"
+import { currentRequestId } from "../domain/RequestId.js"
 
 // the header's schema lives in IdempotencyKey.ts (no server imports: the SDK carries it to browsers)
 export { IdempotencyHeaders } from "./IdempotencyKey.js"

@@ -2,7 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 import { ApiKeys } from "./ApiKeys.js"
 import { signInProviderLabel, Users } from "./Users.js"

@@ -2,7 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 import { Jobs, toJobJson } from "./Jobs.js"
 

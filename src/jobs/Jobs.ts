@@ -12,46 +12,8 @@ import { pgArray, PgPool } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
+import { type JobEventRow, type JobKind, type JobRow, type JobState, terminalStates } from "./Job.js"
 import { RunKinds } from "./RunKind.js"
-
-export type JobKind = "audit" | "rubr_flow_conversion" | "eval" | "proof_report"
-export type JobState = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled"
-export const terminalStates: ReadonlyArray<JobState> = ["completed", "failed", "cancelled"]
-
-export interface JobRow {
-  readonly id: string
-  readonly userId: string
-  readonly artifactBundleId: string
-  readonly kind: JobKind
-  readonly state: JobState
-  readonly phase: string
-  readonly percent: number
-  readonly message: string
-  readonly resourceType: string
-  readonly resourceId: string
-  readonly attempts: number
-  readonly maxAttempts: number
-  readonly result: unknown
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly requestedByApiKeyId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly startedAt: Date | null
-  readonly finishedAt: Date | null
-}
-
-export interface JobEventRow {
-  readonly id: string
-  readonly jobId: string
-  readonly sequence: number
-  readonly kind: string
-  readonly state: JobState
-  readonly phase: string
-  readonly percent: number
-  readonly message: string
-  readonly createdAt: Date
-}
 
 /** The wire shape of a job (the contract's Job schema in ./Api.ts). */
 export const toJobJson = (job: JobRow) => ({

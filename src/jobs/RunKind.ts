@@ -8,8 +8,8 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
-import type { JobContext, JobDeferred, JobFailure } from "./Runner.js"
-import type { JobKind } from "./Jobs.js"
+import type { JobContext, JobDeferred, JobFailure } from "./Job.js"
+import type { JobKind } from "./Job.js"
 
 /** A phase of a kind's work, with the percent the job shows when it enters it. */
 export interface Phase {

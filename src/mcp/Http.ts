@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect } from "effect"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { Mcp } from "./Mcp.js"
 
 export const McpHttp = HttpApiBuilder.group(RubrApi, "mcp", (handlers) =>

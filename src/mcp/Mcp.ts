@@ -22,7 +22,7 @@ import { Actors } from "../auth/Actors.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { InternalError, PayloadTooLarge, ValidationFailed } from "../domain/Errors.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
-import { currentRequestId } from "../http/RequestId.js"
+import { currentRequestId } from "../domain/RequestId.js"
 import { loadDocs } from "../docs/Docs.js"
 import {
   DEFAULT_PROTOCOL_VERSION,

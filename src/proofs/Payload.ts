@@ -4,7 +4,7 @@
  */
 import type { Reconciliation } from "../credits/Reconcile.js"
 import type { EvalRunRow } from "../evals/Records.js"
-import { addUsage, type Usage } from "../review/Types.js"
+import { addUsage, type Usage } from "../ai/Usage.js"
 
 export const PROOF_REPORT_VERSION = "1.0"
 

@@ -3,14 +3,8 @@
  * what goes into a review and what comes out. Both reviewers implement `AiReviewer` (src/review/AiReviewer.ts).
  */
 import { Schema } from "effect"
-
-export const ArtifactType = Schema.Literal("skill", "agent", "prompt", "command", "workflow", "rubr_flow")
-export type ArtifactType = typeof ArtifactType.Type
-
-export const ModelTier = Schema.Literal("cheap", "standard", "premium")
-export type ModelTier = typeof ModelTier.Type
-export const ReasoningEffort = Schema.Literal("low", "medium", "high")
-export type ReasoningEffort = typeof ReasoningEffort.Type
+import { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
+import { ArtifactType } from "../domain/Artifact.js"
 
 export const Criterion = Schema.Struct({
   key: Schema.String,
@@ -100,28 +94,6 @@ export const EvalCase = Schema.Struct({
 })
 export type EvalCase = typeof EvalCase.Type
 
-export const Usage = Schema.Struct({
-  inputTokens: Schema.Number,
-  outputTokens: Schema.Number,
-  totalTokens: Schema.Number
-})
-export type Usage = typeof Usage.Type
-
-/** The sum of two calls' usage; null (a provider that reports none) adds nothing. */
-export const addUsage = (a: Usage | null, b: Usage | null): Usage | null =>
-  a === null ? b : b === null ? a : {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens
-  }
-
-export const ProviderInfo = Schema.Struct({
-  provider: Schema.String,
-  model: Schema.String,
-  modelTier: ModelTier,
-  reasoningEffort: ReasoningEffort
-})
-export type ProviderInfo = typeof ProviderInfo.Type
 
 export const ReviewResult = Schema.Struct({
   /** 0..100: the weighted mean of `scores`, less 10 per distinct critical rule broken (at most 25). */

@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { SigningKeys } from "./SigningKeys.js"
 
 export const SigningKeysHttp = HttpApiBuilder.group(RubrApi, "signingKeys", (handlers) =>

@@ -4,7 +4,7 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { ServiceUnavailable } from "../domain/Errors.js"
-import { RubrApi } from "../http/Api.js"
+import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 
 /** The OpenAPI document, derived from the HttpApi definition (3.1.0). */

@@ -21,7 +21,7 @@ import { PgPool } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
 import * as Crypto from "node:crypto"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
-import type { ArtifactType } from "../review/Types.js"
+import type { ArtifactType } from "../domain/Artifact.js"
 import { sha256Tag } from "../domain/ContentHash.js"
 
 export interface TargetRequest {

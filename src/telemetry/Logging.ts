@@ -4,7 +4,7 @@
  */
 import { Effect, FiberRefs, HashMap, Layer, Logger, LogLevel, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
-import { CurrentRequestId } from "../http/RequestId.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
 
 const withRequestId = Logger.mapInputOptions(Logger.jsonLogger, (options) => {
   const requestId = FiberRefs.getOrDefault(options.context, CurrentRequestId)

@@ -13,7 +13,8 @@ import { classifyCase, evaluateMock } from "../../src/evals/mock/MockEvaluator.j
 import type { CaseResult, EvalSide, SideResult } from "../../src/evals/Types.js"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { plainText } from "../../src/review/text/Markdown.js"
-import type { ArtifactType, EvalCase, ReviewFile } from "../../src/review/Types.js"
+import type { ArtifactType } from "../../src/domain/Artifact.js"
+import type { EvalCase, ReviewFile } from "../../src/review/Types.js"
 import { corpusSkills, fileInput, loadSkill } from "../review/support.js"
 
 // ------------------------------------------------------------------------------------ samples

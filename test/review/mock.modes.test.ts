@@ -4,7 +4,8 @@ import { Effect, Either, Option } from "effect"
 import { AiReviewer } from "../../src/review/AiReviewer.js"
 import { MockReviewerLive, reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { decodeCustomRubric, getRubric } from "../../src/review/rubrics/Registry.js"
-import type { ArtifactType, ReviewInput } from "../../src/review/Types.js"
+import type { ArtifactType } from "../../src/domain/Artifact.js"
+import type { ReviewInput } from "../../src/review/Types.js"
 import { file, fileInput, lineOf, rubricFor, SAMPLE_SKILL, sampleBundle, scoreOf } from "./support.js"
 
 const AGENTS_MD = `# Acme API

@@ -15,15 +15,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { AiReviewer } from "../../src/review/AiReviewer.js"
-import type {
-  ImprovedFile,
-  ModelTier,
-  ReasoningEffort,
-  ReviewFile,
-  ReviewInput,
-  ReviewResult,
-  Rubric
-} from "../../src/review/Types.js"
+import type { ModelTier, ReasoningEffort } from "../../src/ai/Usage.js"
+import type { ImprovedFile, ReviewFile, ReviewInput, ReviewResult, Rubric } from "../../src/review/Types.js"
 
 // ---------------------------------------------------------------------------------------------------
 // Fixtures

@@ -15,7 +15,8 @@ import {
 import { CHECKS } from "../../src/review/mock/Checks.js"
 import { RULES } from "../../src/review/rules/Rules.js"
 import { RULES_START, withRuleReference } from "../../src/review/rules/Reference.js"
-import { ArtifactType, Rubric } from "../../src/review/Types.js"
+import { ArtifactType } from "../../src/domain/Artifact.js"
+import { Rubric } from "../../src/review/Types.js"
 import { Schema } from "effect"
 
 const TYPES = ArtifactType.literals

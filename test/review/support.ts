@@ -4,7 +4,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
-import type { ArtifactType, ReviewFile, ReviewInput, ReviewResult, Rubric } from "../../src/review/Types.js"
+import type { ArtifactType } from "../../src/domain/Artifact.js"
+import type { ReviewFile, ReviewInput, ReviewResult, Rubric } from "../../src/review/Types.js"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 /** The visible corpus, a sibling of the repository (../shared/corpus/skills). */

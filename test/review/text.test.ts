@@ -5,7 +5,7 @@ import { splitText, joinText } from "../../src/review/text/Lines.js"
 import { analyzeMarkdown, linkPath, plainText } from "../../src/review/text/Markdown.js"
 import { globToRegExp, relativePath, resolvePath } from "../../src/review/text/Paths.js"
 import { extractReferences } from "../../src/review/text/References.js"
-import { countWords, estimateTokens } from "../../src/review/text/Tokens.js"
+import { countWords, estimateTokens } from "../../src/ai/Tokens.js"
 
 const md = (text: string) => {
   const fm = parseFrontmatter(text)

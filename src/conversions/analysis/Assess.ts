@@ -8,7 +8,7 @@ import { parseSourceRef } from "../../rubr_flow/Format.js"
 import type { MissingRequirement, RemainingRisk } from "../Types.js"
 import { blockMappingOf, fileCoverage } from "./Mapping.js"
 import type { FileAnalysis } from "./Model.js"
-import type { UnmappedRange } from "./Plan.js"
+import type { UnmappedRange } from "./Model.js"
 import type { SourceAnalysis } from "./Sources.js"
 import { cmp } from "./Text.js"
 

@@ -6,8 +6,7 @@
  */
 import { parseSourceRef } from "../../rubr_flow/Format.js"
 import type { BlockKind, BlockMappingEntry } from "../Types.js"
-import type { FileAnalysis } from "./Model.js"
-import type { UnmappedRange } from "./Plan.js"
+import type { FileAnalysis, UnmappedRange } from "./Model.js"
 import type { SourceAnalysis } from "./Sources.js"
 
 const KIND_OF: Record<string, BlockKind> = {

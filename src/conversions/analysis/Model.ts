@@ -164,3 +164,10 @@ export interface FileAnalysis {
   /** the runs of content lines, for coverage */
   readonly contentRanges: ReadonlyArray<{ readonly lineStart: number; readonly lineEnd: number }>
 }
+
+/** Source lines no step, example or note of the plan came from. */
+export interface UnmappedRange {
+  readonly path: string
+  readonly lineStart: number
+  readonly lineEnd: number
+}

@@ -5,7 +5,7 @@
  * content lines no planned block covers.
  */
 import { uncovered } from "./Mapping.js"
-import type { AnalyzedExample, AnalyzedStep, FileAnalysis, StepOrigin } from "./Model.js"
+import type { AnalyzedExample, AnalyzedStep, FileAnalysis, StepOrigin, UnmappedRange } from "./Model.js"
 import type { SourceAnalysis } from "./Sources.js"
 import { cap, idFrom, lowerFirst, sentence, splitSentences, stripEnd, validId } from "./Text.js"
 
@@ -81,12 +81,6 @@ export interface PlannedEval extends PlannedBase {
 }
 
 export type PlannedBlock = PlannedIdentity | PlannedInput | PlannedStep | PlannedOutput | PlannedGuardrail | PlannedFailure | PlannedEval
-
-export interface UnmappedRange {
-  readonly path: string
-  readonly lineStart: number
-  readonly lineEnd: number
-}
 
 export interface BlockPlan {
   /** identity, inputs, steps (source by source, in line order), outputs, guardrails, failure handlers, evals */

@@ -4,7 +4,7 @@
  * `if: failure()` becomes a failure handler, declared inputs become inputs, and the triggers say
  * when to use it. null when the text is not a YAML mapping, so the caller falls back to Markdown.
  */
-import { countWords } from "../../review/text/Tokens.js"
+import { countWords } from "../../ai/Tokens.js"
 import { isMap, isScalar, isSeq, LineCounter, type Node as YamlNode, parseDocument, type YAMLMap } from "yaml"
 import type { ConversionSource } from "../Types.js"
 import type { AnalyzedFailure, AnalyzedInput, AnalyzedStep, FileAnalysis } from "./Model.js"

@@ -12,7 +12,7 @@ import { analyzeDoc, BundleIndex, type Doc } from "../../review/mock/Document.js
 import { ANY_VAGUE, IMPERATIVE_VERBS, VAGUE_TERMS } from "../../review/mock/Vocabulary.js"
 import { getField } from "../../review/text/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
-import type { ArtifactType } from "../../review/Types.js"
+import type { ArtifactType } from "../../domain/Artifact.js"
 import { lineStems, stripVague } from "./Terms.js"
 
 /**

@@ -5,7 +5,7 @@ import { splitText, type SplitText } from "../text/Lines.js"
 import { analyzeMarkdown, type MarkdownDoc, proseLines } from "../text/Markdown.js"
 import { basename, dirname, editDistance, extname, globToRegExp, resolvePath } from "../text/Paths.js"
 import { extractReferences, type Reference } from "../text/References.js"
-import { countWords } from "../text/Tokens.js"
+import { countWords } from "../../ai/Tokens.js"
 
 export interface Doc {
   readonly file: ReviewFile

@@ -4,7 +4,8 @@
  * conditionals ("If X, do Y") and a missing-resource scenario when it references bundle files.
  * At most 8 cases, ids `eval-1`..`eval-8`, in that order. Deterministic.
  */
-import type { ArtifactType, EvalCase } from "../Types.js"
+import type { ArtifactType } from "../../domain/Artifact.js"
+import type { EvalCase } from "../Types.js"
 import { getField } from "../text/Frontmatter.js"
 import { plainText } from "../text/Markdown.js"
 import { basename } from "../text/Paths.js"

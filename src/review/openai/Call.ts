@@ -9,7 +9,7 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import { Cause, Duration, Effect, Layer, Redacted } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
 import type { AiProviderError } from "../AiReviewer.js"
-import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../Types.js"
+import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../../ai/Usage.js"
 import * as ChatCompletions from "./ChatCompletions.js"
 import { isReasoningModel, type OpenAiReviewerSettings, PROVIDER_NAME, toProviderError } from "./Provider.js"
 

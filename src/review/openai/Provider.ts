@@ -6,7 +6,7 @@ import type * as AiError from "@effect/ai/AiError"
 import { Cause, Option } from "effect"
 import type { AppConfigShape } from "../../config/AppConfig.js"
 import { AiProviderError } from "../AiReviewer.js"
-import type { ModelTier } from "../Types.js"
+import type { ModelTier } from "../../ai/Usage.js"
 
 export const PROVIDER_NAME = "openai-compatible"
 

@@ -9,17 +9,8 @@ import { aiRuleId } from "../rules/Rules.js"
 import { overallScoreOf } from "../Score.js"
 import { Either, ParseResult, Schema } from "effect"
 import { createHash } from "node:crypto"
-import type {
-  CriterionScore,
-  EvalCase,
-  Finding,
-  ImprovedFile,
-  ProviderInfo,
-  ReviewFile,
-  ReviewInput,
-  ReviewResult,
-  Usage
-} from "../Types.js"
+import type { ProviderInfo, Usage } from "../../ai/Usage.js"
+import type { CriterionScore, EvalCase, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
 import { RESTORED_NOTE, restoreFrontmatter } from "./Frontmatter.js"
 import { partitionFiles, ProviderReview } from "./Prompt.js"
 

@@ -20,7 +20,8 @@
 import { createHash } from "node:crypto"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import { ValidationFailed } from "../../domain/Errors.js"
-import { ArtifactType, type Rubric } from "../Types.js"
+import { ArtifactType } from "../../domain/Artifact.js"
+import { type Rubric } from "../Types.js"
 import { CRITERIA, CRITERION_KEYS, isCriterionKey } from "./Criteria.js"
 import { BUILT_IN_RUBRICS } from "./Rubrics.js"
 

@@ -4,7 +4,8 @@
  * a criterion, a weight or how the mock scores one means a new version; old versions stay here so
  * stored audit runs (which record rubricKey and rubricVersion) remain explainable.
  */
-import type { ArtifactType, Criterion, Rubric } from "../Types.js"
+import type { ArtifactType } from "../../domain/Artifact.js"
+import type { Criterion, Rubric } from "../Types.js"
 import { CRITERIA, type CriterionKey } from "./Criteria.js"
 
 export const RUBRIC_VERSION_2026_11 = "2026-11-01"

@@ -3,7 +3,8 @@
  * per-check accumulator `Out`, and small text helpers.
  */
 import type { CriterionKey } from "../../rubrics/Criteria.js"
-import type { ArtifactType, Severity } from "../../Types.js"
+import type { ArtifactType } from "../../../domain/Artifact.js"
+import type { Severity } from "../../Types.js"
 import { ruleIdFor } from "../../rules/Rules.js"
 import type { BundleIndex, Doc } from "../Document.js"
 

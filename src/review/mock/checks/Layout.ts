@@ -1,9 +1,10 @@
 /**
  * Purpose, structure, length and formatting: the shape of the document.
  */
-import type { ArtifactType, Severity } from "../../Types.js"
+import type { ArtifactType } from "../../../domain/Artifact.js"
+import type { Severity } from "../../Types.js"
 import { plainText } from "../../text/Markdown.js"
-import { estimateTokens } from "../../text/Tokens.js"
+import { estimateTokens } from "../../../ai/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Procedure.js"
 import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"

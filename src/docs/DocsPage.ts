@@ -13,10 +13,10 @@ import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
 import { pathToFileURL } from "node:url"
-import { escapeHtml } from "../docs/Html.js"
+import { DOCS_PATH } from "../Routes.js"
+import { escapeHtml } from "./Html.js"
 import { openApiDocument } from "../system/Http.js"
 
-export const DOCS_PATH = "/api/v1/docs"
 
 /** `JSON.stringify` made safe inside a <script> element (as @effect/platform's Html.escapeJson). */
 const scriptJson = (value: unknown) =>

@@ -4,14 +4,14 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { Effect, Layer } from "effect"
-import { accessRuleFor } from "../http/Routes.js"
+import { RouteTable } from "../http/RouteTable.js"
 import { Actors } from "./Actors.js"
 import { Authentication } from "./Authentication.js"
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Actors, (actors) => ({
+  Effect.map(Effect.all([Actors, RouteTable]), ([actors, routeTable]) => ({
     bearer: (token) =>
-      Effect.flatMap(HttpRouter.RouteContext, ({ route }) => actors.resolve(token, accessRuleFor(route.method, route.path)))
+      Effect.flatMap(HttpRouter.RouteContext, ({ route }) => actors.resolve(token, routeTable.accessRuleFor(route.method, route.path)))
   }))
 )

@@ -1,0 +1,143 @@
+/**
+ * The layers of docs/architecture.md, held by a test: shared folders never import a feature, a lower
+ * shared layer never imports a higher one, and no two source files import each other, directly or
+ * around a circle. Imports are read with the TypeScript compiler's own pre-parser (type-only imports
+ * included: a circle through types still ties two files together for a reader).
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import ts from "typescript"
+import { describe, expect, it } from "vitest"
+
+const SRC = Path.join(import.meta.dirname, "..", "src")
+
+/**
+ * The shared layers, lowest first. A folder may import its own layer and the ones below; a folder
+ * not listed is a feature, which may import any shared folder and other features (never in a circle).
+ */
+const SHARED_LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
+  ["domain", "config", "Version.ts"], // vocabulary and configuration: no services
+  ["process", "telemetry", "db", "ai"], // the process, logs and traces, the database, AI usage
+  ["storage", "limits", "identity", "auth", "credits"], // the platform's own services
+  ["http"], // the HTTP plumbing (envelopes, errors, pagination, the route table)
+  ["jobs"] // the job runner and the run pipeline
+]
+const layerOf = new Map(SHARED_LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)))
+
+/** The composition root: the contract (Api.ts), its routes, the server (Http.ts), the app and main. */
+const ROOT = new Set(["Api.ts", "Routes.ts", "Http.ts", "App.ts", "main.ts"])
+/** A folder's REST door (its endpoint group and handlers) may import the root's contract. */
+const isDoor = (file: string) => /^[^/]+\/(Api|Http)\.ts$/.test(file)
+const CONTRACT = new Set(["Api.ts", "Routes.ts"])
+
+const sourceFiles = (dir: string): Array<string> =>
+  Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = Path.join(dir, entry.name)
+    if (entry.isDirectory()) return full.endsWith(Path.join("dashboard", "web")) ? [] : sourceFiles(full)
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : []
+  })
+
+/** Each source file (relative to src/) and the source files it imports. */
+const importGraph = (): Map<string, Array<string>> => {
+  const graph = new Map<string, Array<string>>()
+  for (const file of sourceFiles(SRC)) {
+    const info = ts.preProcessFile(Fs.readFileSync(file, "utf8"), true, true)
+    const targets = info.importedFiles
+      .map((i) => i.fileName)
+      .filter((spec) => spec.startsWith("."))
+      .map((spec) => {
+        const resolved = Path.resolve(Path.dirname(file), spec.replace(/\.js$/, ""))
+        const found = [".ts", ".tsx", "/index.ts"].map((ext) => resolved + ext).find((f) => Fs.existsSync(f))
+        return Path.relative(SRC, found ?? resolved)
+      })
+    graph.set(Path.relative(SRC, file), [...new Set(targets)])
+  }
+  return graph
+}
+
+const topOf = (file: string) => file.split("/")[0]!
+
+/** Why importing `to` from `from` breaks a layer, or undefined when it may. */
+const breach = (from: string, to: string): string | undefined => {
+  const fromTop = topOf(from)
+  const toTop = topOf(to)
+  if (fromTop === toTop || ROOT.has(from)) return undefined
+  const fromRank = layerOf.get(fromTop)
+  if (ROOT.has(to)) {
+    // the contract is what doors serve and what the typed client, MCP and the docs page read off
+    return CONTRACT.has(to) && (fromRank === undefined || isDoor(from)) ? undefined : "only the root, doors and features read the root's contract"
+  }
+  if (fromRank === undefined) return undefined // a feature may import any shared folder and other features
+  const toRank = layerOf.get(toTop)
+  if (toRank === undefined) return "a shared folder imports a feature"
+  // a shared folder's REST door sits on the HTTP plumbing, whatever its folder's layer
+  return toRank > fromRank && !isDoor(from) ? `a shared layer imports a higher one (${fromTop} → ${toTop})` : undefined
+}
+
+/** Strongly connected components of more than one file (Tarjan): each is a circle of imports. */
+const circles = (graph: Map<string, Array<string>>): Array<Array<string>> => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const found: Array<Array<string>> = []
+  let next = 0
+  const visit = (v: string) => {
+    index.set(v, next)
+    low.set(v, next++)
+    stack.push(v)
+    onStack.add(v)
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w)
+        low.set(v, Math.min(low.get(v)!, low.get(w)!))
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!))
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: Array<string> = []
+      let w: string
+      do {
+        w = stack.pop()!
+        onStack.delete(w)
+        component.push(w)
+      } while (w !== v)
+      if (component.length > 1) found.push(component.sort())
+    }
+  }
+  for (const v of graph.keys()) if (!index.has(v)) visit(v)
+  return found
+}
+
+describe("the layers (docs/architecture.md)", () => {
+  const graph = importGraph()
+
+  it("reads the whole tree", () => {
+    expect(graph.size).toBeGreaterThan(250)
+    expect(graph.get("Http.ts")).toContain("Api.ts")
+  })
+
+  it("the rule fails where it should (a shared folder importing a feature, a lower layer a higher, a feature the root)", () => {
+    expect(breach("jobs/Runner.ts", "audits/Task.ts")).toBe("a shared folder imports a feature")
+    expect(breach("domain/Errors.ts", "http/Envelope.ts")).toMatch(/higher one/)
+    expect(breach("jobs/Runner.ts", "Api.ts")).toMatch(/root/)
+    expect(breach("audits/Audits.ts", "Http.ts")).toMatch(/root/)
+    expect(breach("credits/Http.ts", "Api.ts")).toBeUndefined()
+    expect(breach("credits/Ledger.ts", "http/Envelope.ts")).toMatch(/higher one/)
+    expect(breach("http/Body.ts", "domain/Errors.ts")).toBeUndefined()
+    expect(circles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts"]], ["d.ts", ["a.ts"]]]))).toEqual([["a.ts", "b.ts", "c.ts"]])
+  })
+
+  it("no shared folder imports a feature or a higher layer, and only doors import the root", () => {
+    const breaches = [...graph].flatMap(([from, targets]) =>
+      targets.flatMap((to) => {
+        const why = breach(from, to)
+        return why === undefined ? [] : [`${from} → ${to}: ${why}`]
+      })
+    )
+    expect(breaches).toEqual([])
+  })
+
+  it("no file imports itself back through others", () => {
+    expect(circles(graph).filter((c) => !c.every((f) => f.startsWith("review/mock/checks/")))).toEqual([])
+  })
+})
