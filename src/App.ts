@@ -30,6 +30,7 @@ import { Admission } from "./jobs/Admission.js"
 import { RunKinds } from "./jobs/RunKind.js"
 import { RunStarter } from "./jobs/Start.js"
 import { RunRecords } from "./jobs/RunRecords.js"
+import { CreditsOverview } from "./credits/Overview.js"
 import { Spend } from "./credits/Spend.js"
 import { Audits } from "./audits/Audits.js"
 import { AuditKind } from "./audits/Kind.js"
@@ -130,7 +131,7 @@ const RunPipelineLive = RunStarter.Default.pipe(
   Layer.provideMerge(RunKindsLive)
 )
 
-export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default, Actors.Default).pipe(
+export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default, Actors.Default, CreditsOverview.Default).pipe(
   Layer.provideMerge(Evals.Default),
   Layer.provideMerge(RunPipelineLive),
   Layer.provideMerge(FoundationServicesLive)

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
-import { outcomeResponse } from "../http/Idempotency.js"
+import { startedResponse } from "../http/Idempotency.js"
 import { Audits } from "./Audits.js"
 
 export const AuditsHttp = HttpApiBuilder.group(RubrApi, "audits", (handlers) =>
@@ -15,8 +15,7 @@ export const AuditsHttp = HttpApiBuilder.group(RubrApi, "audits", (handlers) =>
       .handle("startAudit", ({ path, payload, headers }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const { outcome, replayed } = yield* audits.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
-          return yield* outcomeResponse(outcome, replayed)
+          return yield* startedResponse(yield* audits.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"]))
         }))
       .handle("estimateAudit", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.estimate(actor, path.artifactBundleId, payload ?? {}), ok)))

@@ -7,6 +7,7 @@ import { ValidationFailed } from "../domain/Errors.js"
 import { RubrApi } from "../Api.js"
 import { directJson } from "../http/DirectJson.js"
 import { ok } from "../http/Envelope.js"
+import { isInvalidUtf8 } from "../http/Body.js"
 import { resolvePage } from "../http/Pagination.js"
 import { Bundles } from "./Bundles.js"
 import { FileContent, FileVersionPage, FileWithVersion, UploadedFiles } from "./Schemas.js"
@@ -18,18 +19,12 @@ const versionPageJson = directJson(FileVersionPage)
 const uploadedJson = directJson(UploadedFiles, { status: 201 })
 const writtenJson = directJson(FileWithVersion)
 
-/**
- * The body is decoded leniently (invalid UTF-8 bytes become U+FFFD); if re-encoding the text does not
- * give back the declared byte length and it holds a replacement character, the client sent invalid UTF-8.
- */
+/** File content must arrive as UTF-8: a body that is not is refused before it is decoded. */
 const requireUtf8Body = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const declared = Number(request.headers["content-length"])
-  if (!Number.isFinite(declared)) return
+  if (request.headers["content-length"] === undefined) return
   const text = yield* Effect.orDie(request.text)
-  if (text.includes("\uFFFD") && Buffer.byteLength(text, "utf8") !== declared) {
-    return yield* ValidationFailed.at("body", "is not valid UTF-8")
-  }
+  if (isInvalidUtf8(text, request.headers["content-length"])) return yield* ValidationFailed.at("body", "is not valid UTF-8")
 })
 
 const BundlesGroupHttp = HttpApiBuilder.group(RubrApi, "artifactBundles", (handlers) =>

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
-import { outcomeResponse } from "../http/Idempotency.js"
+import { startedResponse } from "../http/Idempotency.js"
 import { Conversions } from "./Conversions.js"
 
 export const ConversionsHttp = HttpApiBuilder.group(RubrApi, "conversions", (handlers) =>
@@ -15,8 +15,7 @@ export const ConversionsHttp = HttpApiBuilder.group(RubrApi, "conversions", (han
       .handle("startConversion", ({ path, payload, headers }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const { outcome, replayed } = yield* conversions.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
-          return yield* outcomeResponse(outcome, replayed)
+          return yield* startedResponse(yield* conversions.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"]))
         }))
       .handle("estimateConversion", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(conversions.estimate(actor, path.artifactBundleId, payload ?? {}), ok)))

@@ -1,5 +1,5 @@
 /**
- * Credit estimates for every kind of AI work: approximate token counts (src/review/text/Tokens.ts)
+ * Credit estimates for every kind of AI work: approximate token counts (src/ai/Tokens.ts)
  * times product multipliers, never provider pricing. One pure function serves the estimate route, the
  * start route and the worker (to price actual provider usage for reconciliation).
  *

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
-import { outcomeResponse } from "../http/Idempotency.js"
+import { startedResponse } from "../http/Idempotency.js"
 import { Evals } from "./Evals.js"
 
 export const EvalsHttp = HttpApiBuilder.group(RubrApi, "evals", (handlers) =>
@@ -15,8 +15,7 @@ export const EvalsHttp = HttpApiBuilder.group(RubrApi, "evals", (handlers) =>
       .handle("startEval", ({ path, payload, headers }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const { outcome, replayed } = yield* evals.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
-          return yield* outcomeResponse(outcome, replayed)
+          return yield* startedResponse(yield* evals.start(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"]))
         }))
       .handle("estimateEval", ({ path, payload }) =>
         Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(evals.estimate(actor, path.artifactBundleId, payload ?? {}), ok)))

@@ -86,3 +86,12 @@ export const bufferBody = (request: HttpServerRequest.HttpServerRequest, maxByte
     const text = body.toString("utf8")
     return { text, request: withBody(request, body, text) }
   })
+
+/**
+ * Whether a body read as text was not valid UTF-8: the text is decoded leniently (an invalid byte
+ * becomes U+FFFD), so it holds a replacement character and no longer encodes to the declared length.
+ */
+export const isInvalidUtf8 = (text: string, contentLength: string | undefined): boolean => {
+  const declared = Number(contentLength)
+  return Number.isFinite(declared) && text.includes("\uFFFD") && Buffer.byteLength(text, "utf8") !== declared
+}

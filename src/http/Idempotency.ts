@@ -12,41 +12,36 @@ import { Conflict, ValidationFailed } from "../domain/Errors.js"
 import { currentRequestId } from "../domain/RequestId.js"
 
 // the header's schema lives in IdempotencyKey.ts (no server imports: the SDK carries it to browsers)
+import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE } from "./IdempotencyKey.js"
+
 export { IdempotencyHeaders } from "./IdempotencyKey.js"
 
 export const requestHashOf = (value: unknown) =>
   Crypto.createHash("sha256").update(JSON.stringify(value ?? null), "utf8").digest("hex")
 
-const validKey = /^[\x21-\x7e]{1,255}$/
-
-export interface IdempotentOutcome {
-  readonly status: number
-  /** the encoded JSON body (what the client receives) */
-  readonly body: { readonly requestId?: string } & Record<string, unknown>
-}
-
 /**
  * Runs `work` once per (user, route, key). `work` must run inside the surrounding transaction and return
- * the encoded body; replays answer it again with this request's requestId.
+ * the start's encoded data (JSON), which the store keeps; a replay answers that data again and each
+ * door wraps it in its own status and envelope.
  */
 export const idempotent = <E, R>(
   options: { readonly userId: string; readonly route: string; readonly key: string | undefined; readonly request: unknown },
-  work: Effect.Effect<IdempotentOutcome, E, R>
+  work: Effect.Effect<unknown, E, R>
 ) =>
   Effect.gen(function*() {
-    if (options.key === undefined) return { replayed: false as const, outcome: yield* work }
-    if (!validKey.test(options.key)) {
-      return yield* ValidationFailed.at("Idempotency-Key", "must be 1-255 visible ASCII characters")
+    if (options.key === undefined) return { replayed: false as const, data: yield* work }
+    if (!IDEMPOTENCY_KEY.test(options.key)) {
+      return yield* ValidationFailed.at("Idempotency-Key", IDEMPOTENCY_KEY_RULE)
     }
     const sql = yield* SqlClient.SqlClient
     const requestHash = requestHashOf(options.request)
     const inserted = yield* sql`
-      INSERT INTO idempotency_keys (user_id, route, key, request_hash, response_status, response_body)
-      VALUES (${options.userId}, ${options.route}, ${options.key}, ${requestHash}, 0, '{}'::jsonb)
+      INSERT INTO idempotency_keys (user_id, route, key, request_hash, response_data)
+      VALUES (${options.userId}, ${options.route}, ${options.key}, ${requestHash}, 'null'::jsonb)
       ON CONFLICT (user_id, route, key) DO NOTHING RETURNING 1`.pipe(Effect.orDie)
     if (inserted.length === 0) {
-      const [stored] = yield* sql<{ requestHash: string; responseStatus: number; responseBody: Record<string, unknown> }>`
-        SELECT request_hash, response_status, response_body FROM idempotency_keys
+      const [stored] = yield* sql<{ requestHash: string; responseData: unknown }>`
+        SELECT request_hash, response_data FROM idempotency_keys
         WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(Effect.orDie)
       if (stored.requestHash !== requestHash) {
         return yield* new Conflict({
@@ -54,21 +49,21 @@ export const idempotent = <E, R>(
           details: [{ path: "Idempotency-Key", message: "reused with a different body" }]
         })
       }
-      return { replayed: true as const, outcome: { status: stored.responseStatus, body: stored.responseBody } }
+      return { replayed: true as const, data: stored.responseData }
     }
-    const outcome = yield* work
+    const data = yield* work
     yield* sql`
-      UPDATE idempotency_keys SET response_status = ${outcome.status}, response_body = ${JSON.stringify(outcome.body)}::jsonb
+      UPDATE idempotency_keys SET response_data = ${JSON.stringify(data)}::jsonb
       WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(Effect.orDie)
-    return { replayed: false as const, outcome }
+    return { replayed: false as const, data }
   })
 
-/** The HTTP response for an outcome, stamped with this request's id. */
-export const outcomeResponse = (outcome: IdempotentOutcome, replayed: boolean) =>
+/** REST's answer to a start: 202 with the data in the envelope, marked when it is a replay. */
+export const startedResponse = (started: { readonly data: unknown; readonly replayed: boolean }) =>
   Effect.map(currentRequestId, (requestId) =>
-    HttpServerResponse.unsafeJson({ ...outcome.body, requestId }, {
-      status: outcome.status,
-      headers: replayed ? { "idempotent-replayed": "true" } : {}
+    HttpServerResponse.unsafeJson({ data: started.data, requestId }, {
+      status: 202,
+      headers: started.replayed ? { "idempotent-replayed": "true" } : {}
     }))
 
 /** Idempotency keys are kept for 24 hours; any API process sweeps older ones every few minutes. */

@@ -1,7 +1,6 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
-import { ValidationFailed } from "../domain/Errors.js"
 import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
 import { Jobs, toJobJson } from "./Jobs.js"
@@ -24,9 +23,7 @@ export const JobsHttp = HttpApiBuilder.group(RubrApi, "jobs", (handlers) =>
       .handle("listJobEvents", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const limit = urlParams.limit ?? 200
-          if (limit < 1 || limit > 200) return yield* ValidationFailed.at("limit", "must be between 1 and 200")
-          return yield* ok({ events: yield* jobs.events(actor.userId, path.jobId, urlParams.after ?? 0, limit) })
+          return yield* ok({ events: yield* jobs.events(actor.userId, path.jobId, urlParams.after ?? 0, urlParams.limit) })
         }))
       .handle("cancelJob", ({ path }) =>
         Effect.gen(function*() {

@@ -10,10 +10,13 @@ import { Effect } from "effect"
 import { Ledger } from "../credits/Ledger.js"
 import { pgArray, PgPool } from "../db/Database.js"
 import { makeRows } from "../db/Query.js"
-import { Conflict, NotFound } from "../domain/Errors.js"
+import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
 import { type JobEventRow, type JobKind, type JobRow, type JobState, terminalStates } from "./Job.js"
 import { RunKinds } from "./RunKind.js"
+
+/** The most events one read answers (a job has a few dozen; a poll asks for the ones after its last). */
+export const MAX_EVENTS_PAGE = 200
 
 /** The wire shape of a job (the contract's Job schema in ./Api.ts). */
 export const toJobJson = (job: JobRow) => ({
@@ -220,7 +223,11 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
       }
     })
 
-    const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: string, afterSequence = 0, limit = 200) {
+    /** A job's events after `afterSequence`, at most `limit` (1..MAX_EVENTS_PAGE, default all of that). */
+    const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: string, afterSequence = 0, limit = MAX_EVENTS_PAGE) {
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS_PAGE) {
+        return yield* ValidationFailed.at("limit", `must be between 1 and ${MAX_EVENTS_PAGE}`)
+      }
       yield* get(userId, jobId)
       return yield* sql<JobEventRow>`
         SELECT id, job_id, sequence, kind, state, phase, percent, message, created_at FROM job_events

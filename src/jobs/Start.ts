@@ -8,7 +8,7 @@ import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
-import { idempotent, type IdempotentOutcome } from "../http/Idempotency.js"
+import { idempotent } from "../http/Idempotency.js"
 import { Admission } from "./Admission.js"
 import { type JobRow } from "./Job.js"
 import { Jobs } from "./Jobs.js"
@@ -113,7 +113,7 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
       Effect.gen(function*() {
         const { actor, bundleId } = options
         yield* records.guardBundle(actor.userId, bundleId)
-        const work = Effect.map(startWithin(options), ({ data }) => ({ status: 202, body: { data } }) satisfies IdempotentOutcome)
+        const work = Effect.map(startWithin(options), ({ data }) => data)
         return yield* idempotent(
           { userId: actor.userId, route: options.route, key: options.idempotencyKey, request: options.request },
           work

@@ -21,6 +21,7 @@ import { Cause, Effect, JSONSchema, Option, ParseResult, Redacted, Schema, type 
 import { Actors } from "../auth/Actors.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { InternalError, PayloadTooLarge, ValidationFailed } from "../domain/Errors.js"
+import { isInvalidUtf8 } from "../http/Body.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../domain/RequestId.js"
 import { loadDocs } from "../docs/Docs.js"
@@ -295,8 +296,7 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
         if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) {
           return jsonResponse(415, rpcError(null, JsonRpcCode.invalidRequest, "Send JSON-RPC messages with Content-Type: application/json."))
         }
-        // the text the shared guards already read (the platform caches it); decoded leniently, so
-        // invalid UTF-8 shows as U+FFFD and a byte count that no longer matches the declared length
+        // the text the shared guards already read (the platform caches it)
         const text = yield* request.text.pipe(
           Effect.mapError((error) =>
             isBodyTooLarge(error)
@@ -304,8 +304,7 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
               : new ValidationFailed({ message: "The request body could not be read.", details: [] })
           )
         )
-        const declared = Number(request.headers["content-length"])
-        const invalidUtf8 = text.includes("\uFFFD") && Number.isFinite(declared) && Buffer.byteLength(text, "utf8") !== declared
+        const invalidUtf8 = isInvalidUtf8(text, request.headers["content-length"])
         let parsed: unknown
         try {
           if (invalidUtf8) throw new Error("invalid UTF-8")

@@ -11,7 +11,7 @@ import { Audits } from "../audits/Audits.js"
 import { AuditRequest } from "../audits/Api.js"
 import { Actors } from "../auth/Actors.js"
 import type { Actor } from "../auth/CurrentActor.js"
-import { type AccessRule, access, keySatisfies, type Scope } from "../auth/Scopes.js"
+import { type AccessRule, access, keySatisfies } from "../auth/Scopes.js"
 import { Bundles } from "../bundles/Bundles.js"
 import { CreateBundle, PutFile, RestoreBundle, UploadItem } from "../bundles/Api.js"
 import { ConversionRequest } from "../conversions/Api.js"
@@ -20,9 +20,12 @@ import { type ApiError, Forbidden, NotFound, type RateLimitExceeded, type Unauth
 import { EvalRequestFields } from "../evals/Api.js"
 import { Evals } from "../evals/Evals.js"
 import { RubrApi } from "../Api.js"
+import { IDEMPOTENCY_KEY } from "../http/IdempotencyKey.js"
+import { PAGE_LIMIT_DESCRIPTION } from "../http/PageParams.js"
 import { resolvePage } from "../http/Pagination.js"
 import { accessRuleFor } from "../Routes.js"
 import { Job, JobEvent } from "../jobs/Api.js"
+import type { JobKind } from "../jobs/Job.js"
 import { Jobs, toJobJson } from "../jobs/Jobs.js"
 import { ProofReport } from "../proofs/Api.js"
 import { ProofReports } from "../proofs/ProofReports.js"
@@ -111,26 +114,49 @@ const write = (title: string, idempotent = false): ToolAnnotations => ({
 
 const BundleId = { artifactBundleId: Schema.UUID.annotations({ description: "the bundle's id (list_bundles)" }) }
 const FileId = { ...BundleId, fileId: Schema.UUID.annotations({ description: "the file's id (list_files)" }) }
-const Limit = Schema.optional(Schema.Int.pipe(Schema.between(1, 200)).annotations({ description: "page size, 1..200 (default 50)" }))
+// the range is the configured one, checked by resolvePage as for REST
+const Limit = Schema.optional(Schema.Int.annotations({ description: PAGE_LIMIT_DESCRIPTION }))
 const Offset = Schema.optional(Schema.Int.pipe(Schema.nonNegative()).annotations({ description: "rows to skip (default 0)" }))
 const Cursor = Schema.optional(Schema.String.annotations({ description: "nextCursor of the previous page" }))
-const IdempotencyKey = Schema.optional(Schema.String.pipe(Schema.pattern(/^[\x21-\x7e]{1,255}$/)).annotations({
+const IdempotencyKey = Schema.optional(Schema.String.pipe(Schema.pattern(IDEMPOTENCY_KEY)).annotations({
   description: "retry-safe: the same key and arguments answer the first start again instead of starting twice"
 }))
 
 const strict = { parseOptions: { errors: "all", onExcessProperty: "error" } } as const
 
-/** A start's answer is the REST body, already encoded; it is decoded to be encoded again as structured content. */
+/** A start answers its encoded data (what the idempotency store keeps); it is decoded to be encoded again as structured content. */
 const startData = (schema: Schema.Schema<any, any>) => {
   const decode = Schema.decodeUnknown(schema)
-  return (outcome: { readonly body: Record<string, unknown> }) => decode(outcome.body["data"]).pipe(Effect.orDie)
+  return (started: { readonly data: unknown }) => decode(started.data).pipe(Effect.orDie)
 }
 
-/** A key needs one of these scopes for this part of a tool (login tokens always pass). */
-const requireScopes = (actor: Actor, anyOf: ReadonlyArray<Scope>, what: string) =>
-  actor.kind === "login" || keySatisfies(access.scopes({ anyOf }), actor.scopes)
+/** Whether the actor passes a REST route's rule (login tokens always pass). */
+const passes = (actor: Actor, rule: AccessRule) => actor.kind === "login" || keySatisfies(rule, actor.scopes)
+
+/** A tool that does several routes' work checks each part against its route's rule, as REST would. */
+const requireRoute = (actor: Actor, rule: AccessRule, what: string) =>
+  passes(actor, rule)
     ? Effect.void
-    : Effect.fail(new Forbidden({ message: `This API key lacks the scope ${what} needs (${anyOf.join(" or ")}).`, details: [{ anyOf }] }))
+    : Effect.fail(new Forbidden({ message: `This API key lacks the scope ${what} needs (${accessSentence(rule)})`, details: [{ ...rule }] }))
+
+/** The REST route that reads each kind's run: get_job includes the run only where that route would answer. */
+const runReadRoute: Record<JobKind, AccessRule> = {
+  audit: restAccess("GET", "/artifact-bundles/:artifactBundleId/audits/:auditRunId"),
+  rubr_flow_conversion: restAccess("GET", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/:conversionId"),
+  eval: restAccess("GET", "/artifact-bundles/:artifactBundleId/evals/:evalRunId"),
+  proof_report: restAccess("GET", "/artifact-bundles/:artifactBundleId/proof-reports/:proofReportId")
+}
+const proofReportCreate = restAccess("POST", "/artifact-bundles/:artifactBundleId/proof-reports")
+const proofReportRead = runReadRoute.proof_report
+
+const scopesOf = (rule: AccessRule) => (rule.kind === "scoped" ? rule.anyOf.join(" or ") : accessSentence(rule))
+/** A tool doing either of two scoped routes' work: a key with a scope of either may call it (each part checks its own). */
+const eitherRoute = (a: AccessRule, b: AccessRule): AccessRule => {
+  if (a.kind !== "scoped" || b.kind !== "scoped" || a.allOf.length > 0 || b.allOf.length > 0) {
+    throw new Error("eitherRoute joins two routes that need one of some scopes")
+  }
+  return access.scopes({ anyOf: [...new Set([...a.anyOf, ...b.anyOf])] })
+}
 
 export const makeTools = Effect.gen(function*() {
   const bundles = yield* Bundles
@@ -361,7 +387,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/audits"),
       annotations: write("Start an audit"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(audits.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartAuditData)(outcome)),
+        Effect.flatMap(audits.start(actor, artifactBundleId, request, idempotencyKey), startData(StartAuditData)),
       render: render.started
     }),
     tool({
@@ -373,7 +399,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions"),
       annotations: write("Convert to rubr_flow"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(conversions.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartConversionData)(outcome)),
+        Effect.flatMap(conversions.start(actor, artifactBundleId, request, idempotencyKey), startData(StartConversionData)),
       render: render.started
     }),
     tool({
@@ -385,14 +411,14 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/evals"),
       annotations: write("Start an eval"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(evals.start(actor, artifactBundleId, request, idempotencyKey), ({ outcome }) => startData(StartEvalData)(outcome)),
+        Effect.flatMap(evals.start(actor, artifactBundleId, request, idempotencyKey), startData(StartEvalData)),
       render: render.started
     }),
     tool({
       name: "export_proof_report",
       description: "Proof reports are signed evidence of a completed eval, bound to the exact bytes of both versions. With evalRunId (and optionally auditRunId) this creates one " +
         "(0 credits; poll get_job); with proofReportId it returns the report and, once completed, its signed export document (verify it with the public keys at /api/v1/signing-keys).",
-      scopeNote: "Scopes: evals:run to create; exports:read or artifact_bundles:read to read.",
+      scopeNote: `Scopes: ${scopesOf(proofReportCreate)} to create; ${scopesOf(proofReportRead)} to read.`,
       input: Schema.Struct({
         ...BundleId,
         proofReportId: Schema.optional(Schema.UUID.annotations({ description: "read this report (and its export once completed)" })),
@@ -405,7 +431,7 @@ export const makeTools = Effect.gen(function*() {
         jobId: Schema.NullOr(Schema.UUID).annotations({ description: "the report's job while it is not completed: poll get_job" }),
         export: Schema.NullOr(Schema.Unknown).annotations({ description: "the signed export document {format, payload, signature}, once completed" })
       }),
-      access: access.scopes({ anyOf: ["evals:run", "exports:read", "artifact_bundles:read"] }),
+      access: eitherRoute(proofReportCreate, proofReportRead),
       annotations: { ...write("Create or export a proof report"), idempotentHint: true },
       run: ({ artifactBundleId, proofReportId, evalRunId, auditRunId, idempotencyKey }, actor) =>
         Effect.gen(function*() {
@@ -415,12 +441,12 @@ export const makeTools = Effect.gen(function*() {
             ])
           }
           if (evalRunId !== undefined) {
-            yield* requireScopes(actor, ["evals:run"], "creating a proof report")
-            const { outcome } = yield* proofReports.create(actor, artifactBundleId, { evalRunId, auditRunId }, idempotencyKey)
-            const data = outcome.body["data"] as { readonly proofReport: unknown; readonly jobId: string }
+            yield* requireRoute(actor, proofReportCreate, "creating a proof report")
+            const started = yield* proofReports.create(actor, artifactBundleId, { evalRunId, auditRunId }, idempotencyKey)
+            const data = started.data as { readonly proofReport: unknown; readonly jobId: string }
             return { proofReport: yield* decodeProofReport(data.proofReport).pipe(Effect.orDie), jobId: data.jobId, export: null }
           }
-          yield* requireScopes(actor, ["exports:read", "artifact_bundles:read"], "reading a proof report")
+          yield* requireRoute(actor, proofReportRead, "reading a proof report")
           const { report: _payload, ...report } = yield* proofReports.get(actor, artifactBundleId, proofReportId!)
           if (report.status !== "completed") return { proofReport: report, jobId: report.jobId, export: null }
           const { body } = yield* proofReports.exportDocument(actor, artifactBundleId, proofReportId!)
@@ -451,14 +477,13 @@ export const makeTools = Effect.gen(function*() {
       run: ({ jobId, eventsAfter }, actor) =>
         Effect.gen(function*() {
           const job = yield* jobs.get(actor.userId, jobId)
-          const events = yield* jobs.events(actor.userId, jobId, eventsAfter ?? 0, 200)
+          const events = yield* jobs.events(actor.userId, jobId, eventsAfter ?? 0)
           const ended = ["completed", "failed", "cancelled"].includes(job.state)
           let run: unknown = null
           let runNote: string | null = ended ? null : "The run's record is included once the job has ended."
           if (ended) {
-            const canRead = actor.kind === "login" ||
-              keySatisfies(access.scopes({ anyOf: job.kind === "proof_report" ? ["artifact_bundles:read", "exports:read"] : ["artifact_bundles:read"] }), actor.scopes)
-            if (!canRead) runNote = "This API key lacks artifact_bundles:read, so the run's record is not included."
+            const rule = runReadRoute[job.kind]
+            if (!passes(actor, rule)) runNote = `This API key cannot read the run (${accessSentence(rule)}), so its record is not included.`
             else {
               const bundleId = job.artifactBundleId
               run = job.kind === "audit"

@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
 import { ok } from "../http/Envelope.js"
-import { outcomeResponse } from "../http/Idempotency.js"
+import { startedResponse } from "../http/Idempotency.js"
 import { ProofReports } from "./ProofReports.js"
 
 export const ProofReportsHttp = HttpApiBuilder.group(RubrApi, "proofReports", (handlers) =>
@@ -16,8 +16,7 @@ export const ProofReportsHttp = HttpApiBuilder.group(RubrApi, "proofReports", (h
       .handle("createProofReport", ({ path, payload, headers }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const { outcome, replayed } = yield* reports.create(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"])
-          return yield* outcomeResponse(outcome, replayed)
+          return yield* startedResponse(yield* reports.create(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"]))
         }))
       .handle("getProofReport", ({ path }) =>
         Effect.flatMap(CurrentActor, (actor) =>
