@@ -5,7 +5,6 @@
  */
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
-import { resolvePage } from "../http/Pagination.js"
 import { Ledger } from "./Ledger.js"
 import { Spend } from "./Spend.js"
 
@@ -15,14 +14,13 @@ export class CreditsOverview extends Effect.Service<CreditsOverview>()("rubr/Cre
     const spend = yield* Spend
     const config = yield* AppConfig
 
-    /** The overview with the `limit` latest ledger entries (the configured page range applies). */
-    const of = Effect.fn("CreditsOverview.of")(function*(userId: string, limit: number | undefined) {
-      const page = yield* resolvePage({ limit })
+    /** The overview with the `limit` latest ledger entries (a page the door resolved: http/Pagination). */
+    const of = Effect.fn("CreditsOverview.of")(function*(userId: string, limit: number) {
       const balance = yield* ledger.balance(userId)
       return {
         balance: balance.balance,
         totals: { granted: balance.granted, debited: balance.debited, refunded: balance.refunded },
-        ledger: yield* ledger.recent(userId, page.limit),
+        ledger: yield* ledger.recent(userId, limit),
         freeGrants: { signupCredits: config.credits.signupCredits },
         limits: {
           auditCreditMode: config.credits.auditMode,
