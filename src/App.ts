@@ -18,6 +18,8 @@ import { Mcp } from "./mcp/Mcp.js"
 import { AppConfig, type Role } from "./config/AppConfig.js"
 import { Ledger } from "./credits/Ledger.js"
 import { Bundles } from "./bundles/Bundles.js"
+import { Files } from "./bundles/Files.js"
+import { Versions } from "./bundles/Versions.js"
 import { DatabaseLive } from "./db/Database.js"
 import { describeDatabaseError, isDatabaseUnavailable } from "./db/Availability.js"
 import { EmailServicesLive } from "./email/Layer.js"
@@ -107,6 +109,8 @@ const FoundationServicesLive = Layer.mergeAll(
   LoginTokens.Default,
   RateLimiter.Default,
   Bundles.Default,
+  Files.Default,
+  Versions.Default,
   EmailServicesLive,
   Spend.Default,
   Targets.Default,

@@ -1,7 +1,7 @@
 /** Issue 10: conversions on the shared run pipeline: admission, credits per mode, idempotency, cancellation. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, sleep } from "./support/TestApp.js"
 import { balanceMatchesLedger, bundleWith, call, count, DEPLOY_SKILL, waitForJob } from "./support/fixtures.js"
 
 const convert = (token: string, bundleId: string, body: unknown = {}, headers: Record<string, string> = {}) =>

@@ -1,4 +1,4 @@
-import { describe, expect, layer } from "@effect/vitest"
+import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
 

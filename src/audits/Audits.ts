@@ -13,10 +13,9 @@ import { Conflict } from "../domain/Errors.js"
 import { toJobJson } from "../jobs/Jobs.js"
 import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
 import { RunStarter, runInsert } from "../jobs/Start.js"
-import { Bundles } from "../bundles/Bundles.js"
+import { Files } from "../bundles/Files.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
 import type { ArtifactType } from "../domain/Artifact.js"
-import type { Rubric } from "../review/Types.js"
 import { dominantArtifactType, targetDescription, Targets } from "../targets/Targets.js"
 import { type AuditRequest, StartAuditData } from "./Api.js"
 import { AUDIT_MODEL_TIER, AUDIT_REASONING_EFFORT, type Estimate, estimateAudit } from "./Estimate.js"
@@ -82,7 +81,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     const targets = yield* Targets
     const starter = yield* RunStarter
     const records = yield* RunRecords
-    const bundles = yield* Bundles
+    const bundleFiles = yield* Files
 
     /** Target, rubric and estimate: the one computation behind both the estimate and the start route. */
     const prepare = Effect.fn("Audits.prepare")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
@@ -221,7 +220,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
               details: [{ fileId: file.fileId, path: file.path }]
             })
           }
-          const written = yield* bundles.writeFile(actor, bundleId, file.fileId, file.content, {
+          const written = yield* bundleFiles.write(actor, bundleId, file.fileId, file.content, {
             source: "audit_improvement",
             message: `Applied audit ${runId}`
           })

@@ -3,7 +3,6 @@
  * detected language and media type, the per-file artifactType, and the primary-file precedence.
  * docs/bundles.md describes each rule for users.
  */
-import * as Crypto from "node:crypto"
 import { sha256Tag } from "../domain/ContentHash.js"
 
 export const MAX_PATH_CHARS = 512

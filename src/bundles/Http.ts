@@ -10,6 +10,8 @@ import { ok } from "../http/Envelope.js"
 import { isInvalidUtf8 } from "../http/Body.js"
 import { resolvePage } from "../http/Pagination.js"
 import { Bundles } from "./Bundles.js"
+import { Files } from "./Files.js"
+import { Versions } from "./Versions.js"
 import { FileContent, FileVersionPage, FileWithVersion, UploadedFiles } from "./Schemas.js"
 
 // the two hottest reads (API-key pulls, history pages) skip the re-encode of what they just built
@@ -71,31 +73,31 @@ const BundlesGroupHttp = HttpApiBuilder.group(RubrApi, "artifactBundles", (handl
 
 const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
   Effect.gen(function*() {
-    const bundles = yield* Bundles
+    const bundleFiles = yield* Files
     return handlers
       .handle("list", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
-          return yield* ok(yield* bundles.listFiles(actor, path.artifactBundleId, page))
+          return yield* ok(yield* bundleFiles.list(actor, path.artifactBundleId, page))
         }))
       .handle("upload", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
-          return yield* uploadedJson({ files: yield* bundles.upload(actor, path.artifactBundleId, payload.files) })
+          return yield* uploadedJson({ files: yield* bundleFiles.upload(actor, path.artifactBundleId, payload.files) })
         }))
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* fileContentJson(yield* bundles.getFile(actor, path.artifactBundleId, path.fileId))
+          return yield* fileContentJson(yield* bundleFiles.get(actor, path.artifactBundleId, path.fileId))
         }))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
           return yield* writtenJson(
-            yield* bundles.writeFile(actor, path.artifactBundleId, path.fileId, payload.content, {
+            yield* bundleFiles.write(actor, path.artifactBundleId, path.fileId, payload.content, {
               mediaType: payload.mediaType,
               message: payload.message
             })
@@ -104,25 +106,25 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
       .handle("delete", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ file: yield* bundles.deleteFile(actor, path.artifactBundleId, path.fileId) })
+          return yield* ok({ file: yield* bundleFiles.remove(actor, path.artifactBundleId, path.fileId) })
         }))
   }))
 
 const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =>
   Effect.gen(function*() {
-    const bundles = yield* Bundles
+    const bundleVersions = yield* Versions
     return handlers
       .handle("listBundleVersions", ({ path, urlParams }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
-          return yield* ok(yield* bundles.listBundleVersions(actor, path.artifactBundleId, page, urlParams.cursor))
+          return yield* ok(yield* bundleVersions.listOfBundle(actor, path.artifactBundleId, page, urlParams.cursor))
         }))
       .handle("restoreBundle", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundles.restoreBundle(actor, path.artifactBundleId, payload.versionNumber, payload.message)
+            yield* bundleVersions.restoreBundle(actor, path.artifactBundleId, payload.versionNumber, payload.message)
           )
         }))
       .handle("listFileVersions", ({ path, urlParams }) =>
@@ -130,21 +132,21 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
           return yield* versionPageJson(
-            yield* bundles.listFileVersions(actor, path.artifactBundleId, path.fileId, page, urlParams.cursor)
+            yield* bundleVersions.listOfFile(actor, path.artifactBundleId, path.fileId, page, urlParams.cursor)
           )
         }))
       .handle("getFileVersion", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundles.getFileVersion(actor, path.artifactBundleId, path.fileId, path.versionNumber)
+            yield* bundleVersions.getOfFile(actor, path.artifactBundleId, path.fileId, path.versionNumber)
           )
         }))
       .handle("restoreFileVersion", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundles.restoreFileVersion(
+            yield* bundleVersions.restoreFile(
               actor,
               path.artifactBundleId,
               path.fileId,

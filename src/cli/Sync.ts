@@ -5,7 +5,6 @@
  * `prune` the bundle's files the folder no longer has deleted.
  */
 import { Effect } from "effect"
-import * as Crypto from "node:crypto"
 import * as Path from "node:path"
 import { type CliFailure, usage } from "./Failure.js"
 import { readText, walk } from "./Files.js"

@@ -15,7 +15,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
-import { Bundles } from "../bundles/Bundles.js"
+import { Files } from "../bundles/Files.js"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Job.js"
@@ -59,7 +59,7 @@ export const conversionWork = (ctx: JobContext) =>
     const sql = yield* PgClient.PgClient
     const targets = yield* Targets
     const converter = yield* RubrFlowConverter
-    const bundles = yield* Bundles
+    const bundleFiles = yield* Files
     const [run] = yield* sql<ConversionRow & { bundleName: string }>`
       SELECT ${sql.literal(conversionColumns.split(",").map((c) => `c.${c.trim()}`).join(", "))}, b.name AS bundle_name
       FROM rubr_flow_conversions c JOIN artifact_bundles b ON b.id = c.artifact_bundle_id
@@ -192,7 +192,7 @@ export const conversionWork = (ctx: JobContext) =>
     yield* ctx.phase("saving", `Valid (${plural(final.issues.length, "warning")}); saving ${run.outputPath}.`)
     const report = reportOf(finalDraft, final, repair, attempts)
     return yield* ctx.complete(Effect.gen(function*() {
-      const written = yield* bundles.writeGenerated(
+      const written = yield* bundleFiles.writeGenerated(
         { userId: run.userId, apiKeyId: run.requestedByApiKeyId },
         run.artifactBundleId,
         run.outputPath,

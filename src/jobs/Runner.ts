@@ -5,13 +5,13 @@
  * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
  * until the attempts run out, then fails safely with a refund.
  */
-import { Cause, Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
+import { Cause, Duration, Effect, Either, Exit, Fiber, Runtime, Schedule } from "effect"
 import * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { pgArray } from "../db/Database.js"
 import { atMost } from "../process/Bounded.js"
-import { type JobContext, JobFailure, type JobRow } from "./Job.js"
+import { type JobContext, JobFailure } from "./Job.js"
 import { type JobClaim, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 

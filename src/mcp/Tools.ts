@@ -13,6 +13,8 @@ import { Actors } from "../auth/Actors.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { type AccessRule, access, keySatisfies } from "../auth/Scopes.js"
 import { Bundles } from "../bundles/Bundles.js"
+import { Files } from "../bundles/Files.js"
+import { Versions } from "../bundles/Versions.js"
 import { CreateBundle, PutFile, RestoreBundle, UploadItem } from "../bundles/Api.js"
 import { ConversionRequest } from "../conversions/Api.js"
 import { Conversions } from "../conversions/Conversions.js"
@@ -160,6 +162,8 @@ const eitherRoute = (a: AccessRule, b: AccessRule): AccessRule => {
 
 export const makeTools = Effect.gen(function*() {
   const bundles = yield* Bundles
+  const bundleFiles = yield* Files
+  const bundleVersions = yield* Versions
   const audits = yield* Audits
   const conversions = yield* Conversions
   const evals = yield* Evals
@@ -283,7 +287,7 @@ export const makeTools = Effect.gen(function*() {
       output: restData("files", "upload"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files"),
       annotations: write("Upload files"),
-      run: ({ artifactBundleId, files }, actor) => Effect.map(bundles.upload(actor, artifactBundleId, files), (written) => ({ files: written })),
+      run: ({ artifactBundleId, files }, actor) => Effect.map(bundleFiles.upload(actor, artifactBundleId, files), (written) => ({ files: written })),
       render: render.written
     }),
     tool({
@@ -294,7 +298,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files"),
       annotations: read("List files"),
       run: ({ artifactBundleId, limit, offset }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listFiles(actor, artifactBundleId, page)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleFiles.list(actor, artifactBundleId, page)) as any,
       render: render.files
     }),
     tool({
@@ -309,10 +313,10 @@ export const makeTools = Effect.gen(function*() {
       annotations: read("Read a file"),
       run: ({ artifactBundleId, fileId, versionNumber }, actor) =>
         versionNumber === undefined
-          ? bundles.getFile(actor, artifactBundleId, fileId)
+          ? bundleFiles.get(actor, artifactBundleId, fileId)
           : Effect.gen(function*() {
-            const latest = yield* bundles.getFile(actor, artifactBundleId, fileId)
-            const { version, content } = yield* bundles.getFileVersion(actor, artifactBundleId, fileId, versionNumber)
+            const latest = yield* bundleFiles.get(actor, artifactBundleId, fileId)
+            const { version, content } = yield* bundleVersions.getOfFile(actor, artifactBundleId, fileId, versionNumber)
             return { file: latest.file, version, content }
           })
     }),
@@ -324,7 +328,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
       annotations: write("Update a file"),
       run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
-        bundles.writeFile(actor, artifactBundleId, fileId, content, { mediaType, message }) as any,
+        bundleFiles.write(actor, artifactBundleId, fileId, content, { mediaType, message }) as any,
       render: render.written
     }),
 
@@ -337,7 +341,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/versions"),
       annotations: read("List bundle versions"),
       run: ({ artifactBundleId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listBundleVersions(actor, artifactBundleId, page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfBundle(actor, artifactBundleId, page, cursor)) as any,
       render: render.versions
     }),
     tool({
@@ -348,7 +352,7 @@ export const makeTools = Effect.gen(function*() {
       output: restData("versions", "restoreBundle"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/restore"),
       annotations: write("Restore a bundle version"),
-      run: ({ artifactBundleId, versionNumber, message }, actor) => bundles.restoreBundle(actor, artifactBundleId, versionNumber, message) as any
+      run: ({ artifactBundleId, versionNumber, message }, actor) => bundleVersions.restoreBundle(actor, artifactBundleId, versionNumber, message) as any
     }),
     tool({
       name: "list_file_versions",
@@ -358,7 +362,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
       annotations: read("List file versions"),
       run: ({ artifactBundleId, fileId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.listFileVersions(actor, artifactBundleId, fileId, page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, artifactBundleId, fileId, page, cursor)) as any,
       render: render.versions
     }),
     tool({
@@ -373,7 +377,7 @@ export const makeTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"),
       annotations: write("Restore a file version"),
       run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
-        bundles.restoreFileVersion(actor, artifactBundleId, fileId, versionNumber, message) as any,
+        bundleVersions.restoreFile(actor, artifactBundleId, fileId, versionNumber, message) as any,
       render: render.written
     }),
 

@@ -2,7 +2,6 @@
  * Signing export documents (proof reports). The format, canonical JSON and verification are in
  * Verify.ts (pure, browser-safe: the dashboard checks signatures with it), re-exported here.
  */
-import * as Crypto from "node:crypto"
 import * as jose from "jose"
 import { sha256Tag } from "../domain/ContentHash.js"
 import {

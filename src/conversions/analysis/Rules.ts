@@ -83,7 +83,6 @@ export const findRules = (s: Scan, consumed: ReadonlySet<number>): Array<Analyze
     if (role === "rules") {
       // every instruction of a rules section is a guardrail
       if (/:\s*$/.test(text)) continue
-      const sents = splitSentences(text)
       const r = ruleOf(text.replace(/\n/g, " "), secTitle)
       if (r) out.push({ ...r, source: text, lineStart: n, lineEnd: block.end, section: secTitle })
       n = Math.max(n, block.end)

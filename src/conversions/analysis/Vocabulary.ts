@@ -60,4 +60,3 @@ export const MUST_LEAD =
   /^(?:you\s+|agents?\s+|the agent\s+|claude\s+)?(?:must always|should always|always|must|make sure (?:to|that)|be sure to|it is (?:important|essential|critical|required) (?:to|that)|it'?s (?:important|essential|critical) (?:to|that))\b[\s,:]*/i
 export const RULE_WORD = /\b(must|never|always|mandatory)\b|\b(?:is|are) required\b|\bunder no circumstances\b/i
 export const CLAUSE_NEGATION = /(?:^|[;:(]\s*|,\s*|\s[-–—]\s*)(?:do not|don'?t|avoid|never)\b/i
-const RULE_LABEL = /^(?:\*\*)?\s*(important|critical|required|mandatory|note|warning|rule|must|never|always|stop)\b[^:*]{0,40}:?\s*(?:\*\*)?\s*:?\s*/i

@@ -22,7 +22,7 @@ import {
 } from "../Analysis.js"
 import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRisk } from "../Types.js"
 import { deriveCheck } from "./Checks.js"
-import { cap, clip, cmp, lowerFirst, sentence, stripEnd } from "./Text.js"
+import { clip, cmp, lowerFirst, sentence, stripEnd } from "./Text.js"
 import { CONTENT_HASH } from "../../domain/ContentHash.js"
 
 export const MOCK_CONVERTER_PROVIDER = "mock"
