@@ -6,7 +6,7 @@ import * as Options from "@effect/cli/Options"
 import { Option } from "effect"
 import { usage } from "./Failure.js"
 
-export const FORMATS = ["text", "json", "junit", "sarif"] as const
+export const FORMATS = ["text", "json", "junit", "sarif", "codeclimate"] as const
 export type Format = (typeof FORMATS)[number]
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:3000/api/v1"

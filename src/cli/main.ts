@@ -31,8 +31,17 @@ const ANSI = /\x1b\[[0-9;]*m/g
  * @effect/cli writes its help and its usage errors in colour through the Console service: without a
  * terminal, or with NO_COLOR, the escape codes are taken out.
  */
+/**
+ * @effect/cli puts the type's own blurb above every flag's description ("A user-defined piece of
+ * text.", "An integer.") and a footnote under it ("This setting is optional."); each flag has a
+ * sentence of its own here, so those paragraphs are taken out of the help.
+ */
+const BLURBS = /\n\n {2}(?:(?:\x1b\[[0-9;]*m)*)(?:A user-defined piece of text\.|An integer\.|A true or false value\.|One of the following: [^\n]*|This setting is optional\.|This argument is optional\.|An existing file\.|An existing directory\.|A file system path\.)(?:(?:\x1b\[[0-9;]*m)*)(?=\n)/g
+
+const tidyHelp = (a: unknown) => (typeof a === "string" ? a.replace(BLURBS, "") : a)
+
 const plainConsole = (console: Console.Console, stdoutColour: boolean, stderrColour: boolean): Console.Console => {
-  const strip = (colour: boolean) => (args: ReadonlyArray<unknown>) => (colour ? args : args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a)))
+  const strip = (colour: boolean) => (args: ReadonlyArray<unknown>) => (colour ? args : args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a))).map(tidyHelp)
   return {
     ...console,
     log: (...args) => console.log(...strip(stdoutColour)(args)),
