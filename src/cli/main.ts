@@ -77,6 +77,12 @@ export const main = (argv: ReadonlyArray<string>) =>
     return Exit.unavailable
   })
 
+// a reader that stops early (`rubr check --list | head`) is not a failure
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0)
+  throw error
+})
+
 main(process.argv).then((code) => {
   process.exitCode = code
 })

@@ -148,7 +148,7 @@ export const judgeQuote = (remote: Remote, output: Output, quote: Quote, maxCred
         new CliFailure({
           exitCode: Exit.blocked,
           code: "credit_limit_exceeded",
-          message: `The run would spend ${plural(quote.credits, "credit")} and the balance is ${balance}; nothing was started. See \`rubr credits\`.`
+          message: `credit_limit_exceeded: the run would spend ${plural(quote.credits, "credit")} and the balance is ${balance}; nothing was started. See \`rubr credits\`.`
         })
       )
     }
