@@ -12,13 +12,19 @@ import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Cause, Console, Effect, Exit as EffectExit, Layer, Option } from "effect"
 import { VERSION } from "../Version.js"
 import { commands } from "./commands/index.js"
+import { described } from "./Shared.js"
 import { CliFailure, Exit } from "./Failure.js"
 import { lastExitCode } from "./Run.js"
 
 const rubr = Command.make("rubr").pipe(
   Command.withDescription(
-    "Review and improve LLM instruction artifacts (skills, AGENTS.md, prompts) with the rubr service. " +
-      "Start with `rubr check PATH` in CI; SERVICE_BASE_URL and SERVICE_API_KEY configure every command."
+    described(
+      "Review and improve LLM instruction artifacts (skills, AGENTS.md, commands, prompts) with the rubr service. " +
+        "SERVICE_BASE_URL and SERVICE_API_KEY configure every command; `rubr COMMAND --help` explains each.",
+      "rubr check --list",
+      "rubr check . --min-score 70 --fail-on major",
+      "rubr validate flows/"
+    )
   ),
   Command.withSubcommands(commands)
 )

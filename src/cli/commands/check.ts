@@ -6,11 +6,11 @@
  */
 import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
 import type { FailOn } from "../reports/Model.js"
 import { run } from "../Run.js"
+import { described } from "../Shared.js"
 import { globalOptions } from "../Settings.js"
 
 const paths = Args.text({ name: "PATH" }).pipe(
@@ -78,17 +78,14 @@ export const check = Command.make("check", { ...globalOptions, ...checkOptions, 
         diff: flags.diff
       })), ["text", "json", "junit", "sarif", "codeclimate"])).pipe(
   Command.withDescription(
-    HelpDoc.blocks([
-      HelpDoc.p(
-        "The remote test for CI. Over one skill folder: sync it into a bundle, audit it (and eval it against --baseline), judge the gates. " +
-          "Over a repository: find every skill folder, AGENTS.md/CLAUDE.md, command, prompt and rubr_flow file (honouring .gitignore and rubr.config.json), " +
-          "quote the whole run, audit a few at a time, and give one verdict per artifact and one overall. Exit 0 passed, 1 failed."
-      ),
-      HelpDoc.p("Examples:"),
-      HelpDoc.p("  rubr check skills/deploy-preview --min-score 70 --fail-on major"),
-      HelpDoc.p("  rubr check --list"),
-      HelpDoc.p("  rubr check . --changed-since origin/main --max-credits 500 --format sarif > rubr.sarif"),
-      HelpDoc.p("  rubr check skills/ --diff")
-    ])
+    described(
+      "The remote test for CI. Over one skill folder: sync it into a bundle, audit it (and eval it against --baseline), judge the gates. " +
+        "Over a repository: find every skill folder, AGENTS.md/CLAUDE.md, command, prompt and rubr_flow file (honouring .gitignore and rubr.config.json), " +
+        "quote the whole run, audit a few at a time, and give one verdict per artifact and one overall. Exit 0 passed, 1 failed.",
+      "rubr check skills/deploy-preview --min-score 70 --fail-on major",
+      "rubr check --list",
+      "rubr check . --changed-since origin/main --max-credits 500 --format sarif > rubr.sarif",
+      "rubr check skills/ --diff"
+    )
   )
 )

@@ -99,14 +99,15 @@ interface Walked {
 
 /** Every file under `start` (repository-relative) that git would not ignore, and the skill folders. */
 const walk = (root: string, start: string, frames: ReadonlyArray<IgnoreFrame>, into: Walked) => {
-  const own = readGitignore(Path.join(root, start))
-  const here = own ? [...frames, { base: start, rules: own }] : frames
   let entries: Array<Fs.Dirent>
   try {
     entries = Fs.readdirSync(Path.join(root, start), { withFileTypes: true })
   } catch {
     return
   }
+  // read only where the listing shows one: most folders have none
+  const own = entries.some((e) => e.name === ".gitignore") ? readGitignore(Path.join(root, start)) : undefined
+  const here = own ? [...frames, { base: start, rules: own }] : frames
   for (const entry of entries) {
     const rel = start === "" ? entry.name : `${start}/${entry.name}`
     if (entry.isDirectory()) {
@@ -131,7 +132,6 @@ const framesAbove = (root: string, start: string): Array<IgnoreFrame> => {
   return frames
 }
 
-const isInside = (folder: string, path: string) => folder === "" || path === folder || path.startsWith(`${folder}/`)
 
 /**
  * The artifacts under `paths` (repository-relative, "" for the root), as the configuration narrows
@@ -148,11 +148,15 @@ export const discover = (root: string, paths: ReadonlyArray<string>, config: Rep
   }
   const files = [...new Set(walked.files)].filter((f) => config.selects(f)).sort()
   const skillDirs = [...new Set(walked.skillDirs)].filter((d) => config.selects(d === "" ? "SKILL.md" : `${d}/SKILL.md`)).sort()
-  // a skill's files are those whose closest skill folder is it (nested skills own theirs)
+  // a skill's files are those whose closest skill folder is it (nested skills own theirs): the
+  // file's folders from the nearest up, looked up in a set (a 1,000-skill tree stays linear)
+  const skillSet = new Set(skillDirs)
   const owner = (file: string) => {
-    let best: string | undefined
-    for (const dir of skillDirs) if (isInside(dir, file) && (best === undefined || dir.length > best.length)) best = dir
-    return best
+    for (let end = file.lastIndexOf("/"); end > 0; end = file.lastIndexOf("/", end - 1)) {
+      const dir = file.slice(0, end)
+      if (skillSet.has(dir)) return dir
+    }
+    return skillSet.has("") ? "" : undefined
   }
   const bySkill = new Map<string, Array<string>>(skillDirs.map((d) => [d, []]))
   const artifacts: Array<Artifact> = []
