@@ -89,7 +89,8 @@ export const makeRemote = (settings: Settings, output: Output, options: { readon
           })
         }
         // quiet: several jobs at once (rubr check over a repository) report through their own lines
-        if (options.quiet) return Effect.catchAll(waitForJob(client, jobId), fail)
+        // polled at most every 250 ms: over a repository each wait is one of many, and a mock audit ends in a few hundred ms
+        if (options.quiet) return Effect.catchAll(waitForJob(client, jobId, { maxInterval: "250 millis" }), fail)
         output.progress(`${what}: queued`)
         return waitForJob(client, jobId, { onProgress: (events) => output.progress(phaseLine(what, events[events.length - 1]!)) }).pipe(
           Effect.ensuring(Effect.sync(() => output.endProgress())),
