@@ -33,6 +33,65 @@ const row = (name: string, times: ReadonlyArray<number>, goal: number) => {
   return `| ${name} | ${times.length} | ${ms(p50)} | ${ms(Math.min(...times))} | ${ms(Math.max(...times))} | ≤ ${goal} ms: ${p50 <= goal ? "**met**" : "**NOT met**"} |`
 }
 
+/**
+ * Issue 26: `rubr check` over a 40-skill repository (the corpus's skills-extra under skills/), each
+ * first run with a bundle prefix of its own so nothing is cached (40 bundles created, every file
+ * uploaded, 40 audits at --concurrency 4), then again with nothing changed (every audit reused).
+ */
+const repositoryRows = async (env: Record<string, string>) => {
+  const extra = Path.join(root, "../shared/corpus/skills-extra")
+  const repo = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-repo-"))
+  const skills = Fs.readdirSync(extra, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).slice(0, 40)
+  for (const name of skills) Fs.cpSync(Path.join(extra, name), Path.join(repo, "skills", name), { recursive: true })
+  Fs.mkdirSync(Path.join(repo, ".git"))
+  const rows: Array<string> = []
+  try {
+    const cold: Array<number> = []
+    const warm: Array<number> = []
+    for (let i = 0; i < 3; i++) {
+      Fs.writeFileSync(Path.join(repo, ".rubr.yaml"), `bundlePrefix: bench-repo-${Date.now()}-${i}/\n`)
+      const first = await timed(["check", repo, "--fail-on", "none"], env)
+      if (first.code !== 0) throw new Error(`rubr check of the repository exited ${first.code}: ${first.stderr.slice(-500)}`)
+      cold.push(first.ms)
+      const again = await timed(["check", repo, "--fail-on", "none"], env)
+      if (again.code !== 0 || !again.stderr.includes(`0 to audit (0 credits), ${skills.length} reused`)) throw new Error(`the unchanged re-run audited again: ${again.stderr.slice(-500)}`)
+      warm.push(again.ms)
+    }
+    rows.push(row(`\`rubr check\` of a ${skills.length}-skill repository, nothing cached (${skills.length} bundles, uploads, audits)`, cold, 8000))
+    rows.push(row(`\`rubr check\` of the same repository, nothing changed (every audit reused)`, warm, 1000))
+  } finally {
+    Fs.rmSync(repo, { recursive: true, force: true })
+  }
+  return rows
+}
+
+/** `rubr check --list` over a tree of 1,000 skill folders (a SKILL.md and a reference file each), and `rubr --version`. */
+const offlineRows = async () => {
+  const tree = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-tree-"))
+  const skill = "---\nname: s\ndescription: Use when benchmarking.\n---\n# S\n"
+  for (let i = 0; i < 1000; i++) {
+    const dir = Path.join(tree, `plugins/p${i % 20}/skills/skill-${i}`)
+    Fs.mkdirSync(Path.join(dir, "reference"), { recursive: true })
+    Fs.writeFileSync(Path.join(dir, "SKILL.md"), skill)
+    Fs.writeFileSync(Path.join(dir, "reference/notes.md"), "# Notes\n")
+  }
+  Fs.mkdirSync(Path.join(tree, ".git"))
+  const list: Array<number> = []
+  const version: Array<number> = []
+  try {
+    for (let i = 0; i < 3; i++) await timed(["check", "--list", tree])
+    for (let i = 0; i < 10; i++) {
+      const run = await timed(["check", "--list", tree])
+      if (run.code !== 0) throw new Error(`rubr check --list exited ${run.code}: ${run.stderr.slice(0, 500)}`)
+      list.push(run.ms)
+    }
+    for (let i = 0; i < 20; i++) version.push((await timed(["--version"])).ms)
+  } finally {
+    Fs.rmSync(tree, { recursive: true, force: true })
+  }
+  return [row("`rubr --version` (answered before the CLI loads)", version, 150), row("`rubr check --list` of a 1,000-skill-folder tree (2,000 files)", list, 500)]
+}
+
 export const cliSection = async (ctx: BenchContext): Promise<string> => {
   execFileSync(process.execPath, [Path.join(root, "scripts/build.mjs"), "--no-types"], { stdio: "ignore" })
   const rows: Array<string> = []
@@ -46,6 +105,7 @@ export const cliSection = async (ctx: BenchContext): Promise<string> => {
     help.push(run.ms)
   }
   rows.push(row("cold `rubr --help`", help, 300))
+  rows.push(...await offlineRows())
 
   // validate: 100 distinct valid flows in one folder
   const flowDir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-bench-flows-"))
@@ -80,6 +140,7 @@ export const cliSection = async (ctx: BenchContext): Promise<string> => {
       }
       rows.push(row("`rubr check` of gh-fix-ci, first run (create, upload 2 files, audit, gates)", first, 2000))
       rows.push(row("`rubr check` of gh-fix-ci, unchanged folder (audit reused)", again, 2000))
+      rows.push(...await repositoryRows(env))
     } finally {
       await stopWorker(worker, dataDir)
     }

@@ -3,7 +3,7 @@
  * child processes, runs every section with autocannon from this process, and prints one markdown table
  * (also written to bench/results/latest.md). Add a section: export `(ctx) => Promise<Row[]>` from a
  * module beside this one and list it below. BENCH_DURATION (seconds per measurement, default 10) and
- * BENCH_SECTIONS (comma-separated names) narrow a run. `--pg=fast` (the default), `--pg=durable` or
+ * BENCH_SECTIONS (comma-separated names), or the names as arguments (`npm run bench -- cli`), narrow a run. `--pg=fast` (the default), `--pg=durable` or
  * `--pg=fast,durable` (or BENCH_PG) picks the embedded PostgreSQL's settings: fast (fsync,
  * synchronous_commit and full_page_writes off, as in the tests) or durable (all on, as in production);
  * with both, the whole run is made once per setting, each on a fresh database, and every table says
@@ -38,7 +38,9 @@ const sections: Record<string, (ctx: BenchContext) => Promise<Array<Row> | strin
   dashboard: dashboardSection
 }
 
-const selected = (process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
+// `npm run bench -- cli jobs` names sections as BENCH_SECTIONS=cli,jobs does
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith("-"))
+const selected = (named.length > 0 ? named.join(",") : process.env.BENCH_SECTIONS ?? Object.keys(sections).join(","))
   .split(",")
   .map((s) => s.trim())
   .filter((s) => s.length > 0)

@@ -12,6 +12,8 @@
  *   dist/client/   the SDK (`rubr/client`): our code bundled, `effect` and `@effect/*` left to the
  *                  user's install so both share one Effect runtime
  *   dist/types/    the SDK's type declarations (skipped with --no-types: the tests need only the CLI)
+ *   packages/cli/  the lean `rubr-cli` package: bin/rubr.js and the CLI and SDK bundles above, no
+ *                  dependencies (`npm pack packages/cli`)
  *   dist/dashboard/ the web dashboard (src/dashboard/web): index.html and hashed, precompressed assets,
  *                  split so the sign-in page loads only its own small entry (the signed-in app, the
  *                  typed client and Effect come after sign-in); the service serves it at `/`
@@ -19,7 +21,7 @@
 import { build } from "esbuild"
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, extname, join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
 import { brotliCompressSync, constants as zlibConstants } from "node:zlib"
@@ -197,4 +199,18 @@ if (withTypes) {
   rmSync(join(root, "dist/types"), { recursive: true, force: true })
   execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.client.json")], { stdio: "inherit" })
 }
+// ---- the lean CLI package (packages/cli, docs/decisions.md) ------------------------------------------
+
+// the same bin and bundles, without the service: `npm pack packages/cli` installs no dependency
+const lean = join(root, "packages/cli")
+rmSync(join(lean, "dist"), { recursive: true, force: true })
+rmSync(join(lean, "bin"), { recursive: true, force: true })
+mkdirSync(join(lean, "bin"), { recursive: true })
+copyFileSync(join(root, "bin/rubr.js"), join(lean, "bin/rubr.js"))
+for (const dir of ["dist/cli", "dist/client", ...(withTypes ? ["dist/types"] : [])]) cpSync(join(root, dir), join(lean, dir), { recursive: true })
+// one version for both packages: the service's
+const leanJson = JSON.parse(readFileSync(join(lean, "package.json"), "utf8"))
+const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version
+if (leanJson.version !== version) writeFileSync(join(lean, "package.json"), `${JSON.stringify({ ...leanJson, version }, null, 2)}\n`)
+
 process.stderr.write(`built dist/ in ${Date.now() - started} ms\n`)

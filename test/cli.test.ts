@@ -10,6 +10,7 @@ import * as Fs from "node:fs"
 import { execFileSync, spawn } from "node:child_process"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import * as Os from "node:os"
 import * as Path from "node:path"
 import { allScopes } from "../src/auth/Scopes.js"
 import { BIN, cli, folderWith } from "./support/Cli.js"
@@ -56,8 +57,10 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
 
       const unknown = yield* cli(["deploy"])
       expect(unknown.code).toBe(2)
-      const missing = yield* cli(["check"])
-      expect([missing.code, missing.stderr + missing.stdout]).toEqual([2, expect.stringContaining("PATH")])
+      // PATH defaults to the working directory: an empty one holds nothing to check
+      const empty = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-empty-"))
+      const missing = yield* cli(["check"], { cwd: empty })
+      expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("holds no artifact")])
       const badValue = yield* cli(["check", ".", "--min-score", "lots"])
       expect(badValue.code).toBe(2)
       const outOfRange = yield* cli(["check", ".", "--min-score", "101"])

@@ -15,6 +15,7 @@ import { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
 import { ArtifactType } from "../domain/Artifact.js"
 import { CriterionScore, EvalCase, Finding } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
+import { isRuleId } from "../review/rules/Rules.js"
 
 export const AuditRequest = Schema.Struct({
   ...TargetSelection,
@@ -24,6 +25,13 @@ export const AuditRequest = Schema.Struct({
   rubricKey: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
   folderName: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))).annotations({
     description: "the name of the folder the bundle's files were read from (`rubr check DIR` sends DIR's name): a SKILL.md at the bundle root must be named after it; without it, the bundle's name stands in"
+  }),
+  disabledRules: Schema.optional(
+    Schema.Array(
+      Schema.String.pipe(Schema.filter((id) => isRuleId(id) || `unknown rule id '${id}'; the rubrics guide lists them (SK-NAME-FOLDER, SK-CLAR-VAGUE, …)`))
+    ).pipe(Schema.maxItems(200))
+  ).annotations({
+    description: "rule ids (SK-…) left out of this audit, on top of the bundle's settings.disabledRules (`rubr check` sends a repository configuration's rules turned off)"
   }),
   force: Schema.optional(Schema.Boolean).annotations({
     description: "run even when an identical audit (same input versions, mode, rubric, tier and effort) is queued, running or completed"
@@ -106,6 +114,13 @@ export const StartAuditData = Schema.Struct({
   target: AuditTarget
 })
 
+export const EstimateAuditData = Schema.Struct({
+  estimate: AuditEstimate,
+  creditCost: CreditCost,
+  target: AuditTarget,
+  identicalAuditRun: Schema.NullOr(Schema.Struct({ id: Schema.UUID, status: Schema.Literal("queued", "running", "completed") }))
+})
+
 const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, auditRunId: Schema.UUID })
 
@@ -145,13 +160,14 @@ export class AuditsApi extends HttpApiGroup.make("audits")
     HttpApiEndpoint.post("estimateAudit", "/artifact-bundles/:artifactBundleId/audits/estimate")
       .setPath(BundleParam)
       .setPayload(AuditRequestBody)
-      .addSuccess(Envelope(Schema.Struct({ estimate: AuditEstimate, creditCost: CreditCost, target: AuditTarget })))
+      .addSuccess(Envelope(EstimateAuditData))
       .pipe(statuses(400, 401, 403, 404, 409, 429))
       .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
       .annotate(OpenApi.Summary, "Estimate an audit")
       .annotate(
         OpenApi.Description,
-        "The estimate, credit cost and target a start with the same body would have; starts nothing and spends no credits."
+        "The estimate, credit cost and target a start with the same body would have; starts nothing and spends no credits. " +
+          "`identicalAuditRun` names the identical audit (same input versions, rubric and review options) already queued, running or completed, which a start without `force` would answer 409 for: it costs nothing to reuse."
       )
   )
   .add(

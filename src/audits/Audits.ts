@@ -103,19 +103,35 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         flatCredits: config.credits.auditRunCredits
       })
       const disabled = resolved.bundle.settings["disabledRules"]
+      const bundleRules = Array.isArray(disabled) ? disabled.filter((r): r is string => typeof r === "string") : []
       const review: AuditReviewOptions = {
         bundleName: resolved.bundle.name,
         ...(request.folderName !== undefined ? { folderName: request.folderName } : {}),
-        disabledRules: Array.isArray(disabled) ? disabled.filter((r): r is string => typeof r === "string") : []
+        // the request's rules on top of the bundle's; without request rules the set is the bundle's as stored
+        disabledRules: request.disabledRules === undefined ? bundleRules : [...new Set([...bundleRules, ...request.disabledRules])].sort()
       }
       return { resolved, artifactType, rubric, estimate, creditCost: creditCostOf(estimate), target: targetDescription(resolved), review }
     })
+
+    /** The identical audit a start would reuse: same inputs, rubric and review options, not failed or cancelled. */
+    const findIdentical = (bundleId: string, prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) =>
+      sql<{ id: string; status: "queued" | "running" | "completed" }>`
+        SELECT id, status FROM audit_runs
+        WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
+          AND target_mode = ${prepared.resolved.mode}
+          AND rubric_key = ${prepared.rubric.key} AND rubric_version = ${prepared.rubric.version}
+          AND summary -> 'estimate' ->> 'modelTier' = ${prepared.estimate.modelTier}
+          AND summary -> 'estimate' ->> 'reasoningEffort' = ${prepared.estimate.reasoningEffort}
+          AND summary -> 'review' IS NOT DISTINCT FROM ${JSON.stringify(prepared.review)}::jsonb
+          AND status IN ('queued', 'running', 'completed')
+        ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie, Effect.map((rows) => rows[0] ?? null))
 
     const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
       // ownership first: another user's bundle is a 404 and counts nothing against its rate limit
       yield* records.guardBundle(actor.userId, bundleId)
       const prepared = yield* prepare(actor, bundleId, request)
-      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
+      const identical = request.force ? null : yield* findIdentical(bundleId, prepared)
+      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target, identicalAuditRun: identical }
     })
 
     const start = Effect.fn("Audits.start")(function*(
@@ -134,16 +150,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         prepare: Effect.gen(function*() {
           const prepared = yield* prepare(actor, bundleId, request)
           if (!request.force) {
-            const [same] = yield* sql<{ id: string; status: string }>`
-              SELECT id, status FROM audit_runs
-              WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
-                AND target_mode = ${prepared.resolved.mode}
-                AND rubric_key = ${prepared.rubric.key} AND rubric_version = ${prepared.rubric.version}
-                AND summary -> 'estimate' ->> 'modelTier' = ${prepared.estimate.modelTier}
-                AND summary -> 'estimate' ->> 'reasoningEffort' = ${prepared.estimate.reasoningEffort}
-                AND summary -> 'review' IS NOT DISTINCT FROM ${JSON.stringify(prepared.review)}::jsonb
-                AND status IN ('queued', 'running', 'completed')
-              ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie)
+            const same = yield* findIdentical(bundleId, prepared)
             if (same) {
               return yield* new Conflict({
                 message: `An identical audit (same input versions, mode, rubric, tier and effort) is already ${same.status}: ${same.id}. Send "force": true to run it again.`,

@@ -9,6 +9,7 @@ export interface Colors {
   readonly red: (s: string) => string
   readonly green: (s: string) => string
   readonly yellow: (s: string) => string
+  readonly cyan: (s: string) => string
   readonly dim: (s: string) => string
   readonly bold: (s: string) => string
 }
@@ -19,6 +20,7 @@ export const colors = (on: boolean): Colors => ({
   red: paint(on, 31, 39),
   green: paint(on, 32, 39),
   yellow: paint(on, 33, 39),
+  cyan: paint(on, 36, 39),
   dim: paint(on, 2, 22),
   bold: paint(on, 1, 22)
 })

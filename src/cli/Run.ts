@@ -16,6 +16,8 @@ export interface Result {
   readonly json: () => unknown
   readonly junit?: () => string
   readonly sarif?: () => unknown
+  /** GitLab's Code Quality report */
+  readonly codeclimate?: () => unknown
 }
 
 export interface Context {
@@ -49,7 +51,8 @@ export const run = (
       text: result.text,
       json: () => JSON.stringify(result.json(), null, 2),
       junit: result.junit,
-      sarif: result.sarif && (() => JSON.stringify(result.sarif!(), null, 2))
+      sarif: result.sarif && (() => JSON.stringify(result.sarif!(), null, 2)),
+      codeclimate: result.codeclimate && (() => JSON.stringify(result.codeclimate!(), null, 2))
     }
     const text = render[settings.format]!() as string
     if (text !== "") output.result(text)

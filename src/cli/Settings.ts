@@ -6,25 +6,25 @@ import * as Options from "@effect/cli/Options"
 import { Option } from "effect"
 import { usage } from "./Failure.js"
 
-export const FORMATS = ["text", "json", "junit", "sarif"] as const
+export const FORMATS = ["text", "json", "junit", "sarif", "codeclimate"] as const
 export type Format = (typeof FORMATS)[number]
 
 export const DEFAULT_BASE_URL = "http://127.0.0.1:3000/api/v1"
 
 export const globalOptions = {
   baseUrl: Options.text("base-url").pipe(
-    Options.withDescription(`the service's API base (default: SERVICE_BASE_URL, else ${DEFAULT_BASE_URL})`),
+    Options.withDescription(`The service to talk to, with or without /api/v1 (default: SERVICE_BASE_URL, else ${DEFAULT_BASE_URL}).`),
     Options.optional
   ),
   apiKey: Options.text("api-key").pipe(
-    Options.withDescription("an API key rubr_… (default: SERVICE_API_KEY); prefer the variable, flags show in process lists"),
+    Options.withDescription("The API key (rubr_…) to send (default: SERVICE_API_KEY; prefer the variable, flags show in process lists)."),
     Options.optional
   ),
   format: Options.choice("format", FORMATS).pipe(
-    Options.withDescription("text for people; json, junit or sarif: one document on stdout (junit and sarif: check and validate)"),
+    Options.withDescription("How to print the result: text for people; json, junit, sarif or codeclimate print one document on stdout (junit and sarif for check and validate, codeclimate for check)."),
     Options.withDefault("text" as Format)
   ),
-  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("print the requests it would make (method and path, one a line) and make none"))
+  dryRun: Options.boolean("dry-run").pipe(Options.withDescription("Print the requests the command would make (method and path, one a line) and make none; needs no key."))
 }
 
 export interface GlobalFlags {

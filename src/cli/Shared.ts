@@ -1,12 +1,13 @@
 /** Pieces several area commands share: the `--bundle` option, `--detach`, a remote with its bundle, small tables. */
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import { Effect } from "effect"
 import type { CliFailure } from "./Failure.js"
 import type { Context } from "./Run.js"
 
-export const bundleOption = Options.text("bundle").pipe(Options.withAlias("b"), Options.withDescription("the bundle's name or id"))
+export const bundleOption = Options.text("bundle").pipe(Options.withAlias("b"), Options.withDescription("The bundle to act on, by name or id."))
 
-export const detachOption = Options.boolean("detach").pipe(Options.withDescription("start the job and print its id without waiting for it"))
+export const detachOption = Options.boolean("detach").pipe(Options.withDescription("Start the job and print its id without waiting for it to end."))
 
 /** A remote and the bundle `ref` names (never created here). */
 export const withBundle = (context: Context, ref: string) =>
@@ -31,3 +32,7 @@ export const table = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
 export const date = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().replace("T", " ").slice(0, 16) : "-")
 
 export type Body<A> = Effect.Effect<A, CliFailure>
+
+/** A command's help: what it does, then examples (each on its own line). */
+export const described = (text: string, ...examples: ReadonlyArray<string>): HelpDoc.HelpDoc =>
+  HelpDoc.blocks([HelpDoc.p(text), HelpDoc.p(examples.length === 1 ? "Example:" : "Examples:"), ...examples.map((e) => HelpDoc.p(`  ${e}`))])

@@ -4,9 +4,9 @@ import * as Command from "@effect/cli/Command"
 import { Effect } from "effect"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { date, table, withRemote } from "../Shared.js"
+import { date, described, table, withRemote } from "../Shared.js"
 
-const jobArg = Args.text({ name: "JOB_ID" })
+const jobArg = Args.text({ name: "JOB_ID" }).pipe(Args.withDescription("The job's id, as a start printed it (jobId)."))
 
 type JobLike = { id: string; kind: string; state: string; phase: string; percent: number; message: string; attempts: number; maxAttempts: number; createdAt: Date; finishedAt: Date | null; error: { code: string; message: string } | null }
 
@@ -23,7 +23,7 @@ const show = Command.make("show", { ...globalOptions, job: jobArg }, (flags) =>
       const remote = yield* withRemote(context)
       const { data } = yield* remote.call("jobs", "getJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
       return { json: () => data, text: () => jobText(data.job) }
-    }))).pipe(Command.withDescription("Show a job's state, phase and error."))
+    }))).pipe(Command.withDescription(described("Show a job's state, phase and error.", "rubr jobs show 5f0c…")))
 
 const watch = Command.make("watch", { ...globalOptions, job: jobArg }, (flags) =>
   run("jobs watch", flags, (context) =>
@@ -33,7 +33,7 @@ const watch = Command.make("watch", { ...globalOptions, job: jobArg }, (flags) =
       const job = yield* remote.waitForJob(flags.job, "job")
       if (!remote.dryRun) yield* requireCompleted(job)
       return { json: () => ({ job }), text: () => jobText(job as unknown as JobLike) }
-    }))).pipe(Command.withDescription("Follow a job until it ends (exit 5 when it fails or is cancelled)."))
+    }))).pipe(Command.withDescription(described("Follow a job until it ends (exit 5 when it fails or is cancelled).", "rubr jobs watch 5f0c… --format json")))
 
 const cancel = Command.make("cancel", { ...globalOptions, job: jobArg }, (flags) =>
   run("jobs cancel", flags, (context) =>
@@ -41,9 +41,9 @@ const cancel = Command.make("cancel", { ...globalOptions, job: jobArg }, (flags)
       const remote = yield* withRemote(context)
       const { data } = yield* remote.call("jobs", "cancelJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
       return { json: () => data, text: () => jobText(data.job) }
-    }))).pipe(Command.withDescription("Cancel a queued or running job; unused credits are refunded."))
+    }))).pipe(Command.withDescription(described("Cancel a queued or running job; unused credits are refunded.", "rubr jobs cancel 5f0c…")))
 
-export const jobs = Command.make("jobs").pipe(Command.withDescription("Show, follow and cancel jobs."), Command.withSubcommands([show, watch, cancel]))
+export const jobs = Command.make("jobs").pipe(Command.withDescription(described("Show, follow and cancel jobs.", "rubr jobs watch 5f0c…")), Command.withSubcommands([show, watch, cancel]))
 
 export const credits = Command.make("credits", { ...globalOptions }, (flags) =>
   run("credits", flags, (context) =>
@@ -61,4 +61,4 @@ export const credits = Command.make("credits", { ...globalOptions }, (flags) =>
               : [])
           ].join("\n")
       }
-    }))).pipe(Command.withDescription("Your credit balance and recent ledger events."))
+    }))).pipe(Command.withDescription(described("Your credit balance and recent ledger events.", "rubr credits --format json")))

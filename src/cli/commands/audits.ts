@@ -8,9 +8,9 @@ import type { Remote } from "../Remote.js"
 import { auditText } from "../reports/Text.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { bundleOption, detachOption, withBundle } from "../Shared.js"
+import { described, bundleOption, detachOption, withBundle } from "../Shared.js"
 
-const auditArg = Args.text({ name: "AUDIT_ID" }).pipe(Args.withDescription("default: the bundle's latest audit"), Args.optional)
+const auditArg = Args.text({ name: "AUDIT_ID" }).pipe(Args.withDescription("The audit run's id (default: the bundle's latest audit)."), Args.optional)
 
 /** The audit run an optional id names, or the bundle's latest. */
 const auditIdOf = (remote: Remote, bundleId: string, id: Option.Option<string>) =>
@@ -28,9 +28,9 @@ const readAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
 const start = Command.make("start", {
   ...globalOptions,
   bundle: bundleOption,
-  rubric: Options.text("rubric").pipe(Options.optional),
-  file: Options.text("file").pipe(Options.withDescription("audit this file's latest version instead of the main artifact"), Options.optional),
-  force: Options.boolean("force").pipe(Options.withDescription("run even when an identical audit exists")),
+  rubric: Options.text("rubric").pipe(Options.withDescription("The rubric key to audit with (default: the bundle's, else the artifact type's)."), Options.optional),
+  file: Options.text("file").pipe(Options.withDescription("Audit this file's latest version (its path in the bundle) instead of the main artifact."), Options.optional),
+  force: Options.boolean("force").pipe(Options.withDescription("Run a new audit even when an identical one exists (spends credits again).")),
   detach: detachOption
 }, (flags) =>
   run("audits start", flags, (context) =>
@@ -52,7 +52,7 @@ const start = Command.make("start", {
       yield* requireCompleted(yield* remote.waitForJob(data.jobId, "audit"))
       const detail = yield* readAudit(remote, bundle.id, data.auditRun.id)
       return { json: () => detail, text: () => auditText(detail, context.output.colors) }
-    }))).pipe(Command.withDescription("Start an audit of the bundle's main artifact and wait for its result (spends credits)."))
+    }))).pipe(Command.withDescription(described("Start an audit of the bundle's main artifact and wait for its result (spends credits).", "rubr audits start --bundle skills/deploy-preview")))
 
 const show = Command.make("show", { ...globalOptions, bundle: bundleOption, audit: auditArg }, (flags) =>
   run("audits show", flags, (context) =>
@@ -60,7 +60,7 @@ const show = Command.make("show", { ...globalOptions, bundle: bundleOption, audi
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       const detail = yield* readAudit(remote, bundle.id, yield* auditIdOf(remote, bundle.id, flags.audit))
       return { json: () => detail, text: () => auditText(detail, context.output.colors, 50) }
-    }))).pipe(Command.withDescription("Show an audit: scores, findings, whether an improved version is ready."))
+    }))).pipe(Command.withDescription(described("Show an audit: scores, findings, whether an improved version is ready.", "rubr audits show --bundle skills/deploy-preview")))
 
 const apply = Command.make("apply", { ...globalOptions, bundle: bundleOption, audit: auditArg }, (flags) =>
   run("audits apply", flags, (context) =>
@@ -72,9 +72,9 @@ const apply = Command.make("apply", { ...globalOptions, bundle: bundleOption, au
         json: () => data,
         text: () => [`Applied audit ${auditRunId}: ${data.appliedCount} file${data.appliedCount === 1 ? "" : "s"} written`, ...data.files.map((f) => `  ~ ${f.path} → v${f.versionNumber}`)].join("\n")
       }
-    }))).pipe(Command.withDescription("Write an audit's improved version(s) as new file versions."))
+    }))).pipe(Command.withDescription(described("Write an audit's improved version(s) as new file versions.", "rubr audits apply --bundle skills/deploy-preview")))
 
 export const audits = Command.make("audits").pipe(
-  Command.withDescription("Start, show and apply audits."),
+  Command.withDescription(described("Start, show and apply audits.", "rubr audits start --bundle deploy-preview", "rubr audits apply --bundle deploy-preview")),
   Command.withSubcommands([start, show, apply])
 )

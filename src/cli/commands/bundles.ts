@@ -5,14 +5,14 @@ import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { date, table, withBundle, withRemote } from "../Shared.js"
+import { described, date, table, withBundle, withRemote } from "../Shared.js"
 
-const bundleArg = Args.text({ name: "BUNDLE" }).pipe(Args.withDescription("the bundle's name or id"))
+const bundleArg = Args.text({ name: "BUNDLE" }).pipe(Args.withDescription("The bundle, by name or id."))
 
 const list = Command.make("list", {
   ...globalOptions,
-  status: Options.choice("status", ["active", "archived", "all"]).pipe(Options.withDefault("active" as const)),
-  limit: Options.integer("limit").pipe(Options.withDefault(50))
+  status: Options.choice("status", ["active", "archived", "all"]).pipe(Options.withDescription("Which bundles to list: active, archived or all."), Options.withDefault("active" as const)),
+  limit: Options.integer("limit").pipe(Options.withDescription("How many to list, 1-200."), Options.withDefault(50))
 }, (flags) =>
   run("bundles list", flags, (context) =>
     Effect.gen(function*() {
@@ -28,12 +28,12 @@ const list = Command.make("list", {
               ...data.artifactBundles.map((b) => [b.id, b.name, b.status, String(b.fileCount), String(b.versionCount), date(b.updatedAt)])
             ])
       }
-    }))).pipe(Command.withDescription("List your bundles, newest first."))
+    }))).pipe(Command.withDescription(described("List your bundles, newest first.", "rubr bundles list --status all --limit 100")))
 
 const create = Command.make("create", {
   ...globalOptions,
-  name: Args.text({ name: "NAME" }),
-  description: Options.text("description").pipe(Options.optional)
+  name: Args.text({ name: "NAME" }).pipe(Args.withDescription("The new bundle's name, 1-200 characters.")),
+  description: Options.text("description").pipe(Options.withDescription("What the bundle holds, up to 2000 characters."), Options.optional)
 }, (flags) =>
   run("bundles create", flags, (context) =>
     Effect.gen(function*() {
@@ -41,7 +41,7 @@ const create = Command.make("create", {
       const payload = { name: flags.name, ...(Option.isSome(flags.description) ? { description: flags.description.value } : {}) }
       const { data } = yield* remote.call("artifactBundles", "create", { payload }, () => ({ data: { artifactBundle: { id: "{artifactBundleId}" } } }) as any)
       return { json: () => data, text: () => `Created bundle ${data.artifactBundle.name} ${data.artifactBundle.id}` }
-    }))).pipe(Command.withDescription("Create a bundle."))
+    }))).pipe(Command.withDescription(described("Create a bundle.", "rubr bundles create release-notes --description \"Release notes skill\"")))
 
 const show = Command.make("show", { ...globalOptions, bundle: bundleArg }, (flags) =>
   run("bundles show", flags, (context) =>
@@ -63,7 +63,7 @@ const show = Command.make("show", { ...globalOptions, bundle: bundleArg }, (flag
             ])
           ].filter((l, i) => l !== "" || i === 3).join("\n")
       }
-    }))).pipe(Command.withDescription("Show a bundle and its files."))
+    }))).pipe(Command.withDescription(described("Show a bundle and its files.", "rubr bundles show release-notes")))
 
 const archive = Command.make("archive", { ...globalOptions, bundle: bundleArg }, (flags) =>
   run("bundles archive", flags, (context) =>
@@ -71,9 +71,9 @@ const archive = Command.make("archive", { ...globalOptions, bundle: bundleArg },
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       const { data } = yield* remote.call("artifactBundles", "archive", { path: { artifactBundleId: bundle.id } }, () => ({ data: {} }) as any)
       return { json: () => data, text: () => `Archived ${data.artifactBundle.name} ${data.artifactBundle.id} (readable, no longer writable).` }
-    }))).pipe(Command.withDescription("Archive a bundle: it stays readable and takes no more writes."))
+    }))).pipe(Command.withDescription(described("Archive a bundle: it stays readable and takes no more writes.", "rubr bundles archive release-notes")))
 
 export const bundles = Command.make("bundles").pipe(
-  Command.withDescription("List, create, show and archive bundles."),
+  Command.withDescription(described("List, create, show and archive bundles.", "rubr bundles list", "rubr bundles show release-notes")),
   Command.withSubcommands([list, create, show, archive])
 )

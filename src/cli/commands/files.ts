@@ -8,7 +8,7 @@ import * as Path from "node:path"
 import { usage } from "../Failure.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { bundleOption, table, withBundle } from "../Shared.js"
+import { bundleOption, described, table, withBundle } from "../Shared.js"
 
 const MAX_FILE_BYTES = 1024 * 1024
 
@@ -23,14 +23,14 @@ const list = Command.make("list", { ...globalOptions, bundle: bundleOption }, (f
         text: () =>
           files.length === 0 ? "No files." : table([["PATH", "VERSION", "HASH", ""], ...files.map((f) => [f.path, `v${f.latestVersionNumber}`, f.contentHash.slice(0, 19), f.isPrimary ? "main" : ""])])
       }
-    }))).pipe(Command.withDescription("List a bundle's files."))
+    }))).pipe(Command.withDescription(described("List a bundle's files.", "rubr files list --bundle release-notes")))
 
 const push = Command.make("push", {
   ...globalOptions,
-  dir: Args.directory({ name: "DIR", exists: "yes" }),
-  bundle: bundleOption.pipe(Options.withDescription("the bundle's name or id (default: the folder's name; created when missing)"), Options.optional),
-  prune: Options.boolean("prune").pipe(Options.withDescription("also delete the bundle's files the folder does not have")),
-  message: Options.text("message").pipe(Options.withDescription("the message of the new versions"), Options.withDefault("rubr files push"))
+  dir: Args.directory({ name: "DIR", exists: "yes" }).pipe(Args.withDescription("The folder whose text files become the bundle's files.")),
+  bundle: bundleOption.pipe(Options.withDescription("The bundle to push into, by name or id (default: the folder's name; created when missing)."), Options.optional),
+  prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the bundle files that the folder does not have (their history stays).")),
+  message: Options.text("message").pipe(Options.withDescription("The message recorded with each new version."), Options.withDefault("rubr files push"))
 }, (flags) =>
   run("files push", flags, (context) =>
     Effect.gen(function*() {
@@ -52,7 +52,7 @@ const push = Command.make("push", {
             `${sync.uploaded.length} uploaded, ${sync.updated.length} updated, ${sync.unchanged.length} unchanged${sync.removed.length > 0 ? `, ${sync.removed.length} removed` : ""}`
           ].join("\n")
       }
-    }))).pipe(Command.withDescription("Make a bundle's files match a folder's text files: new versions only where content changed."))
+    }))).pipe(Command.withDescription(described("Make a bundle's files match a folder's text files: new versions only where content changed.", "rubr files push skills/release-notes --prune")))
 
 /** A bundle path as a file under `dir`, or undefined when it would land outside it. */
 const localPath = (dir: string, bundlePath: string) => {
@@ -63,7 +63,7 @@ const localPath = (dir: string, bundlePath: string) => {
 
 const pull = Command.make("pull", {
   ...globalOptions,
-  dir: Args.directory({ name: "DIR" }),
+  dir: Args.directory({ name: "DIR" }).pipe(Args.withDescription("The folder to write the bundle's current files into (created if missing).")),
   bundle: bundleOption
 }, (flags) =>
   run("files pull", flags, (context) =>
@@ -88,10 +88,10 @@ const pull = Command.make("pull", {
         json: () => ({ artifactBundleId: bundle.id, directory: flags.dir, files: written }),
         text: () => `Wrote ${written.length} file${written.length === 1 ? "" : "s"} of ${bundle.name} to ${flags.dir}`
       }
-    }))).pipe(Command.withDescription("Download a bundle's current files into a folder (works with an artifacts:pull key)."))
+    }))).pipe(Command.withDescription(described("Download a bundle's current files into a folder (works with an artifacts:pull key).", "rubr files pull ./release-notes --bundle release-notes")))
 
 export const files = Command.make("files").pipe(
-  Command.withDescription("List a bundle's files, push a folder into a bundle, pull a bundle into a folder."),
+  Command.withDescription(described("List a bundle's files, push a folder into a bundle, pull a bundle into a folder.", "rubr files push skills/release-notes", "rubr files pull ./out --bundle release-notes")),
   Command.withSubcommands([list, push, pull])
 )
 

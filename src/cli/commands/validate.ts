@@ -7,10 +7,11 @@ import { usage } from "../Failure.js"
 import { expandFlowFiles, toPosix } from "../Files.js"
 import type { ValidateReport } from "../reports/Model.js"
 import { run } from "../Run.js"
+import { described } from "../Shared.js"
 import { globalOptions, guidesUrl } from "../Settings.js"
 
 const files = Args.text({ name: "FILE" }).pipe(
-  Args.withDescription("rubr_flow files; a folder stands for every *.rubr_flow file under it"),
+  Args.withDescription("A rubr_flow file to validate; a folder stands for every *.rubr_flow file under it."),
   Args.atLeast(1)
 )
 
@@ -61,4 +62,4 @@ export const validate = Command.make("validate", { ...globalOptions, files }, (f
           return lines.join("\n")
         }
       } as const
-    }), ["text", "json", "junit", "sarif"])).pipe(Command.withDescription("Validate rubr_flow files offline: no key, no network. Exit 1 when a file has errors."))
+    }), ["text", "json", "junit", "sarif"])).pipe(Command.withDescription(described("Validate rubr_flow files offline: no key, no network. Exit 1 when a file has errors.", "rubr validate flows/", "rubr validate deploy.rubr_flow --format sarif > flows.sarif")))

@@ -6,6 +6,7 @@ import { Effect, Option } from "effect"
 import * as Fs from "node:fs"
 import { Exit, usage } from "../Failure.js"
 import { run } from "../Run.js"
+import { described } from "../Shared.js"
 import { globalOptions } from "../Settings.js"
 
 const readJson = (file: string, what: string) =>
@@ -18,9 +19,9 @@ export const verify = Command.make(
   "verify",
   {
     ...globalOptions,
-    file: Args.file({ name: "FILE", exists: "yes" }).pipe(Args.withDescription("a proof report export (GET …/proof-reports/{id}/export)")),
+    file: Args.file({ name: "FILE", exists: "yes" }).pipe(Args.withDescription("A proof report's export document (rubr proof export, or GET …/proof-reports/{id}/export).")),
     keys: Options.file("keys", { exists: "yes" }).pipe(
-      Options.withDescription("a JWKS file with the public keys (default: fetched from the service's /signing-keys)"),
+      Options.withDescription("A JWKS file with the public keys to check against (default: fetched from the service's /signing-keys)."),
       Options.optional
     )
   },
@@ -55,4 +56,4 @@ export const verify = Command.make(
             ].filter((l) => l !== "").join("\n")
         }
       }))
-).pipe(Command.withDescription("Check a proof report export's signature (keys from --keys, or the service's /signing-keys). Exit 0 when it holds, 1 when not."))
+).pipe(Command.withDescription(described("Check a proof report export's signature (keys from --keys, or the service's /signing-keys). Exit 0 when it holds, 1 when not.", "rubr verify proof.json --keys keys.json")))

@@ -7,9 +7,9 @@ import { usage } from "../Failure.js"
 import type { Remote } from "../Remote.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { bundleOption, date, table, withBundle } from "../Shared.js"
+import { described, bundleOption, date, table, withBundle } from "../Shared.js"
 
-const fileOption = Options.text("file").pipe(Options.withDescription("a file's path in the bundle: its versions instead of the bundle's"), Options.optional)
+const fileOption = Options.text("file").pipe(Options.withDescription("A file's path in the bundle: act on its versions instead of the bundle's."), Options.optional)
 
 const fileIdOf = (remote: Remote, bundleId: string, path: string) =>
   Effect.gen(function*() {
@@ -20,7 +20,7 @@ const fileIdOf = (remote: Remote, bundleId: string, path: string) =>
     return yield* Effect.fail(usage(`The bundle has no file ${path}.`))
   })
 
-const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file: fileOption, limit: Options.integer("limit").pipe(Options.withDefault(50)) }, (flags) =>
+const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file: fileOption, limit: Options.integer("limit").pipe(Options.withDescription("How many versions to list, 1-200."), Options.withDefault(50)) }, (flags) =>
   run("versions list", flags, (context) =>
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
@@ -41,14 +41,14 @@ const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file
             ...data.versions.map((v) => [String(v.artifactBundleVersionNumber), v.filePath, `v${v.fileVersionNumber}`, v.source, date(v.createdAt), v.message ?? ""])
           ])
       }
-    }))).pipe(Command.withDescription("List a bundle's version events, or a file's versions with --file."))
+    }))).pipe(Command.withDescription(described("List a bundle's version events, or a file's versions with --file.", "rubr versions list --bundle release-notes --file SKILL.md")))
 
 const restore = Command.make("restore", {
   ...globalOptions,
   bundle: bundleOption,
   file: fileOption,
-  version: Args.integer({ name: "VERSION" }).pipe(Args.withDescription("the bundle version number, or with --file the file's version number")),
-  message: Options.text("message").pipe(Options.optional)
+  version: Args.integer({ name: "VERSION" }).pipe(Args.withDescription("The bundle version number to restore, or with --file the file's version number.")),
+  message: Options.text("message").pipe(Options.withDescription("The message recorded with the restored versions."), Options.optional)
 }, (flags) =>
   run("versions restore", flags, (context) =>
     Effect.gen(function*() {
@@ -79,9 +79,9 @@ const restore = Command.make("restore", {
             ...data.skippedFiles.map((f) => `  skipped ${f.path}: ${f.reason}`)
           ].join("\n")
       }
-    }))).pipe(Command.withDescription("Restore a bundle version (or a file version with --file) as new versions; history is never rewritten."))
+    }))).pipe(Command.withDescription(described("Restore a bundle version (or a file version with --file) as new versions; history is never rewritten.", "rubr versions restore 3 --bundle release-notes")))
 
 export const versions = Command.make("versions").pipe(
-  Command.withDescription("List and restore versions."),
+  Command.withDescription(described("List and restore versions.", "rubr versions list --bundle release-notes")),
   Command.withSubcommands([list, restore])
 )

@@ -7,14 +7,14 @@ import * as Fs from "node:fs"
 import { usage } from "../Failure.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { bundleOption, detachOption, withBundle } from "../Shared.js"
+import { described, bundleOption, detachOption, withBundle } from "../Shared.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 export const convert = Command.make("convert", {
   ...globalOptions,
   bundle: bundleOption,
-  outputPath: Options.text("output-path").pipe(Options.withDescription("where the flow is written (default generated/rubr_flow.rubr_flow)"), Options.optional),
+  outputPath: Options.text("output-path").pipe(Options.withDescription("The bundle path the flow is written to (default: generated/rubr_flow.rubr_flow)."), Options.optional),
   detach: detachOption
 }, (flags) =>
   run("convert", flags, (context) =>
@@ -36,16 +36,16 @@ export const convert = Command.make("convert", {
             ...(c.validation?.issues ?? []).slice(0, 10).map((i) => `  ${i.severity} ${i.code} line ${i.line}: ${i.message}`)
           ].filter((l) => l !== "").join("\n")
       }
-    }))).pipe(Command.withDescription("Convert the bundle's main artifact to a validated rubr_flow file (spends credits)."))
+    }))).pipe(Command.withDescription(described("Convert the bundle's main artifact to a validated rubr_flow file (spends credits).", "rubr convert --bundle release-notes")))
 
 export const evalCommand = Command.make("eval", {
   ...globalOptions,
   bundle: bundleOption,
   baseline: Options.text("baseline").pipe(
-    Options.withDescription("the version to compare the current one with: a version number, a file version id or a local file (default: version 1)"),
+    Options.withDescription("The version to compare the current one with: a version number, a file version id or a local file (default: version 1)."),
     Options.optional
   ),
-  maxCases: Options.integer("max-cases").pipe(Options.optional),
+  maxCases: Options.integer("max-cases").pipe(Options.withDescription("The most test cases to run (default: the service's)."), Options.optional),
   detach: detachOption
 }, (flags) =>
   run("eval", flags, (context) =>
@@ -77,13 +77,13 @@ export const evalCommand = Command.make("eval", {
             e.diff && !e.diff.identical ? c.dim(`diff: +${e.diff.linesAdded} -${e.diff.linesRemoved} lines`) : ""
           ].filter((l) => l !== "").join("\n")
       }
-    }))).pipe(Command.withDescription("Compare two versions of the main artifact on test cases (default: version 1 against the latest; spends credits)."))
+    }))).pipe(Command.withDescription(described("Compare two versions of the main artifact on test cases (default: version 1 against the latest; spends credits).", "rubr eval --bundle release-notes --baseline 1")))
 
 const proofCreate = Command.make("create", {
   ...globalOptions,
   bundle: bundleOption,
-  evalRun: Options.text("eval").pipe(Options.withDescription("the completed eval run to prove")),
-  auditRun: Options.text("audit").pipe(Options.withDescription("a completed audit to include"), Options.optional),
+  evalRun: Options.text("eval").pipe(Options.withDescription("The completed eval run the report proves.")),
+  auditRun: Options.text("audit").pipe(Options.withDescription("A completed audit run to include in the report."), Options.optional),
   detach: detachOption
 }, (flags) =>
   run("proof create", flags, (context) =>
@@ -100,13 +100,13 @@ const proofCreate = Command.make("create", {
             ? `Proof report ${data.proofReport.id} started: job ${data.jobId}.`
             : `Proof report ${data.proofReport.id} completed: \`rubr proof export ${data.proofReport.id} --bundle ${bundle.name}\` downloads the signed document.`
       }
-    }))).pipe(Command.withDescription("Create a signed proof report of a completed eval (0 credits)."))
+    }))).pipe(Command.withDescription(described("Create a signed proof report of a completed eval (0 credits).", "rubr proof create --bundle release-notes --eval 7d1e…")))
 
 const proofExport = Command.make("export", {
   ...globalOptions,
   bundle: bundleOption,
-  proofReport: Args.text({ name: "PROOF_REPORT_ID" }),
-  output: Options.file("output").pipe(Options.withAlias("o"), Options.withDescription("write the document to this file (default: stdout)"), Options.optional)
+  proofReport: Args.text({ name: "PROOF_REPORT_ID" }).pipe(Args.withDescription("The proof report's id, as rubr proof create printed it.")),
+  output: Options.file("output").pipe(Options.withAlias("o"), Options.withDescription("Write the document to this file (default: stdout)."), Options.optional)
 }, (flags) =>
   run("proof export", flags, (context) =>
     Effect.gen(function*() {
@@ -118,9 +118,9 @@ const proofExport = Command.make("export", {
         json: () => document,
         text: () => (Option.isSome(flags.output) ? `Wrote the signed export to ${flags.output.value}; \`rubr verify ${flags.output.value}\` checks it.` : text)
       }
-    }))).pipe(Command.withDescription("Download a completed proof report's signed export document."))
+    }))).pipe(Command.withDescription(described("Download a completed proof report's signed export document.", "rubr proof export 9a2b… --bundle release-notes -o proof.json")))
 
 export const proof = Command.make("proof").pipe(
-  Command.withDescription("Create and export proof reports."),
+  Command.withDescription(described("Create and export proof reports.", "rubr proof create --bundle release-notes --eval 7d1e…")),
   Command.withSubcommands([proofCreate, proofExport])
 )

@@ -2,7 +2,7 @@
  * JUnit XML for `rubr check` (one testcase per gate and per finding) and `rubr validate` (one
  * testsuite per file, one testcase per issue), for CI test-report viewers. Pure: no I/O.
  */
-import type { CheckFinding, CheckReport, ValidatedFile, ValidateReport, ValidationIssue } from "./Model.js"
+import type { CheckFinding, CheckReport, RepoReport, ValidatedFile, ValidateReport, ValidationIssue } from "./Model.js"
 
 interface TestCase {
   readonly classname: string
@@ -88,7 +88,8 @@ const findingCase = (f: CheckFinding): TestCase => {
   }
 }
 
-export const checkJunit = (report: CheckReport): string => {
+/** One artifact's testsuite: a testcase per gate and per finding. */
+const checkSuite = (report: CheckReport): TestSuite => {
   const e = report.eval
   const properties: TestSuite["properties"] = e === null ? [] : [
     ["audit.id", report.audit.id],
@@ -111,13 +112,18 @@ export const checkJunit = (report: CheckReport): string => {
     name: g.name,
     ...(g.passed ? { out: g.message } : { failure: { message: oneLine(g.message), type: "gate", text: g.message } })
   }))
-  return render([{
+  return {
     name: `rubr check ${report.target}`,
     durationMs: report.durationMs,
     properties,
     cases: [...gates, ...report.findings.map(findingCase)]
-  }])
+  }
 }
+
+export const checkJunit = (report: CheckReport): string => render([checkSuite(report)])
+
+/** `rubr check` over a repository: one testsuite per artifact. */
+export const repoJunit = (report: RepoReport): string => render(report.artifacts.map(checkSuite))
 
 const issueCase = (file: string, i: ValidationIssue): TestCase => {
   const where = i.line === null ? file : `${file}:${i.line}`

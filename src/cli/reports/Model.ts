@@ -66,8 +66,12 @@ export interface EvalSummary {
 
 export interface CheckReport {
   readonly tool: Tool
-  /** the folder as given on the command line */
+  /** the folder as given on the command line; over a repository, the artifact's repository-relative path */
   readonly target: string
+  /** over a repository: what the artifact is (`skill`, `agent-instructions`, `command`, `prompt`, `rubr_flow`, `folder`) */
+  readonly kind?: string | undefined
+  /** with --fix: the files written back (repository-relative) */
+  readonly fixed?: ReadonlyArray<string> | undefined
   readonly bundle: { readonly id: string; readonly name: string }
   readonly sync: { readonly uploaded: number; readonly updated: number; readonly unchanged: number; readonly removed: number; readonly skipped: number }
   readonly audit: {
@@ -115,4 +119,31 @@ export interface ValidateReport {
   readonly passed: boolean
   /** a rule's helpUri is `${guidesUrl}/rubr-flow#issue-codes` (the codes are rows of one table) */
   readonly guidesUrl: string
+}
+
+/** What the run will cost, worked out before anything starts (`rubr check` over several artifacts). */
+export interface Quote {
+  readonly artifacts: number
+  /** artifacts a new audit will be started for */
+  readonly toAudit: number
+  /** artifacts whose identical earlier audit is reused, at no cost */
+  readonly reused: number
+  /** the credits the new audits are estimated at */
+  readonly credits: number
+}
+
+/** `rubr check` over a repository: one verdict per artifact and one overall. */
+export interface RepoReport {
+  readonly tool: Tool
+  /** the repository root every path is relative to (absolute) */
+  readonly root: string
+  readonly quote: Quote
+  /** one per artifact, sorted by path */
+  readonly artifacts: ReadonlyArray<CheckReport>
+  /** files inside artifacts that were not sent (binary, or over the size limit), repository-relative */
+  readonly skipped: ReadonlyArray<{ readonly path: string; readonly reason: string }>
+  /** every artifact passed its gates */
+  readonly passed: boolean
+  readonly guidesUrl: string
+  readonly durationMs: number
 }

@@ -5,7 +5,7 @@
  */
 import { ruleById } from "../../review/rules/Rules.js"
 import { createHash } from "node:crypto"
-import type { CheckFinding, CheckReport, Severity, Tool, ValidateReport } from "./Model.js"
+import type { CheckFinding, CheckReport, RepoReport, Severity, Tool, ValidateReport } from "./Model.js"
 
 export type SarifLevel = "error" | "warning" | "note"
 
@@ -75,7 +75,7 @@ export const artifactUri = (path: string): string => relative(path).split("/").m
 const lineNo = (n: number | null) => (n !== null && Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1)
 
 // GitHub merges results with equal fingerprints, so repeats of one key are numbered, as in its own primaryLocationLineHash
-const fingerprints = (keys: ReadonlyArray<string>): ReadonlyArray<string> => {
+export const fingerprints = (keys: ReadonlyArray<string>): ReadonlyArray<string> => {
   const seen = new Map<string, number>()
   return keys.map((key) => {
     const hash = createHash("sha256").update(key).digest("hex")
@@ -127,25 +127,28 @@ const LEVELS: Record<Severity, SarifLevel> = { critical: "error", major: "error"
 const findingLevel = (f: CheckFinding): SarifLevel =>
   !f.failing && LEVELS[f.severity] === "error" ? "warning" : LEVELS[f.severity]
 
-export const checkSarif = (report: CheckReport): SarifLog => {
-  const { audit, findings } = report
-  // the rules found, in id order (stable across runs); each documented in the rubrics guide under its id
-  const ids = [...new Set(findings.map((f) => f.ruleId))].sort()
+/** The rules and results of some artifacts' findings: one rule per rule id found, in id order (stable across runs). */
+const findingRuns = (reports: ReadonlyArray<CheckReport>) => {
+  const findings = reports.flatMap((r) => r.findings.map((f) => ({ f, report: r })))
+  const ids = [...new Set(findings.map(({ f }) => f.ruleId))].sort()
   const rules = ids.map((id) => {
     const known = ruleById(id)
-    const criterion = findings.find((f) => f.ruleId === id)?.ruleName ?? null
+    const first = findings.find(({ f }) => f.ruleId === id)!
+    const criterion = first.f.ruleName ?? null
+    const audit = first.report.audit
     const title = known?.title ?? criterion ?? id
+    // each documented in the rubrics guide under its id
     return rule(
       id,
       known ? LEVELS[known.severity] : "warning",
-      `${report.guidesUrl}/rubrics#${id.toLowerCase()}`,
+      `${first.report.guidesUrl}/rubrics#${id.toLowerCase()}`,
       ["rubr", "skill-quality", ...(known ? [known.criterion] : [])],
       title,
       `${title}${criterion ? ` (${criterion}, ${audit.rubricTitle} rubric ${audit.rubricKey}@${audit.rubricVersion})` : ""}.${known ? ` Fix: ${known.fix.replace(/\s*\(apply[^)]*\)$/, "")}` : ""}`
     )
   })
-  const prints = fingerprints(findings.map((f) => [f.ruleId, f.path, f.message].join("\0")))
-  const results = findings.map((f, i): SarifResult => {
+  const prints = fingerprints(findings.map(({ f }) => [f.ruleId, f.path, f.message].join("\0")))
+  const results = findings.map(({ f }, i): SarifResult => {
     const start = lineNo(f.lineStart)
     return {
       ruleId: f.ruleId,
@@ -157,6 +160,12 @@ export const checkSarif = (report: CheckReport): SarifLog => {
       properties: { severity: f.severity, findingId: f.id, failing: f.failing, bundlePath: f.bundlePath }
     }
   })
+  return { rules, results }
+}
+
+export const checkSarif = (report: CheckReport): SarifLog => {
+  const { audit } = report
+  const { rules, results } = findingRuns([report])
   const target = relative(report.target).replace(/\/+$/, "") || "."
   return makeRun(report.tool, `rubr/check/${target}/`, rules, results, {
     auditId: audit.id,
@@ -165,6 +174,15 @@ export const checkSarif = (report: CheckReport): SarifLog => {
     failOn: report.failOn,
     passed: report.passed,
     ...(report.eval ? { evalRunId: report.eval.evalRunId, evalScoreDelta: report.eval.scoreDelta } : {})
+  })
+}
+
+/** `rubr check` over a repository: one run, every artifact's results, paths relative to the repository root. */
+export const repoSarif = (report: RepoReport): SarifLog => {
+  const { rules, results } = findingRuns(report.artifacts)
+  return makeRun(report.tool, "rubr/check/", rules, results, {
+    passed: report.passed,
+    artifacts: report.artifacts.map((a) => ({ path: a.target, kind: a.kind, auditId: a.audit.id, overallScore: a.audit.overallScore, minScore: a.minScore, failOn: a.failOn, passed: a.passed }))
   })
 }
 

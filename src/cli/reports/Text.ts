@@ -1,6 +1,7 @@
 /** `rubr check` for people: the score, the criteria, the findings most severe first, the eval, the gates, the verdict. */
 import type { Colors } from "../Output.js"
-import type { CheckReport, Severity } from "./Model.js"
+import type { CheckReport, RepoReport, Severity } from "./Model.js"
+import { SEVERITIES } from "./Model.js"
 
 const bar = (score: number, width = 20) => {
   const filled = Math.round((Math.max(0, Math.min(100, score)) / 100) * width)
@@ -52,6 +53,59 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   for (const g of report.gates) lines.push(`  ${g.passed ? c.green("✓") : c.red("✗")} ${g.name.padEnd(13)} ${g.message}`)
   lines.push("")
   lines.push(report.passed ? c.green(c.bold("PASSED")) : c.red(c.bold("FAILED")))
+  return lines.join("\n")
+}
+
+/** Columns padded to their widest cell (measured without colour codes). */
+const columns = (rows: ReadonlyArray<ReadonlyArray<string>>, paint: (row: number, col: number, cell: string) => string) => {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r, row) => r.map((cell, col) => paint(row, col, col === r.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd())
+}
+
+/** `rubr check` over a repository: a summary table (one row per artifact), then each artifact's findings, then the verdict. */
+export const repoText = (report: RepoReport, c: Colors): string => {
+  const tone = (severity: Severity, s: string) => (severity === "critical" || severity === "major" ? c.red(s) : severity === "minor" ? c.yellow(s) : c.dim(s))
+  const lines: Array<string> = []
+  const q = report.quote
+  if (report.artifacts.length === 0) return c.dim("No artifact to check.")
+  const header = ["ARTIFACT", "KIND", "SCORE", ...SEVERITIES.map((s) => s.toUpperCase()), "GATE"]
+  const rows = report.artifacts.map((a) => [
+    a.target,
+    a.kind ?? "skill",
+    `${a.audit.overallScore}${a.audit.fresh ? "" : "*"}`,
+    ...SEVERITIES.map((s) => String(a.findings.filter((f) => f.severity === s).length)),
+    a.passed ? "passed" : `FAILED (${a.gates.filter((g) => !g.passed).map((g) => g.name).join(", ")})`
+  ])
+  lines.push(...columns([header, ...rows], (row, col, cell) => {
+    if (row === 0) return c.bold(cell)
+    const a = report.artifacts[row - 1]!
+    if (col === header.length - 1) return a.passed ? c.green(cell) : c.red(cell)
+    if (col >= 3 && col < 3 + SEVERITIES.length && cell.trim() !== "0") return tone(SEVERITIES[col - 3]!, cell)
+    return cell
+  }))
+  if (q.reused > 0) lines.push(c.dim(`* reused from an identical earlier audit (no credits); ${q.toAudit} audited now for ${q.credits} credit${q.credits === 1 ? "" : "s"}`))
+  for (const a of report.artifacts) {
+    if (a.findings.length === 0 && a.passed) continue
+    lines.push("")
+    lines.push(`${c.bold(a.target)} ${c.dim(`→ bundle ${a.bundle.name}, audit ${a.audit.id}`)}  ${a.audit.overallScore}/100`)
+    for (const g of a.gates.filter((g) => !g.passed)) lines.push(`  ${c.red("✗")} ${g.name.padEnd(13)} ${g.message}`)
+    for (const f of a.findings) {
+      lines.push(`  ${tone(f.severity, f.severity.padEnd(8))} ${f.path}:${f.lineStart}${f.lineEnd > f.lineStart ? `-${f.lineEnd}` : ""}  ${f.message} ${c.dim(f.ruleId)}`)
+      if (f.suggestion) lines.push(`  ${" ".repeat(8)} ${c.dim(`→ ${f.suggestion}`)}`)
+    }
+    if (a.fixed && a.fixed.length > 0) lines.push(c.green(`  fixed: ${a.fixed.join(", ")}`))
+  }
+  if (report.skipped.length > 0) {
+    lines.push("")
+    lines.push(c.dim(`Not sent (${report.skipped.length}): ${report.skipped.map((s) => `${s.path} (${s.reason})`).join(", ")}`))
+  }
+  const failed = report.artifacts.filter((a) => !a.passed).length
+  lines.push("")
+  lines.push(
+    report.passed
+      ? c.green(c.bold(`PASSED: ${plural(report.artifacts.length, "artifact")}`))
+      : c.red(c.bold(`FAILED: ${failed} of ${plural(report.artifacts.length, "artifact")}`))
+  )
   return lines.join("\n")
 }
 
