@@ -213,7 +213,15 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
   // on: a number skipped between two of them means a section was lost or never written
   for (const gap of headingGaps(doc)) {
-    o.issue("heading_gap", "minor", gap.line, `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`, "Restore the missing section or renumber.")
+    o.issue(
+      "heading_gap",
+      "minor",
+      gap.line,
+      gap.from === null
+        ? `${gap.label} ${gap.to} is the first of its numbered headings: ${gap.label.toLowerCase()}${gap.to === 2 ? " 1 is" : gap.to === 3 ? "s 1 and 2 are" : `s 1 to ${gap.to - 1} are`} missing`
+        : `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`,
+      "Restore the missing section or renumber."
+    )
     o.deduct(15, "gap in numbered headings")
   }
   if (numbered.length > 0) {
@@ -250,7 +258,8 @@ export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: 
   const parents: Array<number> = []
   for (const h of doc.md.headings) {
     parents.length = h.level - 1
-    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):]|\s[-—–]|\s*$)/.exec(plainText(h.text))
+    // "2.1 Setup" is a subsection of section 2, not section 2 again
+    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):](?!\d)|\s[-—–]|\s*$)/.exec(plainText(h.text))
     if (m) {
       const key = `${parents.join(">")}|${h.level}|${(m[1] ?? "").toLowerCase()}`
       const run = runs.get(key) ?? { label: m[1] ?? "Section", headings: [] }
@@ -262,11 +271,22 @@ export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: 
   return [...runs.values()]
 }
 
-/** Numbered sibling headings that skip a number: a section was lost, or never written. */
-export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> =>
+/** Labels that number the parts of a sequence: "Step 2" alone means a step 1 was written, or lost. */
+const SEQUENCE_LABEL = /^(?:step|phase|stage|part|task|round|level|tier|option|scenario|pattern|example|use case|case|workflow|module|lesson|chapter|day|week|session|section|issue|problem|rule|principle|tip)$/i
+
+/**
+ * Numbered sibling headings that skip a number: a section was lost, or never written. A run that
+ * starts after 1 skips the first ones ("Step 2" with no "Step 1"): when it has two headings at least,
+ * or one that numbers a sequence ("Step 2", "### 3. Loading"; not "Python 3").
+ */
+export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number | null; to: number }> =>
   numberedHeadingRuns(doc)
-    .flatMap((r) => r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })))
-    .filter((g) => g.to > g.from + 1)
+    .flatMap((r) => {
+      const first = r.headings[0]!
+      const sequence = r.headings.length >= 2 || r.label === "Section" || SEQUENCE_LABEL.test(r.label)
+      const late = first.n > 1 && sequence ? [{ line: first.line, label: r.label, from: null, to: first.n }] : []
+      return [...late, ...r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })).filter((g) => g.to > g.from + 1)]
+    })
     .sort((a, b) => a.line - b.line)
 
 // ---------------------------------------------------------------- examples
