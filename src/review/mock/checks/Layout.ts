@@ -175,7 +175,7 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
   o.deductEach(cut.length, 40, 60, "the document stops before it is finished", "cut_short")
   const promised = promisedSections(doc)
   for (const p of promised.slice(0, 5)) {
-    o.issue("missing_section", "major", p.line, `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
+    o.issue("missing_section", "major", p.line, p.message ?? `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
   }
   o.deductEach(promised.length, 25, 50, "pointers to sections that do not exist", "missing_section")
   // parts run together: a list right after another list, a code block or a table, with nothing between

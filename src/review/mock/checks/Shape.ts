@@ -130,7 +130,7 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const isItem = /^([-*+]|\d{1,4}[.)])\s/.test(text)
     const plain = plainText(text.replace(/^([-*+]|\d{1,4}[.)])\s+/, ""))
     const words = plain.split(/\s+/).filter((w) => w !== "")
-    if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
+    if (endsWithColon(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
     // a keyword list ("a, b, c, d") is not a sentence
     // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
     // a closing credit or link line ("Learn more: https://…", "Powered by …") ends a document too
@@ -149,6 +149,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
   return out
 }
 
+/** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
+const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
+
 /** The last word is a URL or an e-mail address (read without a regex over the whole line: lines can be huge). */
 const endsWithLink = (text: string): boolean => {
   const last = text.slice(text.lastIndexOf(" ") + 1)
@@ -159,6 +162,8 @@ const endsWithLink = (text: string): boolean => {
 export interface Promised {
   readonly line: number
   readonly what: string
+  /** the finding's text, when "The text points at <what>" does not say it */
+  readonly message?: string
 }
 
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
@@ -171,6 +176,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   const out: Array<Promised> = []
   const headings = doc.md.headings
   const lastLine = doc.split.lines.length
+  const leadIns = emptyLeadIns(doc)
   for (const [n, text] of doc.prose) {
     POINTER.lastIndex = 0
     let m: RegExpExecArray | null
@@ -197,6 +203,17 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
         if (rest.length === 0 && n < lastLine + 1) out.push({ line: n, what: "what it says is below" })
       }
     }
+    // a lead-in ("Run:", "**Implementation:**", "2. **Run the script:**") followed by nothing it could
+    // introduce: the next heading closes its section, or the next step of its list comes at once
+    const lead = leadIns.get(n)
+    if (lead) {
+      out.push({
+        line: n,
+        what: "content it introduces",
+        message: `The line ${quoteShort(plainText(doc.split.lines[n - 1]!.trim()))} introduces something (it ends with ":"), but ${lead}: what it introduced is missing`
+      })
+      continue
+    }
     // "the following command", "as follows": what is announced comes right after, before the next
     // heading, as a code block, a list, a table, a quote or an indented block (or on the same line)
     const announced = ANNOUNCE.exec(text)
@@ -212,6 +229,37 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   }
   return out
 }
+
+const quoteShort = (s: string) => JSON.stringify(s.length > 50 ? `${s.slice(0, 49)}…` : s)
+
+/**
+ * Lead-ins with nothing to lead into: a line ending with ":" (outside code, tables and quotes) whose
+ * next content is a heading of its own section's level or above (a subsection would be what it
+ * introduces), or, for a list item, the next item of its list or of a list around it. By line, with
+ * what comes instead. The last line of the file is `cutShort`'s.
+ */
+export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
+  const out = new Map<number, string>()
+  const lines = doc.split.lines
+  const headingAt = new Map(doc.md.headings.map((h) => [h.line, h] as const))
+  const itemAt = new Map(doc.md.listItems.map((i) => [i.line, i] as const))
+  const sectionLevel = (n: number) => [...doc.md.headings].reverse().find((h) => h.line < n)?.level ?? 0
+  for (const [n] of doc.prose) {
+    // the line as written: a colon inside code at its end ("- `name:`") is code, not a lead-in
+    const text = lines[n - 1]!
+    if (headingAt.has(n) || !endsWithColon(text) || /^\s*(\||>|<)/.test(text)) continue
+    const section = sectionLevel(n)
+    let k = n + 1
+    while (k <= lines.length && lines[k - 1]!.trim() === "" && !doc.md.inCode[k]) k++
+    if (k > lines.length) continue
+    const next = headingAt.get(k)
+    const item = itemAt.get(n)
+    const nextItem = itemAt.get(k)
+    if (next && (section === 0 || next.level <= section)) out.set(n, `the heading ${quoteShort(plainText(next.text))} comes next`)
+    else if (item && nextItem && !doc.md.inCode[k] && nextItem.indent <= item.indent) out.set(n, "the next item comes at once")
+  }
+  return out
+})
 
 /** An announcement of content that must follow it. */
 const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
