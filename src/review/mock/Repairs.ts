@@ -186,7 +186,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
       const name = j.block.kind === "ordered" ? "Steps" : rules * 2 >= items.length ? "Rules" : "Notes"
       ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
-      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : "list"} that ran into the part above; rename it if another title fits.`)
+      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : "list"} that ran into the part above; rename it if another title fits.`)
     }
   }
   // said twice: the later copy goes

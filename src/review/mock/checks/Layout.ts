@@ -185,7 +185,7 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
       "run_together",
       "minor",
       j.block.start,
-      `A ${j.block.kind === "ordered" ? "numbered list" : "list"} starts right after ${j.after.kind === "code" ? "a code block" : j.after.kind === "table" ? "a table" : j.after.kind === "ordered" ? "a numbered list" : "another list"} (line ${j.after.start}) with no heading or lead-in between: two parts run together, as if a heading was lost`,
+      `A ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : "list"} starts right after ${j.after.kind === "code" ? "a code block" : j.after.kind === "table" ? "a table" : j.after.kind === "ordered" ? "a numbered list" : "another list"} (line ${j.after.start}) with no heading or lead-in between: two parts run together, as if a heading was lost`,
       "Give the second part its heading (## Rules, ## Steps, …) or a sentence that introduces it."
     )
   }

@@ -234,9 +234,9 @@ const quoteShort = (s: string) => JSON.stringify(s.length > 50 ? `${s.slice(0, 4
 
 /**
  * Lead-ins with nothing to lead into: a line ending with ":" (outside code, tables and quotes) whose
- * next content is a heading of its own section's level or above (a subsection would be what it
- * introduces), or, for a list item, the next item of its list or of a list around it. By line, with
- * what comes instead. The last line of the file is `cutShort`'s.
+ * next content is a heading above its own section's level, or of its level after a label or a list
+ * item (a subsection would be what it introduces), or, for a list item, the next item of its list or
+ * of a list around it. By line, with what comes instead. The last line of the file is `cutShort`'s.
  */
 export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
   const out = new Map<number, string>()
@@ -255,7 +255,10 @@ export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
     const next = headingAt.get(k)
     const item = itemAt.get(n)
     const nextItem = itemAt.get(k)
-    if (next && (section === 0 || next.level <= section)) out.set(n, `the heading ${quoteShort(plainText(next.text))} comes next`)
+    // a sentence ("The skill has three phases:") may introduce the sibling sections that follow it when
+    // their levels are flat; a label ("**Implementation:**") or a step introduces content of its own
+    const label = item !== undefined || /^\s*(\*\*|__)/.test(text)
+    if (next && (next.level < section || (label && (section === 0 || next.level === section)))) out.set(n, `the heading ${quoteShort(plainText(next.text))} comes next`)
     else if (item && nextItem && !doc.md.inCode[k] && nextItem.indent <= item.indent) out.set(n, "the next item comes at once")
   }
   return out
@@ -521,7 +524,10 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
       const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
-        (b.kind === "ordered" && a.kind === "bullets")
+        (b.kind === "ordered" && a.kind === "bullets") ||
+        // a table opens with its own header row: right after a list or another table it starts a part (after a
+        // code block it often spells out what the block shows)
+        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table"))
       if (joined) out.push({ block: b, after: a })
     }
   }
