@@ -256,7 +256,8 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   }
   // a worked run: the description's trigger as the request, the steps as what happens
   const steps = (orderedLists(doc)[0]?.items ?? []).filter((s) => !ed.removed(s.line))
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\buse (?:this skill |it )?(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
+  // "Use when …", "Use this skill for …", "This skill should be used when …"
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return null
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {
@@ -267,7 +268,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   return {
     lead: "A run of this skill, from its trigger and its steps (replace it with a real request and result):",
     lang: "text",
-    lines: [`Request: ${trigger.replace(/^use (this skill |it )?/i, "").replace(/^when (the user |a user )?/i, "").trim()}`, ...titles],
+    lines: [`Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`, ...titles],
     what: "a run built from the description's trigger and the steps; replace it with a real request and result"
   }
 }
