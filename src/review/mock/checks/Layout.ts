@@ -181,6 +181,16 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
   // parts run together: a list right after another list, a code block or a table, with nothing between
   const joined = runTogether(doc)
   for (const j of joined.slice(0, 5)) {
+    if (j.section !== undefined) {
+      o.issue(
+        "run_together",
+        "minor",
+        j.block.start,
+        `The numbered procedure on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after its own content (line ${j.after.start}): the steps ran into a section about something else, as if their heading was lost`,
+        "Give the procedure its own heading (## Steps, ## How to use)."
+      )
+      continue
+    }
     o.issue(
       "run_together",
       "minor",

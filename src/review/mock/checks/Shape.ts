@@ -6,7 +6,7 @@
  */
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
-import { isCommandLine } from "./Procedure.js"
+import { isCommandLine, isImperative } from "./Procedure.js"
 import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 import { MISSING_MARKER } from "./References.js"
@@ -509,8 +509,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
  * A list that starts right after another list, a code block or a table, with no heading or lead-in
  * sentence between: two parts of the document run together, as when a heading was lost.
  */
-export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
-  const out: Array<{ block: Block; after: Block }> = []
+export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block; readonly section?: string; readonly list?: number }> => {
+  const out: Array<{ block: Block; after: Block; section?: string; list?: number }> = []
   // a bold label on a line of its own ("**Use X for diagrams:**") heads the code and the list under it
   const label = (line: number) => /^\s*(\*\*|__)[^*_]{2,100}\1\s*:?\s*$|^\s*(\*\*|__)[^*_]{2,100}:\1\s*$/.test(doc.split.lines[line - 1] ?? "")
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
@@ -530,6 +530,24 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
         (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table"))
       if (joined) out.push({ block: b, after: a })
     }
+    // a procedure inside the section that says when to use the skill (or what it is), after that
+    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost
+    const heading = doc.md.headings.find((h) => h.line === from - 1)
+    if (heading && INTRO_SECTION.test(plainText(heading.text))) {
+      for (let k = 1; k < blocks.length; k++) {
+        const b = blocks[k]!
+        if (b.kind !== "ordered" || out.some((x) => x.block === b)) continue
+        const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
+        if (items.length < 3 || items.filter((it) => isImperative(it.text) === true).length < items.length * 0.6) continue
+        // its lead-in sentence ("To write any internal communication:") goes with it
+        const lead = blocks[k - 1]!.kind === "paragraph" && /:\s*$/.test(doc.split.lines[blocks[k - 1]!.end - 1] ?? "") ? k - 1 : k
+        if (lead === 0) continue
+        out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
+      }
+    }
   }
   return out
 })
+
+/** Sections about when to use a skill, or what it is: not where its procedure belongs. */
+const INTRO_SECTION = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i
