@@ -8,7 +8,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AppConfig } from "../src/config/AppConfig.js"
-import { sha256Tag } from "../src/signing/Document.js"
+import { sha256Tag } from "../src/domain/ContentHash.js"
 import {
   ObjectStore,
   ObjectStoreLive,

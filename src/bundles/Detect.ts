@@ -4,6 +4,7 @@
  * docs/bundles.md describes each rule for users.
  */
 import * as Crypto from "node:crypto"
+import { sha256Tag } from "../domain/ContentHash.js"
 
 export const MAX_PATH_CHARS = 512
 
@@ -49,7 +50,7 @@ export interface Digest {
 export const digest = (content: string): Digest => {
   const bytes = Buffer.from(content, "utf8")
   return {
-    contentHash: `sha256:${Crypto.createHash("sha256").update(bytes).digest("hex")}`,
+    contentHash: sha256Tag(bytes),
     sizeBytes: bytes.length
   }
 }

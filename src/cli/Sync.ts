@@ -11,12 +11,14 @@ import { type CliFailure, usage } from "./Failure.js"
 import { readText, walk } from "./Files.js"
 import type { Output } from "./Output.js"
 import type { Remote } from "./Remote.js"
+import { sha256Tag } from "../domain/ContentHash.js"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export const isUuid = (s: string) => UUID.test(s)
 
 /** The service's content hash: sha256 of the UTF-8 bytes. */
-export const contentHash = (text: string) => `sha256:${Crypto.createHash("sha256").update(text, "utf8").digest("hex")}`
+/** The hash the service gives a file version: the local side compares its own with it. */
+export const contentHash = sha256Tag
 
 export interface BundleRef {
   readonly id: string

@@ -21,6 +21,7 @@
  * Pure: no services, no I/O (the CLI validates offline).
  */
 import { JSONSchema, Schema } from "effect"
+import { CONTENT_HASH } from "../domain/ContentHash.js"
 
 export const FORMAT_VERSION = "1.0"
 export const FILE_EXTENSION = ".rubr_flow"
@@ -56,7 +57,7 @@ export const FlowSource = Schema.Struct({
     title: "Path",
     description: "The source file's path in the bundle (as `from` references name it)."
   }),
-  content_hash: Schema.optional(Schema.String.pipe(Schema.pattern(/^sha256:[0-9a-f]{64}$/))).annotations({
+  content_hash: Schema.optional(Schema.String.pipe(Schema.pattern(CONTENT_HASH))).annotations({
     description: "sha256 of the exact source bytes this flow was converted from."
   }),
   // Number + int + nonNegative is Schema.Int >= 0, written so its JSON Schema is a plain integer

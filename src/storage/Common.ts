@@ -3,7 +3,7 @@
  * (The tag and the layers are in ./ObjectStore.ts; each implementation imports only this module.)
  */
 import { Effect, Schema } from "effect"
-import { sha256Tag } from "../signing/Document.js"
+import { sha256Tag } from "../domain/ContentHash.js"
 
 export type StorageProvider = "filesystem" | "s3" | "none"
 
@@ -13,7 +13,7 @@ export interface StoredObject {
   /** the S3 bucket; null on the filesystem */
   readonly bucket: string | null
   readonly sizeBytes: number
-  /** `sha256:<hex>` of the stored bytes (as signing/Document's sha256Tag) */
+  /** `sha256:<hex>` of the stored bytes (domain/ContentHash) */
   readonly sha256: string
 }
 

@@ -19,6 +19,7 @@ import { makeRows } from "../db/Query.js"
 import * as Crypto from "node:crypto"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import type { ArtifactType } from "../review/Types.js"
+import { sha256Tag } from "../domain/ContentHash.js"
 
 export interface TargetRequest {
   readonly targetFileId?: string | undefined
@@ -75,10 +76,7 @@ export type TargetDescription = ReturnType<typeof targetDescription>
 
 /** sha256 over the exact input versions: one `versionId:contentHash` line each, sorted. */
 export const inputHashOf = (files: ReadonlyArray<{ fileVersionId: string; contentHash: string }>) =>
-  "sha256:" +
-  Crypto.createHash("sha256")
-    .update(files.map((f) => `${f.fileVersionId}:${f.contentHash}`).sort().join("\n"), "utf8")
-    .digest("hex")
+  sha256Tag(files.map((f) => `${f.fileVersionId}:${f.contentHash}`).sort().join("\n"))
 
 const typePrecedence: ReadonlyArray<string> = ["skill", "agent", "rubr_flow", "workflow", "command", "prompt"]
 

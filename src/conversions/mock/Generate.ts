@@ -23,6 +23,7 @@ import {
 import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRisk } from "../Types.js"
 import { deriveCheck } from "./Checks.js"
 import { cap, clip, cmp, lowerFirst, sentence, stripEnd } from "./Text.js"
+import { CONTENT_HASH } from "../../domain/ContentHash.js"
 
 export const MOCK_CONVERTER_PROVIDER = "mock"
 export const MOCK_CONVERTER_MODEL = "rubr-mock-converter-1"
@@ -34,7 +35,6 @@ export const DEFAULT_FAILURE_HANDLER = {
   then: "Stop. Tell the user which step failed and what you observed, and ask how to proceed; do not skip the step or continue as if it had passed."
 } as const
 
-const HASH = /^sha256:[0-9a-f]{64}$/
 
 const fromOf = (b: { path: string; lineStart: number; lineEnd: number }): string =>
   formatSourceRef({ path: b.path, start: Math.max(1, b.lineStart), end: Math.max(1, b.lineStart, b.lineEnd) })
@@ -55,7 +55,7 @@ export const artifactSourcesOf = (input: ConversionInput) => {
 export const sourcesBlock = (input: ConversionInput): Array<Record<string, unknown>> =>
   artifactSourcesOf(input).map((s) => ({
     path: s.path,
-    ...(HASH.test(s.contentHash) ? { content_hash: s.contentHash } : {}),
+    ...(CONTENT_HASH.test(s.contentHash) ? { content_hash: s.contentHash } : {}),
     lines: lineCount(s.content)
   }))
 

@@ -22,6 +22,7 @@ import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRis
 import { deriveCheck, GENERIC_CHECK } from "./Checks.js"
 import { artifactSourcesOf, DEFAULT_FAILURE_HANDLER } from "./Generate.js"
 import { clip } from "./Text.js"
+import { CONTENT_HASH } from "../../domain/ContentHash.js"
 
 type Rec = Record<string, unknown>
 
@@ -52,7 +53,6 @@ const SYNONYMS: Record<Section | "sources" | "root", Record<string, string>> = {
 }
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,79}$/
-const HASH = /^sha256:[0-9a-f]{64}$/
 
 const asRec = (x: unknown): Rec | null => (x !== null && typeof x === "object" && !Array.isArray(x) ? (x as Rec) : null)
 const str = (x: unknown): string => (typeof x === "string" ? x : "")
@@ -275,7 +275,7 @@ export const repairMock = (
       if (!s) {
         const named = SECTIONS.some((sec) => list(doc, sec).some((b) => rangeOf(b)?.path === src.path))
         if (!named && deduped.length > 0) continue
-        const entry: Rec = { path: src.path, ...(HASH.test(src.contentHash) ? { content_hash: src.contentHash } : {}), lines }
+        const entry: Rec = { path: src.path, ...(CONTENT_HASH.test(src.contentHash) ? { content_hash: src.contentHash } : {}), lines }
         deduped.push(entry)
         byPath.set(src.path, entry)
         changes.push(`Listed the source ${src.path} (${lines} lines) under \`sources\`.`)
@@ -285,7 +285,7 @@ export const repairMock = (
         changes.push(`Set the line count of the source ${src.path} to ${lines} (was ${String(s.lines)}).`)
         s.lines = lines
       }
-      if (typeof s.content_hash === "string" && s.content_hash !== src.contentHash && HASH.test(src.contentHash)) {
+      if (typeof s.content_hash === "string" && s.content_hash !== src.contentHash && CONTENT_HASH.test(src.contentHash)) {
         s.content_hash = src.contentHash
         changes.push(`Updated the content hash of the source ${src.path}.`)
       }
