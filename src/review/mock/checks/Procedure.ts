@@ -334,7 +334,11 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
     const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
     const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
-    const severity: Severity = teaches ? "major" : shapesOutput ? "minor" : skillLike ? "info" : "minor"
+    // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
+    // sample): the agent has the tools' names and must compose every invocation itself
+    const ran = commandLines(doc)
+    const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && needs.procedure.length > 0 && ran.length >= 2
+    const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
     o.issue(
       "missing",
       severity,
@@ -343,6 +347,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
         ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
         : shapesOutput
         ? "No example of what it produces: no sample output, code block, example section or example file"
+        : runsUnshown
+        ? `No example at all: its procedure runs commands (${ran.slice(0, 3).map((c) => `\`${c.text}\``).join(", ")}) but no code block, example section, example file or sample shows one in use`
         : inline > 0
         ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
         : "No examples: no code block, example section or example file",
