@@ -6,7 +6,7 @@ import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../text/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Procedure.js"
-import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
+import { cutShort, duplicateSections, endsEarly, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -173,6 +173,12 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     o.issue("cut_short", "major", c.line, `The document looks cut short: ${c.reason}`, "Finish the text: the last section, and every section the description and the opening promise.")
   }
   o.deductEach(cut.length, 40, 60, "the document stops before it is finished", "cut_short")
+  // no unfinished line, but the headings show the end never came (a lesser sign: minor)
+  const early = cut.length === 0 ? endsEarly(doc) : []
+  for (const e of early) {
+    o.issue("ends_early", "minor", e.line, `The document seems to stop early: ${e.reason}`, "Check the end of the file against the source: write the sections that are missing, or end the section where it is complete.")
+  }
+  o.deductEach(early.length, 20, 20, "the document seems to stop early", "ends_early")
   const promised = promisedSections(doc)
   for (const p of promised.slice(0, 5)) {
     o.issue("missing_section", "major", p.line, p.message ?? `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")

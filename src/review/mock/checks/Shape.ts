@@ -149,6 +149,71 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
   return out
 }
 
+/**
+ * Signs that a document stops early at a paragraph break, where no line is left unfinished: read from
+ * its headings, not its wording.
+ * - It ends in the only subsection of its last section: a section opens a level of subsections and the
+ *   file stops after the first (a file name as a heading, "### scripts/run.py", lists a resource).
+ * - It ends in the last of three or more sibling sections (four at the top level) that lacks a part every earlier sibling has:
+ *   a list, a table, a labelled part ("**Approach:**"), or, below the top level, a code block. Sibling
+ *   sections written to one pattern (use cases, phases, patterns) keep it to the last one.
+ * Each is one finding at the last heading, with what is missing.
+ */
+const FILE_HEADING = /^\S*(?:\/|\.\w{1,5}$)\S*$/
+
+export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
+  const hs = doc.md.headings
+  const out: Array<CutShort> = []
+  if (hs.length < 3) return out
+  const lines = doc.split.lines
+  const parent = hs.map((h, i) => {
+    for (let j = i - 1; j >= 0; j--) if (hs[j]!.level < h.level) return j
+    return -1
+  })
+  const last = hs.length - 1
+  const p = parent[last]!
+  const title = (i: number) => quoteShort(plainText(hs[i]!.text))
+  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_HEADING.test(plainText(hs[last]!.text))) {
+    out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
+    return out
+  }
+  // the parts of a section, its subsections included
+  const partsOf = (i: number, top: boolean): Set<string> => {
+    const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
+    const parts = new Set<string>()
+    for (let n = hs[i]!.line + 1; n <= end; n++) {
+      const l = lines[n - 1]!
+      if (doc.md.inCode[n]) {
+        // closing parts (resources, rules) at the top level rarely show code: only nested siblings count it
+        if (!top) parts.add("a code block")
+        continue
+      }
+      if (/^\s*\|/.test(l)) parts.add("a table")
+      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l)) parts.add("a list")
+      const label = /^\s*(?:[-*+]\s+)?(?:\*\*|__)([^*_]{2,30}?):?(?:\*\*|__)/.exec(l)
+      if (label) parts.add(`the part "${label[1]!.replace(/:$/, "")}"`)
+    }
+    return parts
+  }
+  // from the last heading up through its parents: the last of a run of siblings
+  for (let i = last; i >= 0; i = parent[i]!) {
+    const siblings = hs.map((_, j) => j).filter((j) => parent[j] === parent[i] && hs[j]!.level === hs[i]!.level)
+    const top = parent[i]! < 0 || hs[parent[i]!]!.level === 1
+    // top-level sections are of many kinds: a shared part is a pattern only over three of them at least
+    if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i) {
+      const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
+      const mine = partsOf(i, top)
+      const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
+      if (lacking.length > 0) {
+        out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
+        break
+      }
+    }
+    if (parent[i]! < 0) break
+  }
+  return out
+})
+
 /** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
 const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
 
