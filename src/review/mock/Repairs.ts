@@ -180,8 +180,12 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   }
   // parts run together: a heading named after what the part is
   if (ed.found("SK-STRUCT-RUN-TOGETHER")) {
-    const level = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
+    const top = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
     for (const j of runTogether(doc)) {
+      // the lost heading was a sibling of the section the part sits in: a top-level heading there would
+      // take the section's later subsections as its own
+      const within = [...doc.md.headings].reverse().find((h) => h.line < j.block.start)
+      const level = within === undefined ? top : Math.max(top, within.level)
       const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
       const name = j.block.kind === "ordered" ? "Steps" : rules * 2 >= items.length ? "Rules" : "Notes"

@@ -322,6 +322,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
+  // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
+  const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
   if (strong === 0) {
     // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
     // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
@@ -331,8 +333,6 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     const needs = needsOf(doc)
     const skillLike = artifactType === "skill" || artifactType === "prompt"
     const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
-    // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
-    const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
     const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
     // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
     // sample): the agent has the tools' names and must compose every invocation itself
@@ -361,8 +361,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
     const procedure = needsOf(doc).procedure
     const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
-    // samples in the text itself ("e.g.", quoted requests) show the shape already
-    const inlineSamples = weak.length + quoted.length > 0
+    // a sample in the text itself (a long quote, a blockquote, a before/after pair) shows the shape
+    // already; a quoted phrase or an "e.g." in passing does not
+    const inlineSamples = sample.length > 0
     o.issue(
       "only_in_files",
       routed || inlineSamples ? "info" : "minor",
