@@ -22,7 +22,8 @@ import { maskInlineCode, plainText } from "../text/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import type { CheckContext } from "./checks/Common.js"
-import { isCommandLine, orderedLists } from "./checks/Procedure.js"
+import { isCommandLine, isImperative, orderedLists } from "./checks/Procedure.js"
+import { STEP_HEADING } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../text/Paths.js"
@@ -259,9 +260,15 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
     return { lead: `From \`${target}\`:`, lang: /\.md$/.test(target!) ? "markdown" : "text", lines, what: `the content of ${target}, shown inline` }
   }
   // a worked run: the description's trigger as the request, the steps as what happens
-  const steps = (orderedLists(doc)[0]?.items ?? []).filter((s) => !ed.removed(s.line))
-  // "Use when …", "Use this skill for …", "This skill should be used when …"
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
+  // the procedure: "Step N" headings, else the longest list of mostly imperative steps, else numbered
+  // headings, else the first list
+  const lists = orderedLists(doc).map((l) => l.items.filter((s) => !ed.removed(s.line)))
+  const imperative = lists.filter((l) => l.length >= 2 && l.filter((i) => isImperative(i.text) === true).length >= l.length * 0.6)
+  const headed = doc.md.headings.filter((h) => STEP_HEADING.test(plainText(h.text)) && !ed.removed(h.line)).map((h) => ({ line: h.line, text: plainText(h.text) }))
+  const labelled = headed.filter((h) => /^(?:step|phase|stage)\s*\d/i.test(h.text))
+  const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? [])
+  // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|at|during)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return null
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {
