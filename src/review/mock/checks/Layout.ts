@@ -178,7 +178,7 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
   for (const e of early) {
     o.issue("ends_early", "minor", e.line, `The document seems to stop early: ${e.reason}`, "Check the end of the file against the source: write the sections that are missing, or end the section where it is complete.")
   }
-  o.deductEach(early.length, 20, 20, "the document seems to stop early", "ends_early")
+  o.deductEach(early.length, 25, 25, "the document seems to stop early", "ends_early")
   const promised = promisedSections(doc)
   for (const p of promised.slice(0, 5)) {
     o.issue("missing_section", "major", p.line, p.message ?? `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
