@@ -194,6 +194,10 @@ describe("procedure and content shape", () => {
     expect(ids(review(both))).not.toContain("SK-STRUCT-ENDS-EARLY")
     const resource = `${SAMPLE_SKILL}\n## Bundled scripts\n\n### scripts/list_prs.sh\n\nLists the merged pull requests of a release.\n`
     expect(ids(review(resource))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    // the script is not in the bundle: the apply marks the heading "(not included in this bundle)", still a file name
+    const marked = review(resource).improvedVersion!.content
+    expect(marked).toContain("not included in this bundle")
+    expect(ids(review(marked))).not.toContain("SK-STRUCT-ENDS-EARLY")
   })
 
   it("SK-STRUCT-ENDS-EARLY: the last of a run of sibling sections lacks the part every earlier one has", () => {

@@ -173,7 +173,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
   const last = hs.length - 1
   const p = parent[last]!
   const title = (i: number) => quoteShort(plainText(hs[i]!.text))
-  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_HEADING.test(plainText(hs[last]!.text))) {
+  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_HEADING.test(plainText(hs[last]!.text).replace(MARKED, ""))) {
     out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
     return out
   }
