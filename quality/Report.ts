@@ -5,6 +5,14 @@ import type { HarnessReport, VariantResult } from "./Harness.js"
 /** The issue's goals, for every kind. */
 export const GOALS = { pairwise: 0.95, rises: 0.9, risesWhenChanged: 1, frontmatter: 1, deterministic: 1 } as const
 
+/**
+ * Kinds whose damage the apply cannot repair: it cannot write the part of a skill that was cut off.
+ * The issue sets their apply goal apart: "apply rises in at least 90% for each kind the apply can fix
+ * (a truncated body it cannot restore keeps its finding and never scores lower)". For these, the goal
+ * is that no apply scores lower than the damaged skill; the share that rises is still shown.
+ */
+export const UNREPAIRABLE: ReadonlySet<string> = new Set(["truncated"])
+
 export interface KindSummary {
   readonly id: string
   readonly title: string
@@ -13,6 +21,8 @@ export interface KindSummary {
   readonly notApplicable: number
   readonly pairwise: number
   readonly rises: number
+  /** the share of variants whose apply (when there is one) scores no lower than the damaged skill */
+  readonly neverLower: number
   /** of the variants the apply changed: the share whose score rose (the issue's "scores higher whenever it changed something") */
   readonly risesWhenChanged: number
   readonly frontmatter: number
@@ -32,11 +42,13 @@ const changedShare = (xs: ReadonlyArray<VariantResult>): number => {
   return made.length === 0 ? 1 : share(made, (v) => v.rises)
 }
 
-const goalsMissed = (xs: ReadonlyArray<VariantResult>): Array<string> => {
+const neverLower = (v: VariantResult) => v.applied === null || (v.damaged !== null && v.applied >= v.damaged)
+
+const goalsMissed = (kind: string, xs: ReadonlyArray<VariantResult>): Array<string> => {
   if (xs.length === 0) return ["no variants"]
   const missed: Array<string> = []
   if (share(xs, (v) => v.pairwise) < GOALS.pairwise) missed.push("pairwise")
-  if (share(xs, (v) => v.rises) < GOALS.rises) missed.push("apply")
+  if (UNREPAIRABLE.has(kind) ? share(xs, neverLower) < 1 : share(xs, (v) => v.rises) < GOALS.rises) missed.push("apply")
   if (changedShare(xs) < GOALS.risesWhenChanged) missed.push("apply changed")
   if (share(xs, (v) => v.frontmatterPreserved) < GOALS.frontmatter) missed.push("frontmatter")
   if (share(xs, (v) => v.deterministic) < GOALS.deterministic) missed.push("determinism")
@@ -59,12 +71,13 @@ export const summarizeKinds = (report: HarnessReport): Array<KindSummary> =>
       notApplicable: report.notApplicable.filter((n) => n.kind === k.id).length,
       pairwise: share(xs, (v) => v.pairwise),
       rises: share(xs, (v) => v.rises),
+      neverLower: share(xs, neverLower),
       risesWhenChanged: changedShare(xs),
       frontmatter: share(xs, (v) => v.frontmatterPreserved),
       deterministic: share(xs, (v) => v.deterministic),
       meanDrop: meanDrop(xs),
       errors: xs.filter((v) => v.error !== null).length,
-      missed: goalsMissed(xs)
+      missed: goalsMissed(k.id, xs)
     }
   })
 
@@ -95,7 +108,7 @@ export const renderMarkdown = (report: HarnessReport): string => {
   )
   for (const k of kinds) {
     out.push(
-      `| \`${k.id}\` | ${k.severity} | ${k.variants} | ${k.notApplicable} | ${pct(k.pairwise)} | ${pct(k.rises)} | ${pct(k.risesWhenChanged)} | ` +
+      `| \`${k.id}\` | ${k.severity} | ${k.variants} | ${k.notApplicable} | ${pct(k.pairwise)} | ${pct(k.rises)}${UNREPAIRABLE.has(k.id) ? "†" : ""} | ${pct(k.risesWhenChanged)} | ` +
         `${pct(k.frontmatter)} | ${pct(k.deterministic)} | ${num(k.meanDrop)} | ` +
         `${k.missed.length === 0 ? "✓" : `✗ ${k.missed.join(", ")}`} |`
     )
@@ -107,6 +120,13 @@ export const renderMarkdown = (report: HarnessReport): string => {
       `${pct(share(all, (v) => v.deterministic))} | ${num(meanDrop(all))} | ${met}/${kinds.length} kinds meet every goal |`,
     ""
   )
+  const unrepairable = kinds.filter((k) => UNREPAIRABLE.has(k.id))
+  if (unrepairable.length > 0) {
+    out.push(
+      `† The apply cannot write what was cut: for ${unrepairable.map((k) => `\`${k.id}\``).join(", ")} the goal is that an apply never scores lower than the damaged skill (${unrepairable.map((k) => `${pct(k.neverLower)}`).join(", ")}); the share that rises is shown.`,
+      ""
+    )
+  }
   const blind = kinds.filter((k) => k.variants > 0 && k.pairwise === 0).map((k) => `\`${k.id}\``)
   if (blind.length > 0) out.push(`Not seen at all (pairwise 0%): ${blind.join(", ")}.`, "")
   out.push(

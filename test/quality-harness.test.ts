@@ -100,13 +100,12 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * The kinds the mock cannot bring to the goal without wrong findings on good skills, explained in
    * docs/quality.md: a truncated skill often still reads as complete (its cut sections were ones its
    * kind does not need), an example removed from a skill that keeps inline samples leaves nothing a
-   * rule may call missing, and a lost heading in a skill of prose leaves only meaning to see it by.
+   * rule may call missing.
    * Held at their current level on these skills; every other kind meets every goal.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.41, rises: 0.47 },
-    "missing-examples": { pairwise: 0.75, rises: 0.68 },
-    "removed-headings": { pairwise: 0.94, rises: 0.88 }
+    truncated: { pairwise: 0.58, rises: 0.47 },
+    "missing-examples": { pairwise: 0.87, rises: 0.87 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

@@ -166,6 +166,50 @@ describe("procedure and content shape", () => {
     expect(ids(review(SAMPLE_SKILL.replace("## Steps\n\n", "## Steps\n\nFollow the five steps below.\n\n")))).not.toContain("SK-STRUCT-CUT-SHORT")
   })
 
+  it("SK-EX-MISSING: a procedure that runs commands and shows no example in any form; an inline sample is a form", () => {
+    // a skill that groups pull requests (it drafts no document whose sample it would need)
+    const text = SAMPLE_SKILL.replace(/## Examples\n\n```markdown[\s\S]*?```\n\nSee `examples\/v2.md` for a complete release.\n\n/, "")
+      .replace(/description: .*\n/, "description: Groups the merged pull requests of a release by label. Use when the user asks what changed in a version.\n")
+    const r = review(text)
+    expectReported(r, "SK-EX-MISSING", lineOf(text, "# Release Notes"), "minor")
+    expect(findingOf(r, "SK-EX-MISSING")!.message).toContain("its procedure runs commands")
+    expect(expectApplied(r, "SK-EX-MISSING")).toContain("## Example")
+    const inline = text.replace("4. Write one line per user-visible change", '4. Write one line per user-visible change ("Add the audit export to the project settings page")')
+    expect(findingOf(review(inline), "SK-EX-MISSING")?.severity).toBe("info")
+  })
+
+  it("SK-STEPS-MISSING: a skill whose description says it does a job is a procedure, however much code it shows; a library reference is not", () => {
+    const body = (description: string) =>
+      `---\nname: release-notes\ndescription: ${description}\n---\n\n# Release Notes\n\nRelease notes come from the merged pull requests.\n\n## Listing the pull requests\n\n\`\`\`bash\ngh pr list --state merged --base main --json number,title,labels\ngh release view v2.3.0\n\`\`\`\n\nThe labels say which section a change belongs to.\n\n\`\`\`json\n{ "number": 412, "labels": ["feature"] }\n\`\`\`\n`
+    const doing = body("Drafts release notes from merged pull requests. Use when the user asks for release notes.")
+    expectReported(review(doing), "SK-STEPS-MISSING", lineOf(doing, "# Release Notes"), "major")
+    const library = body("The GitHub CLI's pull request and release commands, for reference. Use when the user asks how to list merged pull requests.")
+    expect(ids(review(library))).not.toContain("SK-STEPS-MISSING")
+  })
+
+  it("SK-STRUCT-ENDS-EARLY: the file ends in the only subsection of its last section; a file name as the heading lists a resource", () => {
+    const text = `${SAMPLE_SKILL}\n## Release kinds\n\n### Hotfix releases\n\nA hotfix release lists only its fixes, under one heading.\n`
+    expectReported(review(text), "SK-STRUCT-ENDS-EARLY", lineOf(text, "### Hotfix releases"), "minor")
+    const both = `${text}\n### Major releases\n\nA major release opens with its breaking changes.\n`
+    expect(ids(review(both))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    const resource = `${SAMPLE_SKILL}\n## Bundled scripts\n\n### scripts/list_prs.sh\n\nLists the merged pull requests of a release.\n`
+    expect(ids(review(resource))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    // the script is not in the bundle: the apply marks the heading "(not included in this bundle)", still a file name
+    const marked = review(resource).improvedVersion!.content
+    expect(marked).toContain("not included in this bundle")
+    expect(ids(review(marked))).not.toContain("SK-STRUCT-ENDS-EARLY")
+  })
+
+  it("SK-STRUCT-ENDS-EARLY: the last of a run of sibling sections lacks the part every earlier one has", () => {
+    const kind = (title: string, approach: boolean) =>
+      `### ${title}\n\n**Objective:** notes for a ${title.toLowerCase()}.\n${approach ? "\n**Approach:**\n- Group the changes by label.\n- Put breaking changes first.\n" : ""}`
+    const text = `${SAMPLE_SKILL}\n## Release kinds\n\n${kind("Major release", true)}\n${kind("Minor release", true)}\n${kind("Patch release", false)}`
+    expectReported(review(text), "SK-STRUCT-ENDS-EARLY", lineOf(text, "### Patch release"), "minor")
+    expect(findingOf(review(text), "SK-STRUCT-ENDS-EARLY")!.message).toContain('"Approach"')
+    const complete = `${SAMPLE_SKILL}\n## Release kinds\n\n${kind("Major release", true)}\n${kind("Minor release", true)}\n${kind("Patch release", true)}`
+    expect(ids(review(complete))).not.toContain("SK-STRUCT-ENDS-EARLY")
+  })
+
   it("SK-STRUCT-PROMISED: a pointer to a section that is not there; a section of the output is not a pointer", () => {
     const text = withRule("See the Troubleshooting section for authentication errors.")
     expectReported(review(text), "SK-STRUCT-PROMISED", lineOf(text, "Troubleshooting"), "major")

@@ -23,7 +23,7 @@ import {
 import type { Doc } from "./Document.js"
 import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
 import { hedges } from "./checks/Hedges.js"
-import { numberedHeadingRuns } from "./checks/Procedure.js"
+import { headingGaps, numberedHeadingRuns } from "./checks/Procedure.js"
 import { createdOrPlaceholder } from "./checks/References.js"
 import { unmarkedHeadings } from "./checks/Shape.js"
 
@@ -234,18 +234,25 @@ export const improveDoc = (
   // 3a. numbered headings that skip a number: renumbered consecutively, the finding's change note asks
   // whether a section was lost (the apply cannot write it)
   if (criteria.has("steps") && found("SK-STEPS-HEADING-GAP")) {
+    const gaps = headingGaps(doc)
     for (const run of numberedHeadingRuns(doc)) {
-      if (!run.headings.some((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)) continue
-      const first = run.headings[0]!.n
+      if (!run.headings.some((h) => gaps.some((g) => g.line === h.line))) continue
+      // a run that starts late (no "Step 1") starts at 1 again
+      const late = gaps.some((g) => g.line === run.headings[0]!.line && g.from === null)
+      const first = late ? 1 : run.headings[0]!.n
       run.headings.forEach((h, i) => {
         const e = at(h.line)
         e.text = e.text.replace(new RegExp(`^(\\s*#{1,6}\\s+(?:\\*\\*)?(?:[A-Za-z]+(?: [A-Za-z]+)?\\s+)?)${h.n}(?!\\d)`), `$1${first + i}`)
       })
       const gap = run.headings.findIndex((h, i) => i > 0 && h.n > run.headings[i - 1]!.n + 1)
+      const what = run.label === "Section" ? "numbered" : `"${run.label}"`
+      const lines = run.headings.length === 1 ? `Line ${run.headings[0]!.line}` : `Lines ${run.headings[0]!.line}-${run.headings[run.headings.length - 1]!.line}`
       changes.push({
         line: run.headings[0]!.line,
         order: 31,
-        text: `Lines ${run.headings[0]!.line}-${run.headings[run.headings.length - 1]!.line}: renumbered the ${run.label === "Section" ? "numbered" : `"${run.label}"`} headings consecutively (they went from ${run.headings[gap - 1]!.n} to ${run.headings[gap]!.n}; check whether a section is missing).`
+        text: late && gap < 0
+          ? `${lines}: renumbered the ${what} heading${run.headings.length > 1 ? "s" : ""} from 1 (${run.headings.length > 1 ? "they started" : "it was"} at ${run.headings[0]!.n}; check whether a section is missing).`
+          : `${lines}: renumbered the ${what} headings consecutively (they went from ${run.headings[gap - 1]!.n} to ${run.headings[gap]!.n}; check whether a section is missing).`
       })
     }
   }

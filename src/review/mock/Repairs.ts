@@ -22,7 +22,8 @@ import { maskInlineCode, plainText } from "../text/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import type { CheckContext } from "./checks/Common.js"
-import { isCommandLine, orderedLists } from "./checks/Procedure.js"
+import { isCommandLine, isImperative, orderedLists } from "./checks/Procedure.js"
+import { STEP_HEADING } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../text/Paths.js"
@@ -180,13 +181,17 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   }
   // parts run together: a heading named after what the part is
   if (ed.found("SK-STRUCT-RUN-TOGETHER")) {
-    const level = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
+    const top = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
     for (const j of runTogether(doc)) {
+      // the lost heading was a sibling of the section the part sits in: a top-level heading there would
+      // take the section's later subsections as its own
+      const within = [...doc.md.headings].reverse().find((h) => h.line < j.block.start)
+      const level = within === undefined ? top : Math.max(top, within.level)
       const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
       const name = j.block.kind === "ordered" ? "Steps" : rules * 2 >= items.length ? "Rules" : "Notes"
       ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
-      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : "list"} that ran into the part above; rename it if another title fits.`)
+      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : "list"} that ran into the part above; rename it if another title fits.`)
     }
   }
   // said twice: the later copy goes
@@ -255,8 +260,15 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
     return { lead: `From \`${target}\`:`, lang: /\.md$/.test(target!) ? "markdown" : "text", lines, what: `the content of ${target}, shown inline` }
   }
   // a worked run: the description's trigger as the request, the steps as what happens
-  const steps = (orderedLists(doc)[0]?.items ?? []).filter((s) => !ed.removed(s.line))
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\buse (?:this skill |it )?(?:when|whenever|if|for|to)\b[^.]*/i)?.[0]
+  // the procedure: "Step N" headings, else the longest list of mostly imperative steps, else numbered
+  // headings, else the first list
+  const lists = orderedLists(doc).map((l) => l.items.filter((s) => !ed.removed(s.line)))
+  const imperative = lists.filter((l) => l.length >= 2 && l.filter((i) => isImperative(i.text) === true).length >= l.length * 0.6)
+  const headed = doc.md.headings.filter((h) => STEP_HEADING.test(plainText(h.text)) && !ed.removed(h.line)).map((h) => ({ line: h.line, text: plainText(h.text) }))
+  const labelled = headed.filter((h) => /^(?:step|phase|stage)\s*\d/i.test(h.text))
+  const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? [])
+  // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|at|during)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return null
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {
@@ -267,7 +279,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   return {
     lead: "A run of this skill, from its trigger and its steps (replace it with a real request and result):",
     lang: "text",
-    lines: [`Request: ${trigger.replace(/^use (this skill |it )?/i, "").replace(/^when (the user |a user )?/i, "").trim()}`, ...titles],
+    lines: [`Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`, ...titles],
     what: "a run built from the description's trigger and the steps; replace it with a real request and result"
   }
 }

@@ -72,6 +72,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("structure", "duplicate_heading", "SK-STRUCT-DUP-HEADING", "minor", "Two sibling headings with one title", "## Steps\n…\n## Steps", "Merge the sections or rename one."),
   r("structure", "duplicate_section", "SK-STRUCT-DUP-SECTION", "minor", "A section repeated, with the same content", "## Rules\n- Never …\n## Rules\n- Never …", "Delete the copy. (apply)"),
   r("structure", "cut_short", "SK-STRUCT-CUT-SHORT", "major", "The document stops before it is finished", "## Steps\n1. Build the app.\n2. Deploy it to the", "Finish the last section, and the sections the description and opening promise. (apply: only an unfinished last line removed; what is missing stays a finding)"),
+  r("structure", "ends_early", "SK-STRUCT-ENDS-EARLY", "minor", "The headings show the document stops early", "## Patterns\n### Pattern 1: Retry\n(end of file)", "Write the sections that are missing, or end the section where it is complete."),
   r("structure", "missing_section", "SK-STRUCT-PROMISED", "major", "The text promises a section that does not exist", "See the Troubleshooting section below. (no such section)", "Write the section or drop the pointer."),
   r("structure", "unclosed_fence", "SK-STRUCT-UNCLOSED-FENCE", "major", "A code block is never closed", "```bash\nnpm test", "Close it with its fence. (apply)"),
   r("structure", "unbalanced_tag", "SK-STRUCT-UNBALANCED-TAG", "minor", "An XML-style tag is not closed", "<example>\n…", "Balance every `<tag>` with `</tag>`."),

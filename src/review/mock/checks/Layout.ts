@@ -7,7 +7,7 @@ import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../../ai/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Procedure.js"
-import { cutShort, duplicateSections, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
+import { cutShort, duplicateSections, endsEarly, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -174,19 +174,35 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     o.issue("cut_short", "major", c.line, `The document looks cut short: ${c.reason}`, "Finish the text: the last section, and every section the description and the opening promise.")
   }
   o.deductEach(cut.length, 40, 60, "the document stops before it is finished", "cut_short")
+  // no unfinished line, but the headings show the end never came (a lesser sign: minor)
+  const early = cut.length === 0 ? endsEarly(doc) : []
+  for (const e of early) {
+    o.issue("ends_early", "minor", e.line, `The document seems to stop early: ${e.reason}`, "Check the end of the file against the source: write the sections that are missing, or end the section where it is complete.")
+  }
+  o.deductEach(early.length, 25, 25, "the document seems to stop early", "ends_early")
   const promised = promisedSections(doc)
   for (const p of promised.slice(0, 5)) {
-    o.issue("missing_section", "major", p.line, `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
+    o.issue("missing_section", "major", p.line, p.message ?? `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
   }
   o.deductEach(promised.length, 25, 50, "pointers to sections that do not exist", "missing_section")
   // parts run together: a list right after another list, a code block or a table, with nothing between
   const joined = runTogether(doc)
   for (const j of joined.slice(0, 5)) {
+    if (j.section !== undefined) {
+      o.issue(
+        "run_together",
+        "minor",
+        j.block.start,
+        `The numbered procedure on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after its own content (line ${j.after.start}): the steps ran into a section about something else, as if their heading was lost`,
+        "Give the procedure its own heading (## Steps, ## How to use)."
+      )
+      continue
+    }
     o.issue(
       "run_together",
       "minor",
       j.block.start,
-      `A ${j.block.kind === "ordered" ? "numbered list" : "list"} starts right after ${j.after.kind === "code" ? "a code block" : j.after.kind === "table" ? "a table" : j.after.kind === "ordered" ? "a numbered list" : "another list"} (line ${j.after.start}) with no heading or lead-in between: two parts run together, as if a heading was lost`,
+      `A ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : "list"} starts right after ${j.after.kind === "code" ? "a code block" : j.after.kind === "table" ? "a table" : j.after.kind === "ordered" ? "a numbered list" : "another list"} (line ${j.after.start}) with no heading or lead-in between: two parts run together, as if a heading was lost`,
       "Give the second part its heading (## Rules, ## Steps, …) or a sentence that introduces it."
     )
   }

@@ -6,6 +6,7 @@
  * how to check the result; an agent that pushes, deploys, sends or orders needs boundaries.
  */
 import { plainText } from "../../text/Markdown.js"
+import { IMPERATIVE_VERBS } from "../Vocabulary.js"
 import type { Doc } from "../Document.js"
 import { commandLines, isCommandLine, isImperative, orderedLists } from "./Procedure.js"
 import { perDoc } from "./PerDoc.js"
@@ -64,6 +65,20 @@ const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:te
 /** Imperatives that act on shared or paid things. */
 const SIDE_EFFECT =
   /\b(push|force-push|deploy|release|publish|merge|submit|order|purchase|pay|send|email|post|upload|delete|drop|truncate|destroy|overwrite|migrate|commit|rebase|reset|revoke|rotate|transfer|book|cancel)\b/i
+
+/** Verbs that describe what a text offers rather than a job the agent does. */
+const OFFERS: ReadonlySet<string> = new Set(["provide", "describe", "explain", "document", "list", "reference", "show", "give", "include", "use", "cover", "support", "help"])
+
+/**
+ * The description opens with a job done, in the third person ("Upgrades …", "Investigates …",
+ * "Plans, reviews and applies …"): the skill is a procedure, whatever its body looks like.
+ */
+export const performsTask = (description: string): boolean => {
+  const w = (/^\s*["']?([A-Za-z]+)\b/.exec(description)?.[1] ?? "").toLowerCase()
+  if (!/s$/.test(w) || w.length < 4) return false
+  const stems = [w.slice(0, -1), w.slice(0, -2), w.replace(/ies$/, "y")]
+  return stems.some((x) => IMPERATIVE_VERBS.has(x) && !OFFERS.has(x))
+}
 
 export const needsOf = perDoc((doc: Doc): Needs => {
   const lines = doc.split.lines
@@ -125,7 +140,11 @@ export const needsOf = perDoc((doc: Doc): Needs => {
 
   const bodyLines = Math.max(1, doc.bodyLineCount)
   const codeLines = doc.md.codeBlocks.reduce((n, b) => n + (b.endLine - b.startLine + 1), 0)
-  const reference = procedure.length === 0 && (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods)\b/i.test(h.text)))
+  const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""
+  // a skill that says it does a job ("Upgrades npm dependencies …", "Reviews a pull request …") is a
+  // procedure even when its body is mostly code; one that names a library or an API is a reference
+  const reference = procedure.length === 0 && !performsTask(description) &&
+    (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods)\b/i.test(h.text)))
 
   const sideEffects = doc.prose.some(([, t]) => {
     // the cheap test first: most lines name no such act
@@ -134,7 +153,6 @@ export const needsOf = perDoc((doc: Doc): Needs => {
     return SIDE_EFFECT.test(plainText(text).split(/\s+/).slice(0, 6).join(" ")) && isImperative(text) === true
   }) || commandLines(doc).some((c) => isCommandLine(c.text) && /\b(git push|deploy|publish|kubectl (apply|delete)|terraform (apply|destroy)|DROP|DELETE FROM)\b/.test(c.text))
 
-  const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""
   const title = `${description} ${headings.map((h) => h.text).join(" ")}`
   const writesCode = CODE_SUBJECT.test(title) && doc.prose.some(([, t]) => WRITES_CODE.test(t))
   // "Drafts a postmortem", "Edits customer-facing copy", "## Output", "Return the report": a shaped result

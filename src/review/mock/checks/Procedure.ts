@@ -213,7 +213,15 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
   // on: a number skipped between two of them means a section was lost or never written
   for (const gap of headingGaps(doc)) {
-    o.issue("heading_gap", "minor", gap.line, `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`, "Restore the missing section or renumber.")
+    o.issue(
+      "heading_gap",
+      "minor",
+      gap.line,
+      gap.from === null
+        ? `${gap.label} ${gap.to} is the first of its numbered headings: ${gap.label.toLowerCase()}${gap.to === 2 ? " 1 is" : gap.to === 3 ? "s 1 and 2 are" : `s 1 to ${gap.to - 1} are`} missing`
+        : `${gap.label} ${gap.from} is followed by ${gap.to}: a section may be missing`,
+      "Restore the missing section or renumber."
+    )
     o.deduct(15, "gap in numbered headings")
   }
   if (numbered.length > 0) {
@@ -250,7 +258,8 @@ export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: 
   const parents: Array<number> = []
   for (const h of doc.md.headings) {
     parents.length = h.level - 1
-    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):]|\s[-—–]|\s*$)/.exec(plainText(h.text))
+    // "2.1 Setup" is a subsection of section 2, not section 2 again
+    const m = /^(?:([A-Za-z]+(?: [A-Za-z]+)?)\s+)?(\d{1,2})(?:[.):](?!\d)|\s[-—–]|\s*$)/.exec(plainText(h.text))
     if (m) {
       const key = `${parents.join(">")}|${h.level}|${(m[1] ?? "").toLowerCase()}`
       const run = runs.get(key) ?? { label: m[1] ?? "Section", headings: [] }
@@ -262,11 +271,22 @@ export const numberedHeadingRuns = (doc: Doc): Array<{ label: string; headings: 
   return [...runs.values()]
 }
 
-/** Numbered sibling headings that skip a number: a section was lost, or never written. */
-export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number; to: number }> =>
+/** Labels that number the parts of a sequence: "Step 2" alone means a step 1 was written, or lost. */
+const SEQUENCE_LABEL = /^(?:step|phase|stage|part|task|round|level|tier|option|scenario|pattern|example|use case|case|workflow|module|lesson|chapter|day|week|session|section|issue|problem|rule|principle|tip)$/i
+
+/**
+ * Numbered sibling headings that skip a number: a section was lost, or never written. A run that
+ * starts after 1 skips the first ones ("Step 2" with no "Step 1"): when it has two headings at least,
+ * or one that numbers a sequence ("Step 2", "### 3. Loading"; not "Python 3").
+ */
+export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from: number | null; to: number }> =>
   numberedHeadingRuns(doc)
-    .flatMap((r) => r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })))
-    .filter((g) => g.to > g.from + 1)
+    .flatMap((r) => {
+      const first = r.headings[0]!
+      const sequence = r.headings.length >= 2 || r.label === "Section" || SEQUENCE_LABEL.test(r.label)
+      const late = first.n > 1 && sequence ? [{ line: first.line, label: r.label, from: null, to: first.n }] : []
+      return [...late, ...r.headings.slice(1).map((h, i) => ({ line: h.line, label: r.label, from: r.headings[i]!.n, to: h.n })).filter((g) => g.to > g.from + 1)]
+    })
     .sort((a, b) => a.line - b.line)
 
 // ---------------------------------------------------------------- examples
@@ -302,6 +322,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
+  // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
+  const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
   if (strong === 0) {
     // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
     // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
@@ -311,10 +333,12 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     const needs = needsOf(doc)
     const skillLike = artifactType === "skill" || artifactType === "prompt"
     const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
-    // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
-    const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
     const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
-    const severity: Severity = teaches ? "major" : shapesOutput ? "minor" : skillLike ? "info" : "minor"
+    // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
+    // sample): the agent has the tools' names and must compose every invocation itself
+    const ran = commandLines(doc)
+    const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && needs.procedure.length > 0 && ran.length >= 2
+    const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
     o.issue(
       "missing",
       severity,
@@ -323,6 +347,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
         ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
         : shapesOutput
         ? "No example of what it produces: no sample output, code block, example section or example file"
+        : runsUnshown
+        ? `No example at all: its procedure runs commands (${ran.slice(0, 3).map((c) => `\`${c.text}\``).join(", ")}) but no code block, example section, example file or sample shows one in use`
         : inline > 0
         ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
         : "No examples: no code block, example section or example file",
@@ -335,8 +361,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
     const procedure = needsOf(doc).procedure
     const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
-    // samples in the text itself ("e.g.", quoted requests) show the shape already
-    const inlineSamples = weak.length + quoted.length > 0
+    // a sample in the text itself (a long quote, a blockquote, a before/after pair) shows the shape
+    // already; a quoted phrase or an "e.g." in passing does not
+    const inlineSamples = sample.length > 0
     o.issue(
       "only_in_files",
       routed || inlineSamples ? "info" : "minor",

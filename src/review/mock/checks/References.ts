@@ -203,7 +203,8 @@ export const references = (ctx: CheckContext): CheckOutcome => {
         `Mention each where it is needed (e.g. "See [${basename(orphans[0]!)}](${orphans[0]}) for ..."), or remove it.`
       )
     }
-    o.deductEach(orphans.length, 12, 48, "bundle files never referenced")
+    // the converse of a path to a missing file, and as costly: the content is there, and the agent is never sent to it
+    o.deduct(saturate(20 * orphans.length, 60), orphans.length > 1 ? `bundle files never referenced (x${orphans.length})` : "a bundle file never referenced")
   }
   if (dangling === 0) o.note(`${ok.length} reference(s) resolve to bundle files`)
   else o.note(`${ok.length} reference(s) resolve`)

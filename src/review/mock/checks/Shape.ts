@@ -6,7 +6,7 @@
  */
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
-import { isCommandLine } from "./Procedure.js"
+import { isCommandLine, isImperative } from "./Procedure.js"
 import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 import { MISSING_MARKER } from "./References.js"
@@ -130,7 +130,7 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const isItem = /^([-*+]|\d{1,4}[.)])\s/.test(text)
     const plain = plainText(text.replace(/^([-*+]|\d{1,4}[.)])\s+/, ""))
     const words = plain.split(/\s+/).filter((w) => w !== "")
-    if (/:\s*$/.test(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
+    if (endsWithColon(text)) out.push({ line: last, reason: "it ends on a line that announces something (\":\") that never comes" })
     // a keyword list ("a, b, c, d") is not a sentence
     // a labelled sample ("Example: `feat: add x`") or a line ending in code or a brace is not prose
     // a closing credit or link line ("Learn more: https://…", "Powered by …") ends a document too
@@ -149,6 +149,74 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
   return out
 }
 
+/**
+ * Signs that a document stops early at a paragraph break, where no line is left unfinished: read from
+ * its headings, not its wording.
+ * - It ends in the only subsection of its last section: a section opens a level of subsections and the
+ *   file stops after the first (a file name as a heading, "### scripts/run.py", lists a resource).
+ * - It ends in the last of three or more sibling sections (four at the top level) that lacks a part every earlier sibling has:
+ *   a list, a table, a labelled part ("**Approach:**"), or, below the top level, a code block. Sibling
+ *   sections written to one pattern (use cases, phases, patterns) keep it to the last one.
+ * Each is one finding at the last heading, with what is missing.
+ */
+const FILE_HEADING = /^\S*(?:\/|\.\w{1,5}$)\S*$/
+
+export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
+  const hs = doc.md.headings
+  const out: Array<CutShort> = []
+  if (hs.length < 3) return out
+  const lines = doc.split.lines
+  const parent = hs.map((h, i) => {
+    for (let j = i - 1; j >= 0; j--) if (hs[j]!.level < h.level) return j
+    return -1
+  })
+  const last = hs.length - 1
+  const p = parent[last]!
+  const title = (i: number) => quoteShort(plainText(hs[i]!.text))
+  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_HEADING.test(plainText(hs[last]!.text).replace(MARKED, ""))) {
+    out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
+    return out
+  }
+  // the parts of a section, its subsections included
+  const partsOf = (i: number, top: boolean): Set<string> => {
+    const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
+    const parts = new Set<string>()
+    for (let n = hs[i]!.line + 1; n <= end; n++) {
+      const l = lines[n - 1]!
+      if (doc.md.inCode[n]) {
+        // closing parts (resources, rules) at the top level rarely show code: only nested siblings count it
+        if (!top) parts.add("a code block")
+        continue
+      }
+      if (/^\s*\|/.test(l)) parts.add("a table")
+      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l)) parts.add("a list")
+      const label = /^\s*(?:[-*+]\s+)?(?:\*\*|__)([^*_]{2,30}?):?(?:\*\*|__)/.exec(l)
+      if (label) parts.add(`the part "${label[1]!.replace(/:$/, "")}"`)
+    }
+    return parts
+  }
+  // from the last heading up through its parents: the last of a run of siblings
+  for (let i = last; i >= 0; i = parent[i]!) {
+    const siblings = hs.map((_, j) => j).filter((j) => parent[j] === parent[i] && hs[j]!.level === hs[i]!.level)
+    const top = parent[i]! < 0 || hs[parent[i]!]!.level === 1
+    // top-level sections are of many kinds: a shared part is a pattern only over three of them at least
+    if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i) {
+      const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
+      const mine = partsOf(i, top)
+      const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
+      if (lacking.length > 0) {
+        out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
+        break
+      }
+    }
+    if (parent[i]! < 0) break
+  }
+  return out
+})
+
+/** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
+const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
+
 /** The last word is a URL or an e-mail address (read without a regex over the whole line: lines can be huge). */
 const endsWithLink = (text: string): boolean => {
   const last = text.slice(text.lastIndexOf(" ") + 1)
@@ -159,6 +227,8 @@ const endsWithLink = (text: string): boolean => {
 export interface Promised {
   readonly line: number
   readonly what: string
+  /** the finding's text, when "The text points at <what>" does not say it */
+  readonly message?: string
 }
 
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
@@ -171,6 +241,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   const out: Array<Promised> = []
   const headings = doc.md.headings
   const lastLine = doc.split.lines.length
+  const leadIns = emptyLeadIns(doc)
   for (const [n, text] of doc.prose) {
     POINTER.lastIndex = 0
     let m: RegExpExecArray | null
@@ -197,6 +268,17 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
         if (rest.length === 0 && n < lastLine + 1) out.push({ line: n, what: "what it says is below" })
       }
     }
+    // a lead-in ("Run:", "**Implementation:**", "2. **Run the script:**") followed by nothing it could
+    // introduce: the next heading closes its section, or the next step of its list comes at once
+    const lead = leadIns.get(n)
+    if (lead) {
+      out.push({
+        line: n,
+        what: "content it introduces",
+        message: `The line ${quoteShort(plainText(doc.split.lines[n - 1]!.trim()))} introduces something (it ends with ":"), but ${lead}: what it introduced is missing`
+      })
+      continue
+    }
     // "the following command", "as follows": what is announced comes right after, before the next
     // heading, as a code block, a list, a table, a quote or an indented block (or on the same line)
     const announced = ANNOUNCE.exec(text)
@@ -212,6 +294,40 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   }
   return out
 }
+
+const quoteShort = (s: string) => JSON.stringify(s.length > 50 ? `${s.slice(0, 49)}…` : s)
+
+/**
+ * Lead-ins with nothing to lead into: a line ending with ":" (outside code, tables and quotes) whose
+ * next content is a heading above its own section's level, or of its level after a label or a list
+ * item (a subsection would be what it introduces), or, for a list item, the next item of its list or
+ * of a list around it. By line, with what comes instead. The last line of the file is `cutShort`'s.
+ */
+export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
+  const out = new Map<number, string>()
+  const lines = doc.split.lines
+  const headingAt = new Map(doc.md.headings.map((h) => [h.line, h] as const))
+  const itemAt = new Map(doc.md.listItems.map((i) => [i.line, i] as const))
+  const sectionLevel = (n: number) => [...doc.md.headings].reverse().find((h) => h.line < n)?.level ?? 0
+  for (const [n] of doc.prose) {
+    // the line as written: a colon inside code at its end ("- `name:`") is code, not a lead-in
+    const text = lines[n - 1]!
+    if (headingAt.has(n) || !endsWithColon(text) || /^\s*(\||>|<)/.test(text)) continue
+    const section = sectionLevel(n)
+    let k = n + 1
+    while (k <= lines.length && lines[k - 1]!.trim() === "" && !doc.md.inCode[k]) k++
+    if (k > lines.length) continue
+    const next = headingAt.get(k)
+    const item = itemAt.get(n)
+    const nextItem = itemAt.get(k)
+    // a sentence ("The skill has three phases:") may introduce the sibling sections that follow it when
+    // their levels are flat; a label ("**Implementation:**") or a step introduces content of its own
+    const label = item !== undefined || /^\s*(\*\*|__)/.test(text)
+    if (next && (next.level < section || (label && (section === 0 || next.level === section)))) out.set(n, `the heading ${quoteShort(plainText(next.text))} comes next`)
+    else if (item && nextItem && !doc.md.inCode[k] && nextItem.indent <= item.indent) out.set(n, "the next item comes at once")
+  }
+  return out
+})
 
 /** An announcement of content that must follow it. */
 const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
@@ -458,8 +574,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
  * A list that starts right after another list, a code block or a table, with no heading or lead-in
  * sentence between: two parts of the document run together, as when a heading was lost.
  */
-export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block }> => {
-  const out: Array<{ block: Block; after: Block }> = []
+export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; readonly after: Block; readonly section?: string; readonly list?: number }> => {
+  const out: Array<{ block: Block; after: Block; section?: string; list?: number }> = []
   // a bold label on a line of its own ("**Use X for diagrams:**") heads the code and the list under it
   const label = (line: number) => /^\s*(\*\*|__)[^*_]{2,100}\1\s*:?\s*$|^\s*(\*\*|__)[^*_]{2,100}:\1\s*$/.test(doc.split.lines[line - 1] ?? "")
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
@@ -473,9 +589,30 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
       const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
-        (b.kind === "ordered" && a.kind === "bullets")
+        (b.kind === "ordered" && a.kind === "bullets") ||
+        // a table opens with its own header row: right after a list or another table it starts a part (after a
+        // code block it often spells out what the block shows)
+        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table"))
       if (joined) out.push({ block: b, after: a })
+    }
+    // a procedure inside the section that says when to use the skill (or what it is), after that
+    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost
+    const heading = doc.md.headings.find((h) => h.line === from - 1)
+    if (heading && INTRO_SECTION.test(plainText(heading.text))) {
+      for (let k = 1; k < blocks.length; k++) {
+        const b = blocks[k]!
+        if (b.kind !== "ordered" || out.some((x) => x.block === b)) continue
+        const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
+        if (items.length < 3 || items.filter((it) => isImperative(it.text) === true).length < items.length * 0.6) continue
+        // its lead-in sentence ("To write any internal communication:") goes with it
+        const lead = blocks[k - 1]!.kind === "paragraph" && /:\s*$/.test(doc.split.lines[blocks[k - 1]!.end - 1] ?? "") ? k - 1 : k
+        if (lead === 0) continue
+        out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
+      }
     }
   }
   return out
 })
+
+/** Sections about when to use a skill, or what it is: not where its procedure belongs. */
+const INTRO_SECTION = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i
