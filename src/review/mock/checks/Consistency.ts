@@ -15,7 +15,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
-import { firstWord, orderedLists } from "./Procedure.js"
+import { firstWord, orderedLists } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 

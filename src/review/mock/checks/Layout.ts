@@ -6,7 +6,7 @@ import type { Severity } from "../../Types.js"
 import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../../ai/Tokens.js"
 import type { Doc } from "../Document.js"
-import { orderedLists } from "./Procedure.js"
+import { orderedLists } from "./Instructions.js"
 import { cutShort, duplicateSections, endsEarly, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,

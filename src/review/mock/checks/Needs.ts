@@ -8,7 +8,7 @@
 import { plainText } from "../../text/Markdown.js"
 import { IMPERATIVE_VERBS } from "../Vocabulary.js"
 import type { Doc } from "../Document.js"
-import { commandLines, isCommandLine, isImperative, orderedLists } from "./Procedure.js"
+import { commandLines, isCommandLine, isImperative, orderedLists } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { unmarkedHeadings } from "./Shape.js"
 

@@ -6,7 +6,7 @@
  */
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
-import { isCommandLine, isImperative } from "./Procedure.js"
+import { isCommandLine, isImperative } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 import { MISSING_MARKER } from "./References.js"
