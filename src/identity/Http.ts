@@ -1,12 +1,11 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { Effect } from "effect"
-import { CurrentActor } from "../auth/CurrentActor.js"
-
+import { Effect, Redacted } from "effect"
 import { RubrApi } from "../Api.js"
+import { CurrentActor } from "../auth/CurrentActor.js"
+import { Unauthorized } from "../domain/Errors.js"
 import { ok } from "../http/Envelope.js"
 import { ApiKeys } from "./ApiKeys.js"
 import { signInProviderLabel, Users } from "./Users.js"
-import { Redacted } from "effect"
 
 export const IdentityHttp = HttpApiBuilder.group(RubrApi, "identity", (handlers) =>
   Effect.gen(function*() {
@@ -25,7 +24,10 @@ export const IdentityHttp = HttpApiBuilder.group(RubrApi, "identity", (handlers)
             signInProviderLabel: signInProviderLabel(i.signInProvider)
           }))
           return yield* ok({ user, identities })
-        }))
+        }).pipe(
+          // the user or key authentication just resolved was deleted meanwhile: the credentials are gone
+          Effect.catchTag("NotFound", () => new Unauthorized({ message: "These credentials no longer belong to an account.", details: [] }))
+        ))
       .handle("listApiKeys", () =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor

@@ -20,7 +20,7 @@ import type * as Rpc from "@effect/rpc/Rpc"
 import { Cause, Effect, JSONSchema, Option, ParseResult, Redacted, Schema, type SchemaAST } from "effect"
 import { Actors } from "../auth/Actors.js"
 import { AppConfig } from "../config/AppConfig.js"
-import { InternalError, PayloadTooLarge, ValidationFailed } from "../domain/Errors.js"
+import { InternalError, PayloadTooLarge } from "../domain/Errors.js"
 import { isInvalidUtf8 } from "../http/Body.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../domain/RequestId.js"
@@ -296,14 +296,16 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
         if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType)) {
           return jsonResponse(415, rpcError(null, JsonRpcCode.invalidRequest, "Send JSON-RPC messages with Content-Type: application/json."))
         }
-        // the text the shared guards already read (the platform caches it)
+        // the text the shared guards already read (the platform caches it); a body that cannot be read
+        // (the client went away mid-body) is a JSON-RPC parse error like any unreadable message
         const text = yield* request.text.pipe(
-          Effect.mapError((error) =>
+          Effect.catchAll((error) =>
             isBodyTooLarge(error)
-              ? new PayloadTooLarge({ message: "The request body is too large.", details: [] })
-              : new ValidationFailed({ message: "The request body could not be read.", details: [] })
+              ? Effect.fail(new PayloadTooLarge({ message: "The request body is too large.", details: [] }))
+              : Effect.succeed(undefined)
           )
         )
+        if (text === undefined) return jsonResponse(400, rpcError(null, JsonRpcCode.parseError, "Parse error: the body could not be read."))
         const invalidUtf8 = isInvalidUtf8(text, request.headers["content-length"])
         let parsed: unknown
         try {
