@@ -20,8 +20,9 @@ import { cli } from "./support/Cli.js"
 import { call, count, REPAIRABLE_SKILL } from "./support/fixtures.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { CORPUS_ROOT } from "./support/Corpus.js"
 
-const CORPUS = new URL("../../shared/corpus/", import.meta.url).pathname
+const CORPUS = CORPUS_ROOT
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" })
 const asArray = <T>(x: T | ReadonlyArray<T> | undefined): ReadonlyArray<T> => (x === undefined ? [] : Array.isArray(x) ? x : [x as T])
 

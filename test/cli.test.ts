@@ -326,7 +326,7 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       expect([archived.code, archived.stdout]).toEqual([0, expect.stringContaining("Archived")])
       const gone = yield* cli(["bundles", "show", "areas"], { env })
       expect([gone.code, gone.stderr]).toEqual([2, expect.stringContaining("No active bundle")])
-    }))
+    }), { timeout: 180_000 }) // about thirty CLI processes one after another: minutes on a loaded machine
 
   it.scoped("audits, convert, eval, proof, verify, jobs, credits", () =>
     Effect.gen(function*() {
@@ -480,5 +480,5 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "3000" } }
       })
       const [check] = yield* Effect.all([checking, cancelLater], { concurrency: 2 })
       expect([check.code, check.stderr]).toEqual([5, expect.stringContaining("job_failed")])
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 })

@@ -5,6 +5,7 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { corpusPath } from "./support/Corpus.js"
 
 const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
   Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
@@ -18,7 +19,7 @@ const expectError = (reply: { status: number; body: any; headers: Headers }, sta
 
 const sha = (text: string) => `sha256:${Crypto.createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex")}`
 
-const CORPUS = "/work/shared/corpus/skills/notion-knowledge-capture"
+const CORPUS = corpusPath("skills", "notion-knowledge-capture")
 const corpusFiles = (dir: string): Array<{ path: string; content: string }> => {
   const out: Array<{ path: string; content: string }> = []
   const walk = (rel: string) => {

@@ -5,14 +5,13 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { analyzeSources, assessFlow, blockMappingOf, planBlocks, type PlannedBlock } from "../../src/conversions/Analysis.js"
 import { generateMock } from "../../src/conversions/mock/MockConverter.js"
 import type { ConversionInput, ConversionSource } from "../../src/conversions/Types.js"
+import { corpusPath } from "../support/Corpus.js"
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const CORPUS_DIR = path.resolve(repoRoot, "../shared/corpus/skills")
+const CORPUS_DIR = corpusPath("skills")
 const corpusAvailable = fs.existsSync(CORPUS_DIR)
 
 const sha = (content: string) => `sha256:${createHash("sha256").update(content, "utf8").digest("hex")}`

@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { analyzeSources, assessFlow, blockMappingOf, planBlocks } from "../../src/conversions/Analysis.js"
@@ -16,9 +15,9 @@ import type { ConversionDraft, ConversionInput, ConversionSource } from "../../s
 import { parseSourceRef } from "../../src/rubr_flow/Format.js"
 import { renderFlow } from "../../src/rubr_flow/Render.js"
 import { lineCount, validateText, type ValidationResult } from "../../src/rubr_flow/Validator.js"
+import { corpusPath } from "../support/Corpus.js"
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const CORPUS_DIR = path.resolve(repoRoot, "../shared/corpus/skills")
+const CORPUS_DIR = corpusPath("skills")
 const corpusAvailable = fs.existsSync(CORPUS_DIR)
 
 const sha = (content: string) => `sha256:${createHash("sha256").update(content, "utf8").digest("hex")}`

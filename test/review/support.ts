@@ -1,15 +1,14 @@
 /** Shared helpers for the review tests: corpus loading and ReviewInput builders. Pure, no database. */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
 import type { ArtifactType } from "../../src/domain/Artifact.js"
 import type { ReviewFile, ReviewInput, ReviewResult, Rubric } from "../../src/review/Types.js"
+import { corpusPath } from "../support/Corpus.js"
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-/** The visible corpus, a sibling of the repository (../shared/corpus/skills). */
-export const CORPUS_DIR = path.resolve(repoRoot, "../shared/corpus/skills")
+/** The visible corpus (test/support/Corpus.ts finds it). */
+export const CORPUS_DIR = corpusPath("skills")
 export const corpusAvailable = fs.existsSync(CORPUS_DIR)
 if (!corpusAvailable) {
   console.warn(`[review tests] corpus not found at ${CORPUS_DIR}: corpus tests are skipped`)

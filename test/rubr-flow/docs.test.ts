@@ -11,10 +11,11 @@ import { headerOf } from "../../src/conversions/Task.js"
 import type { ConversionInput, ConversionSource } from "../../src/conversions/Types.js"
 import { renderFlow } from "../../src/rubr_flow/Render.js"
 import { validateText } from "../../src/rubr_flow/Validator.js"
+import { corpusPath } from "../support/Corpus.js"
 
 const doc = readFileSync(new URL("../../docs/rubr-flow.md", import.meta.url), "utf8")
 /** The corpus skill of the worked example, a sibling of the repository. */
-const GH_FIX_CI = new URL("../../../shared/corpus/skills/gh-fix-ci/SKILL.md", import.meta.url)
+const GH_FIX_CI = corpusPath("skills", "gh-fix-ci", "SKILL.md")
 const source = ["Validator.ts", "Parse.ts"]
   .map((f) => readFileSync(new URL(`../../src/rubr_flow/${f}`, import.meta.url), "utf8"))
   .join("\n")
