@@ -1,17 +1,8 @@
 /** Issue 3: bundles: create, list, read, update, archive, permanent delete, scopes, cross-user 404s, rate limit. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectError = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status)
-  expect(reply.body.error.code).toBe(code)
-  expect(Array.isArray(reply.body.error.details)).toBe(true)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
+import { inOneMinuteWindow, makeTestApp } from "./support/TestApp.js"
+import { call, expectError } from "./support/fixtures.js"
 
 const ZERO_UUID = "00000000-0000-4000-8000-000000000000"
 
