@@ -2,7 +2,7 @@
 import { Effect, Schema } from "effect"
 import { expect } from "vitest"
 import { envelopeBody } from "../../src/domain/Errors.js"
-import { type Reply, sleep, TestApp } from "./TestApp.js"
+import { sleep, TestApp } from "./TestApp.js"
 
 /** Runs one step against the file's TestApp (a request, a token) inside the test's Effect. */
 export const call = <T>(f: (app: typeof TestApp.Service) => Promise<T>) =>
@@ -13,7 +13,7 @@ export const call = <T>(f: (app: typeof TestApp.Service) => Promise<T>) =>
  * error decoded by the contract's own schema (code, message, details, requestId and no other key), its
  * requestId the response's `x-request-id`.
  */
-export const expectError = (reply: Pick<Reply<unknown>, "status" | "headers" | "body">, status: number, code: string) => {
+export const expectError = (reply: { readonly status: number; readonly headers: Headers; readonly body: unknown }, status: number, code: string) => {
   expect(reply.status, JSON.stringify(reply.body)).toBe(status)
   expect(reply.headers.get("content-type")).toContain("application/json")
   const body = Schema.decodeUnknownSync(envelopeBody(code))(reply.body, { onExcessProperty: "error" })
