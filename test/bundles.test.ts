@@ -1,17 +1,8 @@
 /** Issue 3: bundles: create, list, read, update, archive, permanent delete, scopes, cross-user 404s, rate limit. */
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectError = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status)
-  expect(reply.body.error.code).toBe(code)
-  expect(Array.isArray(reply.body.error.details)).toBe(true)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
+import { inOneMinuteWindow, makeTestApp, type OpenApiDocument } from "./support/TestApp.js"
+import { call, expectError } from "./support/fixtures.js"
 
 const ZERO_UUID = "00000000-0000-4000-8000-000000000000"
 
@@ -337,7 +328,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
     it.effect("the OpenAPI document lists every bundle, file and version route with its statuses", () =>
       Effect.gen(function*() {
-        const reply = yield* call((app) => app.request("GET", "/openapi.json"))
+        const reply = yield* call((app) => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
         expect(reply.status).toBe(200)
         const paths = reply.body.paths
         const expected: Record<string, Record<string, ReadonlyArray<string>>> = {

@@ -135,12 +135,17 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
       Fs.appendFileSync(Path.join(root, "AGENTS.md"), "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n")
       const conflicted = yield* cli(["check", "--fix"], { cwd: root, env })
       expect([conflicted.code, conflicted.stderr]).toEqual([2, expect.stringContaining("AGENTS.md: has git conflict markers")])
-      // root reads every file: an unreadable one can only be made by another user
-      if (process.getuid?.() !== 0) {
-        Fs.chmodSync(Path.join(root, "skills/internal-comms/SKILL.md"), 0)
-        const unreadable = yield* cli(["check", "skills"], { cwd: root, env })
-        expect([unreadable.code, unreadable.stderr]).toEqual([2, expect.stringContaining("skills/internal-comms/SKILL.md: cannot be read")])
-      }
+      expect(server.hits()).toBe(0)
+    }))
+
+  // root reads every file: an unreadable one can only be made by another user
+  it.scoped.skipIf(process.getuid?.() === 0)("an unreadable file: exit 2 naming it, no request", () =>
+    Effect.gen(function*() {
+      const server = yield* countingServer
+      const root = yield* repository()
+      Fs.chmodSync(Path.join(root, "skills/internal-comms/SKILL.md"), 0)
+      const unreadable = yield* cli(["check", "skills"], { cwd: root, env: envFor(server.url, "rubr_x") })
+      expect([unreadable.code, unreadable.stderr]).toEqual([2, expect.stringContaining("skills/internal-comms/SKILL.md: cannot be read")])
       expect(server.hits()).toBe(0)
     }))
 

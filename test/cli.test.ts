@@ -39,6 +39,16 @@ const countingServer = Effect.acquireRelease(
   (s) => Effect.sync(s.close)
 )
 
+/** `script` gives the CLI a pseudo-terminal (stdout and stderr together); without it the terminal test is skipped. */
+const hasScript = (() => {
+  try {
+    execFileSync("script", ["--version"], { stdio: "ignore" })
+    return true
+  } catch {
+    return false
+  }
+})()
+
 const envFor = (baseUrl: string, apiKey?: string) => ({ SERVICE_BASE_URL: baseUrl, ...(apiKey ? { SERVICE_API_KEY: apiKey } : {}) })
 
 layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => {
@@ -384,18 +394,8 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       expect((yield* cli(["credits"], { env })).stdout).toContain("Balance:")
     }))
 
-  it.scoped("on a terminal: one live progress line and colours; NO_COLOR turns the colours off", () =>
+  it.scoped.skipIf(!hasScript)("on a terminal: one live progress line and colours; NO_COLOR turns the colours off", () =>
     Effect.gen(function*() {
-      // `script` gives the CLI a pseudo-terminal (stdout and stderr together)
-      const hasScript = (() => {
-        try {
-          execFileSync("script", ["--version"], { stdio: "ignore" })
-          return true
-        } catch {
-          return false
-        }
-      })()
-      if (!hasScript) return
       const app = yield* TestApp
       const key = yield* call((a) => a.apiKey("cli-tty", allScopes))
       const { dir } = yield* folderWith("tty", { "SKILL.md": DEPLOY_SKILL })

@@ -342,13 +342,13 @@ layer(makeTestApp({ role: "api", env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE:
     Effect.gen(function*() {
       yield* inOneMinuteWindow()
       const app = yield* TestApp
-      const reply = yield* Effect.promise(() => app.request("GET", "/rubr-flow/schema.json"))
+      const reply = yield* Effect.promise(() => app.request<never, ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))
       expect(reply.status).toBe(200)
       expect(reply.headers.get("content-type")).toContain("application/schema+json")
       expect(reply.body).toEqual(rubrFlowJsonSchema())
       expect(reply.body.$schema).toBe("https://json-schema.org/draft/2020-12/schema")
       const statuses: Array<number> = []
-      for (let i = 0; i < 3; i++) statuses.push((yield* Effect.promise(() => app.request("GET", "/rubr-flow/schema.json"))).status)
+      for (let i = 0; i < 3; i++) statuses.push((yield* Effect.promise(() => app.request<never, ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))).status)
       expect(statuses.at(-1)).toBe(429)
     }))
 })

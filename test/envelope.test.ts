@@ -5,19 +5,8 @@ import { keySatisfies, access } from "../src/auth/Scopes.js"
 import { routes } from "../src/Routes.js"
 import pg from "pg"
 import { inject } from "vitest"
-import { inOneMinuteWindow, makeTestApp, sleep, TestApp } from "./support/TestApp.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectEnvelope = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status).toBe(status)
-  expect(reply.headers.get("content-type")).toContain("application/json")
-  expect(Object.keys(reply.body)).toEqual(["error"])
-  expect(Object.keys(reply.body.error).sort()).toEqual(["code", "details", "message", "requestId"])
-  expect(reply.body.error.code).toBe(code)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
+import { inOneMinuteWindow, makeTestApp, type OpenApiDocument, sleep, TestApp } from "./support/TestApp.js"
+import { call, expectError } from "./support/fixtures.js"
 
 layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope", (it) => {
   it.effect("malformed JSON is 400 validation_failed", () =>
@@ -26,7 +15,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       const reply = yield* call((app) =>
         app.request("POST", "/api-keys", { token, rawBody: '{"name": "x", ', headers: { "content-type": "application/json" } })
       )
-      expectEnvelope(reply, 400, "validation_failed")
+      expectError(reply, 400, "validation_failed")
       expect(reply.body.error.message).toContain("not valid JSON")
     }))
 
@@ -36,7 +25,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       const reply = yield* call((app) =>
         app.request("POST", "/api-keys", { token, rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } })
       )
-      expectEnvelope(reply, 400, "validation_failed")
+      expectError(reply, 400, "validation_failed")
       expect(reply.body.error.details[0].path).toBe("content-type")
     }))
 
@@ -54,18 +43,18 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
 
   it.effect("an unknown route is 404 not_found, with or without credentials", () =>
     Effect.gen(function*() {
-      expectEnvelope(yield* call((app) => app.request("GET", "/no-such-route")), 404, "not_found")
+      expectError(yield* call((app) => app.request("GET", "/no-such-route")), 404, "not_found")
       const token = yield* call((app) => app.token("env-3"))
-      expectEnvelope(yield* call((app) => app.request("POST", "/nope/deeper", { token, body: {} })), 404, "not_found")
+      expectError(yield* call((app) => app.request("POST", "/nope/deeper", { token, body: {} })), 404, "not_found")
     }))
 
   it.effect("a wrong method is 405 method_not_allowed with an Allow header", () =>
     Effect.gen(function*() {
       const reply = yield* call((app) => app.request("PUT", "/health", { body: {} }))
-      expectEnvelope(reply, 405, "method_not_allowed")
+      expectError(reply, 405, "method_not_allowed")
       expect(reply.headers.get("allow")).toBe("GET")
       const keys = yield* call((app) => app.request("PATCH", "/api-keys", { body: {} }))
-      expectEnvelope(keys, 405, "method_not_allowed")
+      expectError(keys, 405, "method_not_allowed")
       expect(keys.headers.get("allow")).toBe("GET, POST")
     }))
 
@@ -74,7 +63,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       const token = yield* call((app) => app.token("env-4"))
       const big = JSON.stringify({ name: "x".repeat(5000), scopes: ["files:read"] })
       const declared = yield* call((app) => app.request("POST", "/api-keys", { token, rawBody: big, headers: { "content-type": "application/json" } }))
-      expectEnvelope(declared, 413, "payload_too_large")
+      expectError(declared, 413, "payload_too_large")
       // chunked: no content-length, so the limit is enforced while reading
       const streamed = yield* call(async (app) => {
         const body = new ReadableStream({
@@ -91,7 +80,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
         } as RequestInit)
         return { status: response.status, headers: response.headers, body: await response.json() }
       })
-      expectEnvelope(streamed, 413, "payload_too_large")
+      expectError(streamed, 413, "payload_too_large")
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))
       expect(listed.body.data.apiKeys).toEqual([])
     }))
@@ -100,13 +89,13 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("env-5"))
       const reply = yield* call((app) => app.request("POST", "/api-keys", { token, body: { name: 42, scopes: "files:read" } }))
-      expectEnvelope(reply, 400, "validation_failed")
+      expectError(reply, 400, "validation_failed")
       for (const detail of reply.body.error.details) {
         expect(Object.keys(detail).sort()).toEqual(["message", "path"])
       }
       expect(reply.body.error.details.map((d: any) => d.path).sort()).toEqual(["name", "scopes"])
       const array = yield* call((app) => app.request("POST", "/api-keys", { token, body: [1, 2] }))
-      expectEnvelope(array, 400, "validation_failed")
+      expectError(array, 400, "validation_failed")
     }))
 
   it.effect("every response carries X-Request-Id; a well-formed incoming one is honoured", () =>
@@ -124,7 +113,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
 
   it.effect("the OpenAPI document is 3.1.0, derived from the API, and shows the error envelope", () =>
     Effect.gen(function*() {
-      const reply = yield* call((app) => app.request("GET", "/openapi.json"))
+      const reply = yield* call((app) => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
       expect(reply.status).toBe(200)
       expect(reply.body.openapi).toBe("3.1.0")
       expect(Object.keys(reply.body.paths)).toEqual(expect.arrayContaining(["/api/v1/health", "/api/v1/me", "/api/v1/api-keys", "/api/v1/api-keys/{keyId}"]))
@@ -150,7 +139,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_USER_PER_MINUTE: "3", SERVICE_RATE
       for (let i = 0; i < 4; i++) statuses.push((yield* call((app) => app.request("GET", "/me", { token }))).status)
       expect(statuses).toEqual([200, 200, 200, 429])
       const reply = yield* call((app) => app.request("GET", "/me", { token }))
-      expectEnvelope(reply, 429, "rate_limit_exceeded")
+      expectError(reply, 429, "rate_limit_exceeded")
       const retryAfter = Number(reply.headers.get("retry-after"))
       expect(retryAfter).toBeGreaterThanOrEqual(1)
       expect(retryAfter).toBeLessThanOrEqual(60)
@@ -179,7 +168,7 @@ layer(makeTestApp())("defects", (it) => {
       yield* app.sql`ALTER TABLE identities RENAME TO identities_gone`
       const reply = yield* Effect.promise(() => app.request("GET", "/me", { token }))
       yield* app.sql`ALTER TABLE identities_gone RENAME TO identities`
-      expectEnvelope(reply, 500, "internal_error")
+      expectError(reply, 500, "internal_error")
       expect(reply.text).not.toContain("identities")
       expect(reply.text).not.toMatch(/SqlError|relation|stack|at /)
     }))
@@ -198,9 +187,9 @@ layer(makeTestApp())("database outage", (it) => {
         yield* Effect.promise(() => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`))
         yield* Effect.promise(() => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]))
         const health = yield* Effect.promise(() => app.request("GET", "/health"))
-        expectEnvelope(health, 503, "service_unavailable")
+        expectError(health, 503, "service_unavailable")
         const me = yield* Effect.promise(() => app.request("GET", "/me", { token }))
-        expectEnvelope(me, 503, "service_unavailable")
+        expectError(me, 503, "service_unavailable")
       } finally {
         yield* Effect.promise(() => admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`))
         yield* Effect.promise(() => admin.end())

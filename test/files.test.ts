@@ -4,18 +4,9 @@ import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { makeTestApp } from "./support/TestApp.js"
+import { call, expectError } from "./support/fixtures.js"
 import { corpusPath } from "./support/Corpus.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectError = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status).toBe(status)
-  expect(reply.body.error.code).toBe(code)
-  expect(Array.isArray(reply.body.error.details)).toBe(true)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
 
 const sha = (text: string) => `sha256:${Crypto.createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex")}`
 

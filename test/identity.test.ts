@@ -4,17 +4,7 @@ import * as Crypto from "node:crypto"
 import { Effect } from "effect"
 import { generateDevKey, mintToken } from "../src/auth/DevTokens.js"
 import { AUDIENCE, ISSUER, makeTestApp, TestApp } from "./support/TestApp.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectError = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status).toBe(status)
-  expect(reply.body.error.code).toBe(code)
-  expect(typeof reply.body.error.message).toBe("string")
-  expect(Array.isArray(reply.body.error.details)).toBe(true)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
+import { call, expectError } from "./support/fixtures.js"
 
 layer(makeTestApp())("login tokens", (it) => {
   it.effect("a valid token creates the user and identity on first use", () =>

@@ -10,10 +10,11 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { verifyExport } from "../src/signing/Document.js"
+import type { SigningJwks } from "../src/signing/Api.js"
+import { type ExportDocument, verifyExport } from "../src/signing/Document.js"
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from "./support/S3rver.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
-import { bundleWith, call, count, DEPLOY_SKILL, skillBundle, waitForJob } from "./support/fixtures.js"
+import { bundleWith, call, count, DEPLOY_SKILL, expectError, skillBundle, waitForJob } from "./support/fixtures.js"
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true"
 
@@ -47,9 +48,11 @@ const reportAndWait = (token: string, bundleId: string, body: unknown) =>
     return { created: created.body.data, job, report: detail.body.data.proofReport }
   })
 
-const exportOf = (token: string, bundleId: string, id: string) => get(token, `/artifact-bundles/${bundleId}/proof-reports/${id}/export`)
+/** The signed export document itself, outside the envelope. */
+const exportOf = (token: string, bundleId: string, id: string) =>
+  call((app) => app.request<never, ExportDocument>("GET", `/artifact-bundles/${bundleId}/proof-reports/${id}/export`, { token }))
 
-const jwks = Effect.map(get(undefined, "/signing-keys"), (reply) => {
+const jwks = Effect.map(call((app) => app.request<never, typeof SigningJwks.Type>("GET", "/signing-keys")), (reply) => {
   expect(reply.status).toBe(200)
   return reply.body
 })
@@ -102,7 +105,7 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       expect(exported.headers.get("content-type")).toContain("application/json")
       expect(exported.headers.get("x-rubr-export-source")).toBe("filesystem")
       expect(exported.body.format).toBe("rubr.proof_report.v1")
-      expect(exported.body.data).toBeUndefined()
+      expect(exported.body).not.toHaveProperty("data")
       expect(exported.body.payload).toEqual(payload)
       const keys = yield* jwks
       expect(keys.keys.map((k: any) => k.kid)).toContain(report.signature.kid)
@@ -222,7 +225,7 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       const keys = yield* jwks
       expect(keys.keys.length).toBeGreaterThan(0)
       for (const key of keys.keys) {
-        expect(key.d).toBeUndefined()
+        expect(key).not.toHaveProperty("d")
         expect(key.kid).toMatch(/^[A-Za-z0-9_-]{43}$/)
       }
       const reply = yield* get(undefined, "/signing-keys")
@@ -283,7 +286,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "600" } })
       const created = yield* createReport(token, bundleId, { maxCases: 3 })
       const data = created.body.data
       const before = yield* exportOf(token, bundleId, data.proofReport.id)
-      expect([before.status, before.body.error.code]).toEqual([409, "conflict"])
+      expectError(before, 409, "conflict")
       expect((yield* post(token, `/jobs/${data.evalJobId}/cancel`)).status).toBe(200)
       const job = yield* waitForJob(token, data.jobId)
       expect(job.state).toBe("failed")

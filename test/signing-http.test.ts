@@ -4,9 +4,10 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import type { SigningJwks } from "../src/signing/Api.js"
 import { signPayload, verifyExport } from "../src/signing/Document.js"
 import { deterministicPrivateJwk, fromPrivateJwk } from "../src/signing/Keys.js"
-import { inOneMinuteWindow, makeTestApp, TestApp } from "./support/TestApp.js"
+import { inOneMinuteWindow, makeTestApp, type OpenApiDocument, TestApp } from "./support/TestApp.js"
 
 // the app signs with this key file, so the test holds the private key too
 const privateJwk = deterministicPrivateJwk("signing-http.test")
@@ -21,7 +22,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_SIGNING_KEY_FILE: keyFile, SERVI
         yield* inOneMinuteWindow()
         const app = yield* TestApp
         const key = yield* Effect.promise(() => fromPrivateJwk(privateJwk))
-        const reply = yield* Effect.promise(() => app.request("GET", "/signing-keys"))
+        const reply = yield* Effect.promise(() => app.request<never, typeof SigningJwks.Type>("GET", "/signing-keys"))
         expect(reply.status).toBe(200)
         expect(reply.headers.get("content-type")).toContain("application/jwk-set+json")
         expect(reply.body).toEqual({ keys: [key.publicJwk] })
@@ -37,7 +38,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_SIGNING_KEY_FILE: keyFile, SERVI
         })
 
         // the OpenAPI document lists it with its media type
-        const openapi = yield* Effect.promise(() => app.request("GET", "/openapi.json"))
+        const openapi = yield* Effect.promise(() => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
         const operation = openapi.body.paths["/api/v1/signing-keys"].get
         expect(Object.keys(operation.responses["200"].content)).toEqual(["application/jwk-set+json"])
 

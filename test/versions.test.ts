@@ -3,15 +3,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Crypto from "node:crypto"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
-
-const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
-  Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
-
-const expectError = (reply: { status: number; body: any; headers: Headers }, status: number, code: string) => {
-  expect(reply.status, JSON.stringify(reply.body)).toBe(status)
-  expect(reply.body.error.code).toBe(code)
-  expect(reply.body.error.requestId).toBe(reply.headers.get("x-request-id"))
-}
+import { call, expectError } from "./support/fixtures.js"
 
 const sha = (text: string) => `sha256:${Crypto.createHash("sha256").update(text, "utf8").digest("hex")}`
 

@@ -12,8 +12,8 @@ import * as Zlib from "node:zlib"
 import { contentSecurityPolicy, DASHBOARD_DIST } from "../../src/dashboard/Assets.js"
 import { isLoopbackHost } from "../../src/dashboard/DevSignIn.js"
 import { makeTestApp, TestApp } from "../support/TestApp.js"
+import { call } from "../support/fixtures.js"
 
-const call = <T>(f: (app: typeof TestApp.Service) => Promise<T>) => Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
 const originOf = (app: typeof TestApp.Service) => app.baseUrl.replace(/\/api\/v1$/, "")
 
 /** A stand-in OpenID provider: only its discovery document, whose token endpoint is on another origin. */

@@ -1,9 +1,25 @@
-/** Shared helpers for feature tests: bundles with files, polling jobs. */
-import { Effect } from "effect"
+/** Shared helpers for feature tests: calling the app, the error envelope, bundles with files, polling jobs. */
+import { Effect, Schema } from "effect"
+import { expect } from "vitest"
+import { envelopeBody } from "../../src/domain/Errors.js"
 import { sleep, TestApp } from "./TestApp.js"
 
-export const call = <T = any>(f: (app: typeof TestApp.Service) => Promise<T>) =>
+/** Runs one step against the file's TestApp (a request, a token) inside the test's Effect. */
+export const call = <T>(f: (app: typeof TestApp.Service) => Promise<T>) =>
   Effect.flatMap(TestApp, (app) => Effect.promise(() => f(app)))
+
+/**
+ * The reply is the one error envelope with this status and code: JSON, `{error}` and nothing else, the
+ * error decoded by the contract's own schema (code, message, details, requestId and no other key), its
+ * requestId the response's `x-request-id`.
+ */
+export const expectError = (reply: { readonly status: number; readonly headers: Headers; readonly body: unknown }, status: number, code: string) => {
+  expect(reply.status, JSON.stringify(reply.body)).toBe(status)
+  expect(reply.headers.get("content-type")).toContain("application/json")
+  const body = Schema.decodeUnknownSync(envelopeBody(code))(reply.body, { onExcessProperty: "error" })
+  expect(body.error.requestId).toBe(reply.headers.get("x-request-id"))
+  return body.error
+}
 
 export const SKILL_WITH_DANGLING_LINK = `---
 name: release-notes
