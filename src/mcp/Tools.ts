@@ -160,20 +160,10 @@ const eitherRoute = (a: AccessRule, b: AccessRule): AccessRule => {
   return access.scopes({ anyOf: [...new Set([...a.anyOf, ...b.anyOf])] })
 }
 
-export const makeTools = Effect.gen(function*() {
-  const bundles = yield* Bundles
-  const bundleFiles = yield* Files
-  const bundleVersions = yield* Versions
-  const audits = yield* Audits
-  const conversions = yield* Conversions
-  const evals = yield* Evals
-  const proofReports = yield* ProofReports
-  const jobs = yield* Jobs
+/** The documentation tools (public): search and read the docs, read the OpenAPI document. */
+const docTools = Effect.sync(() => {
   const docs = loadDocs()
   const openApi = openApiDocument()
-  // the starts run their transaction on the service's SqlClient, captured here
-  const context = yield* Effect.context<SqlClient.SqlClient>()
-
   const SearchHit = Schema.Struct({
     slug: Schema.String,
     path: Schema.String,
@@ -183,14 +173,7 @@ export const makeTools = Effect.gen(function*() {
     score: Schema.Number
   })
   const DocText = Schema.Struct({ slug: Schema.String, path: Schema.String, title: Schema.String, content: Schema.String })
-
-  const StartAuditData = restData("audits", "startAudit")
-  const StartConversionData = restData("conversions", "startConversion")
-  const StartEvalData = restData("evals", "startEval")
-  const decodeProofReport = Schema.decodeUnknown(ProofReport)
-
-  const tools: Array<Tool> = [
-    // ---- documentation (public) ----------------------------------------------------------------
+  return [
     tool({
       name: "search_docs",
       description: "Search rubr's documentation (the README and docs/) for a topic: routes, scopes, credits, the rubr_flow format, evals, errors. " +
@@ -239,9 +222,14 @@ export const makeTools = Effect.gen(function*() {
       annotations: read("Read the OpenAPI document"),
       run: () => Effect.succeed(openApi as Record<string, unknown>),
       render: () => `OpenAPI ${openApi.openapi}: ${Object.keys(openApi.paths ?? {}).length} paths.`
-    }),
+    })
+  ]
+})
 
-    // ---- bundles --------------------------------------------------------------------------------
+/** The bundle tools: list, create and read bundles. */
+const bundleTools = Effect.gen(function*() {
+  const bundles = yield* Bundles
+  return [
     tool({
       name: "list_bundles",
       description: "List your artifact bundles (one artifact under review, e.g. a skill, with its references), newest first.",
@@ -276,9 +264,15 @@ export const makeTools = Effect.gen(function*() {
       annotations: read("Read a bundle"),
       run: ({ artifactBundleId }, actor) => bundles.get(actor, artifactBundleId) as any,
       render: render.bundle
-    }),
+    })
+  ]
+})
 
-    // ---- files ----------------------------------------------------------------------------------
+/** The file tools: upload, list, read and write a bundle's files. */
+const fileTools = Effect.gen(function*() {
+  const bundleFiles = yield* Files
+  const bundleVersions = yield* Versions
+  return [
     tool({
       name: "upload_files",
       description: "Add new text files to a bundle (1-100 per call; each becomes version 1). The main artifact is detected from names like SKILL.md or AGENTS.md. " +
@@ -330,9 +324,14 @@ export const makeTools = Effect.gen(function*() {
       run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
         bundleFiles.write(actor, artifactBundleId, fileId, content, { mediaType, message }) as any,
       render: render.written
-    }),
+    })
+  ]
+})
 
-    // ---- versions -------------------------------------------------------------------------------
+/** The version tools: list and restore a bundle's or a file's versions. */
+const versionTools = Effect.gen(function*() {
+  const bundleVersions = yield* Versions
+  return [
     tool({
       name: "list_bundle_versions",
       description: "List a bundle's version events (one per file change, numbered across the bundle), newest first.",
@@ -379,9 +378,21 @@ export const makeTools = Effect.gen(function*() {
       run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
         bundleVersions.restoreFile(actor, artifactBundleId, fileId, versionNumber, message) as any,
       render: render.written
-    }),
+    })
+  ]
+})
 
-    // ---- work (asynchronous: poll get_job) -----------------------------------------------------------
+/** The work tools: start the credit-spending runs (audits, conversions, evals) and create or export proof reports; each answers with a job to poll. */
+const workTools = Effect.gen(function*() {
+  const audits = yield* Audits
+  const conversions = yield* Conversions
+  const evals = yield* Evals
+  const proofReports = yield* ProofReports
+  const StartAuditData = restData("audits", "startAudit")
+  const StartConversionData = restData("conversions", "startConversion")
+  const StartEvalData = restData("evals", "startEval")
+  const decodeProofReport = Schema.decodeUnknown(ProofReport)
+  return [
     tool({
       name: "start_audit",
       description: "Start a rubric audit of the bundle's main artifact (or a file version): scores, findings that point at lines, an improved version and an eval kit. " +
@@ -457,7 +468,18 @@ export const makeTools = Effect.gen(function*() {
           return { proofReport: report, jobId: null, export: JSON.parse(body) as unknown }
         }),
       render: render.proofReport
-    }),
+    })
+  ]
+})
+
+/** The job tool: poll a job, with its run's record once it has ended. */
+const jobTools = Effect.gen(function*() {
+  const jobs = yield* Jobs
+  const audits = yield* Audits
+  const conversions = yield* Conversions
+  const evals = yield* Evals
+  const proofReports = yield* ProofReports
+  return [
     tool({
       name: "get_job",
       description: "Poll a job (audits, conversions, evals and proof reports run as jobs): its state (queued, running, completed, failed, cancelled), phase, percent and " +
@@ -504,8 +526,15 @@ export const makeTools = Effect.gen(function*() {
       render: render.job
     })
   ]
-  return tools.map((t): Tool => ({ ...t, run: (input, actor) => Effect.provide(t.run(input, actor), context) }))
 })
+
+export const makeTools = Effect.gen(function*() {
+  // the starts run their transaction on the service's SqlClient, captured here
+  const context = yield* Effect.context<SqlClient.SqlClient>()
+  const groups = yield* Effect.all([docTools, bundleTools, fileTools, versionTools, workTools, jobTools])
+  return groups.flat().map((t): Tool => ({ ...t, run: (input, actor) => Effect.provide(t.run(input, actor), context) }))
+})
+
 
 export type Tools = Effect.Effect.Success<typeof makeTools>
 

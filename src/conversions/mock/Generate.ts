@@ -167,6 +167,35 @@ const MAX_EVALS = 8
 
 // ---------------------------------------------------------------- generate
 
+/** What the mock knows beyond assessFlow's notes: how it cut the steps, and the steps it left without a check. */
+const mockRisks = (steps: ReadonlyArray<PlannedStep>, stepBlocks: ReadonlyArray<Record<string, unknown>>): Array<RemainingRisk> => {
+  const risks: Array<RemainingRisk> = []
+  const origins = new Set(steps.map((s) => s.origin))
+  if (origins.has("sentence")) {
+    risks.push({
+      code: "steps_from_sentences",
+      message: "The source has no headings or lists: its steps were cut from its imperative sentences; check their order and granularity.",
+      block: "steps.0"
+    })
+  } else if (steps.length > 0 && [...origins].every((o) => o === "section" || o === "checklist")) {
+    risks.push({
+      code: "steps_from_sections",
+      message: "The source has no numbered procedure: its steps were taken from its sections in document order; check that this is the order to follow.",
+      block: "steps.0"
+    })
+  }
+  stepBlocks.forEach((b, i) => {
+    if (b.check === "") {
+      risks.push({
+        code: "check_not_derivable",
+        message: `The text of step ${String(b.id)} gives nothing observable to check, so its check is empty.`,
+        block: `steps.${i}`
+      })
+    }
+  })
+  return risks
+}
+
 export const generateMock = (input: ConversionInput, analysis: SourceAnalysis, plan: BlockPlan): ConversionDraft => {
   const of = <K extends string>(kind: K) => plan.blocks.filter((b) => b.kind === kind)
   const identity = of("identity")[0] as PlannedIdentity | undefined
@@ -234,30 +263,7 @@ export const generateMock = (input: ConversionInput, analysis: SourceAnalysis, p
   // then what the mock knows beyond them
   const assessed = assessFlow(document, analysis)
   const missingRequirements: Array<MissingRequirement> = [...assessed.missingRequirements]
-  const remainingRisks: Array<RemainingRisk> = [...assessed.remainingRisks]
-  const origins = new Set(steps.map((s) => s.origin))
-  if (origins.has("sentence")) {
-    remainingRisks.push({
-      code: "steps_from_sentences",
-      message: "The source has no headings or lists: its steps were cut from its imperative sentences; check their order and granularity.",
-      block: "steps.0"
-    })
-  } else if (steps.length > 0 && [...origins].every((o) => o === "section" || o === "checklist")) {
-    remainingRisks.push({
-      code: "steps_from_sections",
-      message: "The source has no numbered procedure: its steps were taken from its sections in document order; check that this is the order to follow.",
-      block: "steps.0"
-    })
-  }
-  stepBlocks.forEach((b, i) => {
-    if (b.check === "") {
-      remainingRisks.push({
-        code: "check_not_derivable",
-        message: `The text of step ${String(b.id)} gives nothing observable to check, so its check is empty.`,
-        block: `steps.${i}`
-      })
-    }
-  })
+  const remainingRisks: Array<RemainingRisk> = [...assessed.remainingRisks, ...mockRisks(steps, stepBlocks)]
   return {
     document,
     missingRequirements,

@@ -243,6 +243,46 @@ export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from
 
 // ---------------------------------------------------------------- examples
 
+/**
+ * No example in any form: no block, section, label or file. A skill or prompt that teaches code,
+ * commands or a format needs one most (major), others get a note. What it weighs: `inline`, the
+ * inline samples and passing "e.g."s; `codeLines`, the code it teaches; `sample`, the lines that
+ * sample a document.
+ */
+const noExampleAtAll = (
+  o: Out,
+  { doc, artifactType }: CheckContext,
+  { inline, codeLines, sample }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number> }
+) => {
+  // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
+  // skill or prompt); with nothing taught in code, an example is a nicety (a note)
+  const needs = needsOf(doc)
+  const skillLike = artifactType === "skill" || artifactType === "prompt"
+  const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
+  const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
+  // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
+  // sample): the agent has the tools' names and must compose every invocation itself
+  const ran = commandLines(doc)
+  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && needs.procedure.length > 0 && ran.length >= 2
+  const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
+  o.issue(
+    "missing",
+    severity,
+    bodyStart(doc),
+    teaches
+      ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
+      : shapesOutput
+      ? "No example of what it produces: no sample output, code block, example section or example file"
+      : runsUnshown
+      ? `No example at all: its procedure runs commands (${ran.slice(0, 3).map((c) => `\`${c.text}\``).join(", ")}) but no code block, example section, example file or sample shows one in use`
+      : inline > 0
+      ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
+      : "No examples: no code block, example section or example file",
+    "Add a short '## Examples' section with a realistic input and the expected output or command."
+  )
+  o.deduct(severity === "major" ? 70 : 40, "no worked example")
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -276,38 +316,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   }
   // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
   const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
-  if (strong === 0) {
-    // absent in every form: no block, section, label or file, and no inline sample or "e.g." either;
-    // a skill or prompt that teaches code, commands or a format needs one most (major), others get a note
-    const inline = weak.length + quoted.length
-    // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
-    // skill or prompt); with nothing taught in code, an example is a nicety (a note)
-    const needs = needsOf(doc)
-    const skillLike = artifactType === "skill" || artifactType === "prompt"
-    const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
-    const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
-    // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
-    // sample): the agent has the tools' names and must compose every invocation itself
-    const ran = commandLines(doc)
-    const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && needs.procedure.length > 0 && ran.length >= 2
-    const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
-    o.issue(
-      "missing",
-      severity,
-      bodyStart(doc),
-      teaches
-        ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
-        : shapesOutput
-        ? "No example of what it produces: no sample output, code block, example section or example file"
-        : runsUnshown
-        ? `No example at all: its procedure runs commands (${ran.slice(0, 3).map((c) => `\`${c.text}\``).join(", ")}) but no code block, example section, example file or sample shows one in use`
-        : inline > 0
-        ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
-        : "No examples: no code block, example section or example file",
-      "Add a short '## Examples' section with a realistic input and the expected output or command."
-    )
-    o.deduct(severity === "major" ? 70 : 40, "no worked example")
-  }
+  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample })
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
     // the examples live only in other files: the agent sees their shape only after opening one; a skill
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
