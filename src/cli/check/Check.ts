@@ -4,7 +4,8 @@
  *   plan     what to check, from the local files alone (Plan.ts); `--list` stops here, with no request
  *   quote    bundles made to match the files, one estimate per artifact, the total judged against
  *            `--max-credits` and the balance before anything starts (Quote.ts)
- *   run      the audits, `--concurrency` at a time, each reusing an identical earlier one (Audit.ts);
+ *   run      the new audits, `--concurrency` at a time; a reused one is only read, so reads go on
+ *            beside them, READS_AT_ONCE at a time (Quote.ts; Audit.ts);
  *            with `--baseline` (one artifact), the eval (Eval.ts)
  *   verdict  each artifact's gates, and the run's (Verdict.ts); `--fix` / `--diff` (Fix.ts)
  *   render   text, json, junit, sarif or codeclimate (reports/)
@@ -22,6 +23,7 @@ import { table } from "../Shared.js"
 import { guidesUrl } from "../Settings.js"
 import { Exit } from "../Failure.js"
 import { label, type Plan, plan } from "./Plan.js"
+
 
 export interface CheckInput {
   readonly paths: ReadonlyArray<string>
@@ -108,7 +110,7 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
     for (const a of artifacts) for (const s of a.skipped) output.note(output.colors.dim(`skipped ${s.path}: ${s.reason}`))
 
     const { makeRemote } = yield* Effect.promise(() => import("../Remote.js"))
-    const { judgeQuote, prepareAll, quoteLine, quoteOf } = yield* Effect.promise(() => import("./Quote.js"))
+    const { judgeQuote, prepareAll, quoteLine, quoteOf, READS_AT_ONCE } = yield* Effect.promise(() => import("./Quote.js"))
     const { runAudit } = yield* Effect.promise(() => import("./Audit.js"))
     const { artifactReport, repoReport } = yield* Effect.promise(() => import("./Verdict.js"))
     const remote = artifacts.length === 0 ? undefined : yield* makeRemote(settings, output)
@@ -132,8 +134,10 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
 
     const tool = { name: "rubr", version: VERSION, informationUri: `${guidesUrl(settings)}/ci` }
     let done = 0
+    // --concurrency bounds the audits that run; reading a reused one takes no slot
+    const auditSlots = yield* Effect.makeSemaphore(input.concurrency)
     const reports = remote === undefined ? [] : yield* Effect.forEach(prepared, (p) =>
-      Effect.gen(function*() {
+      (p.reuse === null ? auditSlots.withPermits(1) : <A, E, R>(e: Effect.Effect<A, E, R>) => e)(Effect.gen(function*() {
         const began = Date.now()
         const audited = yield* runAudit(remote, output, p, { timeoutSeconds: input.timeout, quiet: !single })
         let evalSummary = null
@@ -148,7 +152,7 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
           live(`auditing: ${done}/${prepared.length} done`)
         }
         return { report, audited, prepared: p }
-      }), { concurrency: remote.dryRun ? 1 : input.concurrency })
+      })), { concurrency: remote.dryRun ? 1 : Math.max(input.concurrency, READS_AT_ONCE) })
     output.endProgress()
     if (remote?.dryRun) return
 

@@ -13,6 +13,10 @@ import type { Quote } from "../reports/Model.js"
 import { type BundleRef, isUuid, resolveBundle, type SyncSummary, syncFolder } from "../Sync.js"
 import type { PlannedArtifact } from "./Plan.js"
 
+
+/** Requests that only read or upload (syncs, estimates, reading a reused audit) go this many at a time; --concurrency bounds the audits that run. */
+export const READS_AT_ONCE = 16
+
 export interface AuditBody {
   readonly force?: boolean
   readonly rubricKey?: string
@@ -105,7 +109,7 @@ export const prepareAll = (
         const prepared: Prepared = { artifact, bundle, sync, body, credits: reuse === null ? data.creditCost.credits : 0, reuse }
         options.onPrepared(prepared)
         return prepared
-      }), { concurrency: remote.dryRun ? 1 : options.concurrency })
+      }), { concurrency: remote.dryRun ? 1 : Math.max(options.concurrency, READS_AT_ONCE) })
   })
 
 export const quoteOf = (prepared: ReadonlyArray<Prepared>): Quote => ({

@@ -46,7 +46,7 @@ export const checkOptions = {
     Options.withDescription("Stop before starting anything when the quote for the whole run is above this many credits (exit 4)."),
     Options.optional
   ),
-  concurrency: Options.integer("concurrency").pipe(Options.withDescription("How many artifacts are synced and audited at once, 1-32."), Options.withDefault(4)),
+  concurrency: Options.integer("concurrency").pipe(Options.withDescription("How many audits run at once, 1-32 (syncs, estimates and reused audits are read 16 at a time)."), Options.withDefault(4)),
   changedSince: Options.text("changed-since").pipe(
     Options.withDescription("Check only the artifacts whose files differ from this git ref (a pull request's base, e.g. origin/main); needs git."),
     Options.optional
