@@ -207,7 +207,9 @@ layer(makeTestApp({
 })
 
 /** The specification's endpoint tables, when the specification is beside the repository. */
-const SPEC = Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../shared/spec/api-spec.md")
+// beside the repository, or under /work/shared when the repository is cloned elsewhere (CI)
+const SPEC = [Path.resolve(Path.dirname(fileURLToPath(import.meta.url)), "../../shared/spec/api-spec.md"), "/work/shared/spec/api-spec.md"]
+  .find((p) => Fs.existsSync(p)) ?? "../shared/spec/api-spec.md"
 
 type SpecRule = { readonly kind: string; readonly anyOf?: ReadonlyArray<string>; readonly allOf?: ReadonlyArray<string> }
 
