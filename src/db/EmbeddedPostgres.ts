@@ -9,7 +9,7 @@ import * as Fs from "node:fs"
 import * as Net from "node:net"
 import { createRequire } from "node:module"
 import * as Path from "node:path"
-import { atMost } from "../process/Bounded.js"
+import { atMost } from "../domain/Bounded.js"
 import { StartupFailure } from "../process/StartupFailure.js"
 import { isStopping } from "../process/Stopping.js"
 

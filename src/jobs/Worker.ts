@@ -17,7 +17,7 @@ import type { Pool } from "pg"
 import { AppConfig } from "../config/AppConfig.js"
 import { describeDatabaseError, isDatabaseUnavailable } from "../db/Availability.js"
 import { PgPool } from "../db/Database.js"
-import { atMost } from "../process/Bounded.js"
+import { atMost } from "../domain/Bounded.js"
 import { runTrackedJob } from "./Runner.js"
 import { RunKinds } from "./RunKind.js"
 
