@@ -8,9 +8,10 @@
  * Never invented: contradictory guardrails (which one is meant?) and a flow with no steps. Those
  * issues stay, and the conversion fails with them. A draft without errors is returned unchanged.
  */
-import { FailureHandler, FlowEval, FlowInput, FlowOutput, FlowSource, FlowStep, formatSourceRef, parseSourceRef, RubrFlow } from "../../rubr_flow/Format.js"
+import { formatSourceRef, parseSourceRef, RubrFlow } from "../../rubr_flow/Format.js"
 import type { ValidationIssue } from "../../rubr_flow/Validator.js"
 import { lineCount } from "../../rubr_flow/Validator.js"
+import { SECTION_KEYS } from "../../rubr_flow/validate/Vocabulary.js"
 import { assessFlow, idFrom, planBlocks, type PlannedIdentity, type SourceAnalysis } from "../Analysis.js"
 import type { ConversionDraft, ConversionInput, MissingRequirement, RemainingRisk, RepairedDraft } from "../Types.js"
 import { deriveCheck, GENERIC_CHECK } from "./Checks.js"
@@ -23,16 +24,8 @@ type Rec = Record<string, unknown>
 const SECTIONS = ["inputs", "steps", "outputs", "guardrails", "failure_handling", "evals"] as const
 type Section = (typeof SECTIONS)[number]
 
-const KEYS: Record<Section | "sources" | "root", ReadonlyArray<string>> = {
-  root: Object.keys(RubrFlow.fields),
-  sources: Object.keys(FlowSource.fields),
-  inputs: Object.keys(FlowInput.fields),
-  steps: Object.keys(FlowStep.fields),
-  outputs: Object.keys(FlowOutput.fields),
-  guardrails: ["id", "must", "never", "from"],
-  failure_handling: Object.keys(FailureHandler.fields),
-  evals: Object.keys(FlowEval.fields)
-}
+// the validator's table of each section's keys (one place), and the root's
+const KEYS: Record<Section | "sources" | "root", ReadonlyArray<string>> = { root: Object.keys(RubrFlow.fields), ...SECTION_KEYS }
 
 /** Keys a draft may use for a known one (the validator suggests the same). */
 const SYNONYMS: Record<Section | "sources" | "root", Record<string, string>> = {
