@@ -11,12 +11,10 @@ import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { allScopes } from "../src/auth/Scopes.js"
-import { cli } from "./support/Cli.js"
+import { cli, countingServer } from "./support/Cli.js"
 import { call, count, REPAIRABLE_SKILL } from "./support/fixtures.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
@@ -72,20 +70,6 @@ const repository = (extra: Record<string, string> = {}) =>
 const git = (root: string, ...args: Array<string>) =>
   execFileSync("git", ["-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { stdio: "pipe" }).toString()
 
-/** A server that counts the requests it gets (no request must reach it). */
-const countingServer = Effect.acquireRelease(
-  Effect.async<{ url: string; hits: () => number; close: () => void }>((resume) => {
-    let hits = 0
-    const server = Http.createServer((req, res) => {
-      hits++
-      req.resume()
-      res.writeHead(500).end()
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, hits: () => hits, close: () => server.close() })))
-  }),
-  (s) => Effect.sync(s.close)
-)
 
 const envFor = (baseUrl: string, apiKey?: string) => ({ SERVICE_BASE_URL: baseUrl, ...(apiKey ? { SERVICE_API_KEY: apiKey } : {}) })
 

@@ -8,12 +8,10 @@ import { Effect } from "effect"
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import * as Fs from "node:fs"
 import { execFileSync, spawn } from "node:child_process"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import { allScopes } from "../src/auth/Scopes.js"
-import { BIN, cli, folderWith } from "./support/Cli.js"
+import { BIN, cli, countingServer, folderWith } from "./support/Cli.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
 import { call, count, DEPLOY_SKILL } from "./support/fixtures.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
@@ -24,20 +22,6 @@ const INVALID_FLOW = `rubr_flow: "1.0"\nname: broken\ndescription: A flow with a
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" })
 const asArray = <T>(x: T | ReadonlyArray<T> | undefined): ReadonlyArray<T> => (x === undefined ? [] : Array.isArray(x) ? x : [x as T])
 
-/** A server that counts the requests it gets (a dry run must leave it at 0). */
-const countingServer = Effect.acquireRelease(
-  Effect.async<{ url: string; hits: () => number; close: () => void }>((resume) => {
-    let hits = 0
-    const server = Http.createServer((req, res) => {
-      hits++
-      req.resume()
-      res.writeHead(500).end()
-    })
-    server.listen(0, "127.0.0.1", () =>
-      resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, hits: () => hits, close: () => server.close() })))
-  }),
-  (s) => Effect.sync(s.close)
-)
 
 /** `script` gives the CLI a pseudo-terminal (stdout and stderr together); without it the terminal test is skipped. */
 const hasScript = (() => {

@@ -1,6 +1,8 @@
 /** The real CLI as a child process: `node bin/rubr.js …`, as users run it (the bundle globalSetup built). */
 import { Effect } from "effect"
 import { spawn } from "node:child_process"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -50,3 +52,18 @@ export const folderWith = (name: string, files: Record<string, string | Uint8Arr
     }),
     ({ root }) => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true }))
   )
+
+/** A server that counts the requests it gets: a dry run, `--list` or refused input must leave it at 0. */
+export const countingServer = Effect.acquireRelease(
+  Effect.async<{ url: string; hits: () => number; close: () => void }>((resume) => {
+    let hits = 0
+    const server = Http.createServer((req, res) => {
+      hits++
+      req.resume()
+      res.writeHead(500).end()
+    })
+    server.listen(0, "127.0.0.1", () =>
+      resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, hits: () => hits, close: () => server.close() })))
+  }),
+  (s) => Effect.sync(s.close)
+)
