@@ -3,21 +3,36 @@
  * returns to what opened it. A confirmation may ask the person to type a word (a bundle's name) first.
  */
 import type { ComponentChildren } from "preact"
-import { useEffect, useId, useRef, useState } from "preact/hooks"
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "preact/hooks"
 import type { RubrError } from "rubr/client"
 import { ErrorNotice } from "./ErrorNotice.js"
 
 export function Dialog(props: { open: boolean; title: string; onClose: () => void; children: ComponentChildren; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
-  useEffect(() => {
+  // The open prop is the one truth. Escape asks the owner to close (the `cancel` event, at once);
+  // the native `close` event arrives later as a task, so it is forwarded only when the dialog was
+  // closed behind our back while still meant to be open: a stale one must not shut a dialog the
+  // person has already reopened (Escape then Enter, quickly).
+  const meantOpen = useRef(props.open)
+  meantOpen.current = props.open
+  // a layout effect: the native dialog opens and closes in the same commit as the state, not a frame later
+  useLayoutEffect(() => {
     const dialog = ref.current
     if (!dialog) return
     if (props.open && !dialog.open) dialog.showModal()
     if (!props.open && dialog.open) dialog.close()
   }, [props.open])
   return (
-    <dialog ref={ref} class={`dialog${props.wide ? " dialog-wide" : ""}`} aria-labelledby={titleId} onClose={props.onClose}>
+    <dialog ref={ref} class={`dialog${props.wide ? " dialog-wide" : ""}`} aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault()
+        props.onClose()
+      }}
+      onClose={() => {
+        if (meantOpen.current && !ref.current?.open) props.onClose()
+      }}
+    >
       {props.open
         ? (
           <div class="dialog-body">
