@@ -20,7 +20,7 @@ import { makeTestApp, TestApp } from "./support/TestApp.js"
 const PACKAGE = fileURLToPath(new URL("../packages/cli", import.meta.url))
 
 const start = (bin: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
-  spawn(bin, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  spawn(bin, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, RUBR_CACHE_DIR: Path.join(Os.tmpdir(), `rubr-package-cache-${process.pid}`), ...env }, stdio: ["ignore", "pipe", "pipe"] })
 
 const sizeOf = (path: string): number => {
   const stat = Fs.lstatSync(path)

@@ -17,13 +17,17 @@ export interface CliRun {
   readonly ms: number
 }
 
+// what `rubr check` remembers goes to this test process's own folder, never the user's ~/.cache
+const CACHE_DIR = Fs.mkdtempSync(Path.join(Os.tmpdir(), "rubr-cli-cache-"))
+process.once("exit", () => Fs.rmSync(CACHE_DIR, { recursive: true, force: true }))
+
 /** Runs the CLI with exactly this environment (nothing of the test process's SERVICE_* leaks in). */
 export const runCli = (args: ReadonlyArray<string>, options: { readonly env?: Record<string, string | undefined>; readonly cwd?: string } = {}) =>
   new Promise<CliRun>((resolve, reject) => {
     const started = performance.now()
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env } as NodeJS.ProcessEnv,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, RUBR_CACHE_DIR: CACHE_DIR, ...options.env } as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"]
     })
     let stdout = ""

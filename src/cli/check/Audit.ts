@@ -3,24 +3,48 @@
  * reused, as the quote said; a start that meets a 409 takes the run it names), followed to its end,
  * and read with its findings and improved files.
  */
-import { Effect } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { AuditRunDetail } from "../../audits/Api.js"
 import { CliFailure, Exit } from "../Failure.js"
 import type { Output } from "../Output.js"
 import { type Remote, requireCompleted } from "../Remote.js"
+import type { Memory } from "./Memory.js"
 import type { Prepared } from "./Quote.js"
 
-export type AuditDetail = Effect.Effect.Success<ReturnType<typeof readAudit>>
+export type AuditDetail = typeof AuditRunDetail.Type
 
-const readAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
-  Effect.map(
-    remote.call(
-      "audits",
-      "getAudit",
-      { path: { artifactBundleId: bundleId, auditRunId } },
-      () => ({ data: { auditRun: { id: auditRunId, jobId: "{jobId}", status: "completed", overallScore: 100, scores: [], findings: [], summary: {}, improvedVersion: null, improvedFiles: [] } } }) as any
-    ),
-    ({ data }) => data.auditRun
+const fetchAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
+  remote.call(
+    "audits",
+    "getAudit",
+    { path: { artifactBundleId: bundleId, auditRunId } },
+    () => ({ data: { auditRun: { id: auditRunId, jobId: "{jobId}", status: "completed", overallScore: 100, scores: [], findings: [], summary: {}, improvedVersion: null, improvedFiles: [] } } }) as any
   )
+
+/** The read's own schema: a completed audit is kept as the service encoded it and read back through it. */
+const recallAudit = Schema.decodeUnknownOption(AuditRunDetail)
+const encodeAudit = Schema.encodeOption(AuditRunDetail)
+
+/**
+ * The audit run with its findings and improved files: from Memory when this machine already read
+ * this completed run for these inputs (a completed run never changes), else from the service, and
+ * a completed one kept for the next run.
+ */
+const readAudit = (remote: Remote, memory: Memory, prepared: Prepared, auditRunId: string) =>
+  Effect.gen(function*() {
+    const bundleId = prepared.bundle.id
+    const remembered = memory.recall(bundleId)
+    const kept = remembered?.audit?.id === auditRunId && remembered.inputHash === prepared.inputHash
+      ? recallAudit(remembered.audit.encoded)
+      : Option.none()
+    if (Option.isSome(kept)) return kept.value
+    const read = yield* fetchAudit(remote, bundleId, auditRunId)
+    if (!remote.dryRun && read.data.auditRun.status === "completed" && remembered?.inputHash === prepared.inputHash) {
+      const encoded = encodeAudit(read.data.auditRun)
+      if (Option.isSome(encoded)) memory.keep(bundleId, { ...remembered, audit: { id: auditRunId, encoded: encoded.value } })
+    }
+    return read.data.auditRun
+  })
 
 export interface Audited {
   readonly detail: AuditDetail
@@ -32,7 +56,7 @@ export const runAudit = (
   remote: Remote,
   output: Output,
   prepared: Prepared,
-  options: { readonly timeoutSeconds: number; readonly quiet: boolean }
+  options: { readonly timeoutSeconds: number; readonly quiet: boolean; readonly memory: Memory }
 ): Effect.Effect<Audited, CliFailure> =>
   Effect.gen(function*() {
     const bundleId = prepared.bundle.id
@@ -71,10 +95,10 @@ export const runAudit = (
       )
     // a new audit is followed to its end; a reused one may still be running
     if (audit.jobId !== null) yield* waitFor(audit.jobId)
-    let detail = yield* readAudit(remote, bundleId, audit.auditRunId)
+    let detail = yield* readAudit(remote, options.memory, prepared, audit.auditRunId)
     if (detail.status !== "completed") {
       yield* waitFor(detail.jobId)
-      detail = yield* readAudit(remote, bundleId, audit.auditRunId)
+      detail = yield* readAudit(remote, options.memory, prepared, audit.auditRunId)
     }
     return { detail, fresh: audit.fresh }
   })

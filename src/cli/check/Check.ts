@@ -41,6 +41,8 @@ export interface CheckInput {
   readonly changedSince: string | undefined
   readonly fix: boolean
   readonly diff: boolean
+  /** read and keep what earlier runs learnt (Memory.ts); --no-cache turns it off */
+  readonly cache: boolean
 }
 
 const fromThrown = (error: unknown): CliFailure => {
@@ -113,7 +115,9 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
     const { judgeQuote, prepareAll, quoteLine, quoteOf, READS_AT_ONCE } = yield* Effect.promise(() => import("./Quote.js"))
     const { runAudit } = yield* Effect.promise(() => import("./Audit.js"))
     const { artifactReport, repoReport } = yield* Effect.promise(() => import("./Verdict.js"))
+    const { noMemory, openMemory } = yield* Effect.promise(() => import("./Memory.js"))
     const remote = artifacts.length === 0 ? undefined : yield* makeRemote(settings, output)
+    const memory = input.cache && !settings.dryRun ? openMemory(settings.baseUrl) : noMemory
 
     // live lines only on a terminal; without one, a line per artifact as it ends is enough
     const live = (line: string) => {
@@ -126,6 +130,7 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
       prune: input.prune,
       rulesOff: [...planned.config.rulesOff].sort(),
       concurrency: input.concurrency,
+      memory,
       onPrepared: (p) => live(`preparing ${++ready}/${artifacts.length}: ${label(p.artifact)}`)
     })
     const quote = quoteOf(prepared)
@@ -139,7 +144,7 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
     const reports = remote === undefined ? [] : yield* Effect.forEach(prepared, (p) =>
       (p.reuse === null ? auditSlots.withPermits(1) : <A, E, R>(e: Effect.Effect<A, E, R>) => e)(Effect.gen(function*() {
         const began = Date.now()
-        const audited = yield* runAudit(remote, output, p, { timeoutSeconds: input.timeout, quiet: !single })
+        const audited = yield* runAudit(remote, output, p, { timeoutSeconds: input.timeout, quiet: !single, memory })
         let evalSummary = null
         if (input.baseline !== undefined) {
           const { evalAgainstBaseline } = yield* Effect.promise(() => import("./Eval.js"))

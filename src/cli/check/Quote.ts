@@ -10,7 +10,8 @@ import { CliFailure, Exit } from "../Failure.js"
 import type { Output } from "../Output.js"
 import type { Remote } from "../Remote.js"
 import type { Quote } from "../reports/Model.js"
-import { type BundleRef, isUuid, resolveBundle, type SyncSummary, syncFolder } from "../Sync.js"
+import { type BundleRef, contentHash, isUuid, resolveBundle, type SyncSummary, syncFolder } from "../Sync.js"
+import { type Memory, sameFiles } from "./Memory.js"
 import type { PlannedArtifact } from "./Plan.js"
 
 
@@ -34,6 +35,8 @@ export interface Prepared {
   readonly credits: number
   /** the identical audit a start would reuse (no credits), if any */
   readonly reuse: string | null
+  /** the estimate's hash of the bundle's input versions: what an audit kept in Memory must match */
+  readonly inputHash: string
 }
 
 export interface QuoteOptions {
@@ -42,6 +45,8 @@ export interface QuoteOptions {
   readonly prune: boolean
   readonly rulesOff: ReadonlyArray<string>
   readonly concurrency: number
+  /** what earlier runs learnt (Memory.ts): an unchanged artifact is estimated first and not synced */
+  readonly memory: Memory
   /** per artifact, once its bundle is ready and estimated */
   readonly onPrepared: (p: Prepared) => void
 }
@@ -88,10 +93,6 @@ export const prepareAll = (
     return yield* Effect.forEach(artifacts, (artifact) =>
       Effect.gen(function*() {
         const bundle = yield* bundleFor(artifact.bundleName)
-        const sync = yield* syncFolder(remote, single ? output : quiet(output), bundle.id, { files: artifact.files, skipped: artifact.skipped }, {
-          prune: options.prune,
-          message: "rubr check"
-        })
         const body: AuditBody = {
           ...(options.force ? { force: true } : {}),
           ...(options.rubric !== undefined ? { rubricKey: options.rubric } : {}),
@@ -99,14 +100,37 @@ export const prepareAll = (
           ...(artifact.artifactType !== undefined ? { artifactType: artifact.artifactType } : {}),
           ...(options.rulesOff.length > 0 ? { disabledRules: options.rulesOff } : {})
         }
-        const { data } = yield* remote.call(
+        const estimate = remote.call(
           "audits",
           "estimateAudit",
           { path: { artifactBundleId: bundle.id }, payload: body },
-          () => ({ data: { creditCost: { credits: 0 }, identicalAuditRun: null } }) as any
-        )
+          () => ({ data: { creditCost: { credits: 0 }, identicalAuditRun: null, target: { inputHash: "" } } }) as any
+        ).pipe(Effect.map(({ data }) => data))
+        const local = Object.fromEntries(artifact.files.map((f) => [f.path, contentHash(f.content)]))
+        const remembered = bundle.created || remote.dryRun ? undefined : options.memory.recall(bundle.id)
+        // the same local files as last time: when the service still holds the versions it held then
+        // (the same inputHash), the sync would change nothing
+        const before = remembered !== undefined && sameFiles(remembered.files, local) && (remembered.exact || !options.prune)
+          ? yield* estimate
+          : undefined
+        const unchanged = before !== undefined && before.target.inputHash === remembered!.inputHash
+        const sync: SyncSummary = unchanged
+          ? { uploaded: [], updated: [], unchanged: Object.keys(local), removed: [], skipped: artifact.skipped, files: [] }
+          : yield* syncFolder(remote, single ? output : quiet(output), bundle.id, { files: artifact.files, skipped: artifact.skipped }, {
+            prune: options.prune,
+            message: "rubr check"
+          })
+        const data = unchanged ? before : yield* estimate
+        if (!remote.dryRun && !unchanged) {
+          options.memory.keep(bundle.id, {
+            version: 1,
+            inputHash: data.target.inputHash,
+            files: local,
+            exact: sync.files.every((f) => Object.hasOwn(local, f.path))
+          })
+        }
         const reuse = data.identicalAuditRun?.id ?? null
-        const prepared: Prepared = { artifact, bundle, sync, body, credits: reuse === null ? data.creditCost.credits : 0, reuse }
+        const prepared: Prepared = { artifact, bundle, sync, body, credits: reuse === null ? data.creditCost.credits : 0, reuse, inputHash: data.target.inputHash }
         options.onPrepared(prepared)
         return prepared
       }), { concurrency: remote.dryRun ? 1 : Math.max(options.concurrency, READS_AT_ONCE) })

@@ -54,7 +54,12 @@ export const checkOptions = {
   fix: Options.boolean("fix").pipe(
     Options.withDescription("Write each audit's improved files back into the working tree (only files it rewrote, never a file that changed since it was uploaded).")
   ),
-  diff: Options.boolean("diff").pipe(Options.withDescription("Print each audit's improved files as a unified diff instead of writing them (coloured on a terminal)."))
+  diff: Options.boolean("diff").pipe(Options.withDescription("Print each audit's improved files as a unified diff instead of writing them (coloured on a terminal).")),
+  noCache: Options.boolean("no-cache").pipe(
+    Options.withDescription(
+      "Neither read nor write what earlier runs on this machine learnt (RUBR_CACHE_DIR, else ~/.cache/rubr): every artifact is synced and its audit read again."
+    )
+  )
 }
 
 export const check = Command.make("check", { ...globalOptions, ...checkOptions, paths }, (flags) =>
@@ -75,7 +80,8 @@ export const check = Command.make("check", { ...globalOptions, ...checkOptions, 
         concurrency: flags.concurrency,
         changedSince: Option.getOrUndefined(flags.changedSince),
         fix: flags.fix,
-        diff: flags.diff
+        diff: flags.diff,
+        cache: !flags.noCache
       })), ["text", "json", "junit", "sarif", "codeclimate"])).pipe(
   Command.withDescription(
     described(
