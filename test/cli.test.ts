@@ -59,6 +59,11 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       expect(badValue.code).toBe(2)
       const outOfRange = yield* cli(["check", ".", "--min-score", "101"])
       expect([outOfRange.code, outOfRange.stderr]).toEqual([2, expect.stringContaining("0-100")])
+      // every integer flag carries its range in its schema (Options.withSchema), checked as it is parsed
+      const tooMany = yield* cli(["check", ".", "--concurrency", "33"])
+      expect([tooMany.code, tooMany.stderr]).toEqual([2, expect.stringContaining("--concurrency is 1-32")])
+      const noPage = yield* cli(["bundles", "list", "--limit", "0"])
+      expect([noPage.code, noPage.stderr]).toEqual([2, expect.stringContaining("--limit is 1 or more")])
       const badFormat = yield* cli(["credits", "--format", "junit"])
       expect([badFormat.code, badFormat.stderr]).toEqual([2, expect.stringContaining("text or json")])
       const app = yield* TestApp

@@ -1,11 +1,26 @@
 /** Pieces several area commands share: the `--bundle` option, `--detach`, a remote with its bundle, small tables. */
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { CliFailure } from "./Failure.js"
 import type { Context } from "./Run.js"
 
 export const bundleOption = Options.text("bundle").pipe(Options.withAlias("b"), Options.withDescription("The bundle to act on, by name or id."))
+
+/**
+ * An integer flag and its range in one place: @effect/cli checks it against the schema as it parses
+ * (a value out of range is a usage error, exit 2, before anything runs) and the help names the range.
+ */
+export const integerOption = (name: string, range: { readonly min: number; readonly max?: number }) =>
+  Options.integer(name).pipe(
+    Options.withSchema(
+      Schema.Int.pipe(
+        range.max === undefined
+          ? Schema.greaterThanOrEqualTo(range.min, { message: () => `--${name} is ${range.min} or more` })
+          : Schema.between(range.min, range.max, { message: () => `--${name} is ${range.min}-${range.max}` })
+      )
+    )
+  )
 
 export const detachOption = Options.boolean("detach").pipe(Options.withDescription("Start the job and print its id without waiting for it to end."))
 

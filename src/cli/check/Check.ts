@@ -51,10 +51,6 @@ const fromThrown = (error: unknown): CliFailure => {
 }
 
 const checkFlags = (input: CheckInput) => {
-  if (input.minScore !== undefined && (input.minScore < 0 || input.minScore > 100)) return usage("--min-score is 0-100.")
-  if (input.concurrency < 1 || input.concurrency > 32) return usage("--concurrency is 1-32.")
-  if (input.maxCredits !== undefined && input.maxCredits < 0) return usage("--max-credits is 0 or more.")
-  if (input.timeout < 1) return usage("--timeout is 1 second or more.")
   if (input.fix && input.diff) return usage("--fix writes the improved versions and --diff only shows them: pass one.")
   if (input.baseline !== undefined && !isBaselineRef(input.baseline, Fs.existsSync)) {
     return usage(`--baseline ${input.baseline} is neither a version number, a file version id nor a file.`)

@@ -5,14 +5,14 @@ import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { described, date, table, withBundle, withRemote } from "../Shared.js"
+import { date, described, integerOption, table, withBundle, withRemote } from "../Shared.js"
 
 const bundleArg = Args.text({ name: "BUNDLE" }).pipe(Args.withDescription("The bundle, by name or id."))
 
 const list = Command.make("list", {
   ...globalOptions,
   status: Options.choice("status", ["active", "archived", "all"]).pipe(Options.withDescription("Which bundles to list: active, archived or all."), Options.withDefault("active" as const)),
-  limit: Options.integer("limit").pipe(Options.withDescription("How many to list, 1-200."), Options.withDefault(50))
+  limit: integerOption("limit", { min: 1 }).pipe(Options.withDescription("How many to list (1 or more; the service caps a page, 200 by default)."), Options.withDefault(50))
 }, (flags) =>
   run("bundles list", flags, (context) =>
     Effect.gen(function*() {

@@ -10,7 +10,7 @@ import * as Options from "@effect/cli/Options"
 import { Effect, Option } from "effect"
 import type { FailOn } from "../reports/Model.js"
 import { run } from "../Run.js"
-import { described } from "../Shared.js"
+import { described, integerOption } from "../Shared.js"
 import { globalOptions } from "../Settings.js"
 
 const paths = Args.text({ name: "PATH" }).pipe(
@@ -25,7 +25,7 @@ export const checkOptions = {
     Options.withDescription("The bundle to sync one artifact into, by name or id (default: the artifact's path in the repository); created when no active bundle has that name."),
     Options.optional
   ),
-  minScore: Options.integer("min-score").pipe(
+  minScore: integerOption("min-score", { min: 0, max: 100 }).pipe(
     Options.withDescription("Fail an artifact whose overall score is below this, 0-100 (default: the configuration's, else 0)."),
     Options.optional
   ),
@@ -40,13 +40,13 @@ export const checkOptions = {
   rubric: Options.text("rubric").pipe(Options.withDescription("The rubric key to audit with (default: the bundle's, else the artifact type's)."), Options.optional),
   force: Options.boolean("force").pipe(Options.withDescription("Run new audits even where an identical one exists (spends credits again).")),
   prune: Options.boolean("prune").pipe(Options.withDescription("Also delete the bundle files that the local folder no longer has.")),
-  timeout: Options.integer("timeout").pipe(Options.withDescription("Seconds to wait for each audit before giving up (exit 5)."), Options.withDefault(600)),
+  timeout: integerOption("timeout", { min: 1 }).pipe(Options.withDescription("Seconds to wait for each audit before giving up (exit 5)."), Options.withDefault(600)),
   list: Options.boolean("list").pipe(Options.withDescription("Print the artifacts found and the bundle each maps to, then stop; makes no request and needs no key.")),
-  maxCredits: Options.integer("max-credits").pipe(
+  maxCredits: integerOption("max-credits", { min: 0 }).pipe(
     Options.withDescription("Stop before starting anything when the quote for the whole run is above this many credits (exit 4)."),
     Options.optional
   ),
-  concurrency: Options.integer("concurrency").pipe(Options.withDescription("How many audits run at once, 1-32 (syncs, estimates and reused audits are read 16 at a time)."), Options.withDefault(4)),
+  concurrency: integerOption("concurrency", { min: 1, max: 32 }).pipe(Options.withDescription("How many audits run at once, 1-32 (syncs, estimates and reused audits are read 16 at a time)."), Options.withDefault(4)),
   changedSince: Options.text("changed-since").pipe(
     Options.withDescription("Check only the artifacts whose files differ from this git ref (a pull request's base, e.g. origin/main); needs git."),
     Options.optional

@@ -7,7 +7,7 @@ import { usage } from "../Failure.js"
 import type { Remote } from "../Remote.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { described, bundleOption, date, table, withBundle } from "../Shared.js"
+import { bundleOption, date, described, integerOption, table, withBundle } from "../Shared.js"
 
 const fileOption = Options.text("file").pipe(Options.withDescription("A file's path in the bundle: act on its versions instead of the bundle's."), Options.optional)
 
@@ -20,7 +20,7 @@ const fileIdOf = (remote: Remote, bundleId: string, path: string) =>
     return yield* Effect.fail(usage(`The bundle has no file ${path}.`))
   })
 
-const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file: fileOption, limit: Options.integer("limit").pipe(Options.withDescription("How many versions to list, 1-200."), Options.withDefault(50)) }, (flags) =>
+const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file: fileOption, limit: integerOption("limit", { min: 1 }).pipe(Options.withDescription("How many versions to list (1 or more; the service caps a page, 200 by default)."), Options.withDefault(50)) }, (flags) =>
   run("versions list", flags, (context) =>
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)

@@ -7,7 +7,7 @@ import * as Fs from "node:fs"
 import { usage } from "../Failure.js"
 import { run } from "../Run.js"
 import { globalOptions } from "../Settings.js"
-import { described, bundleOption, detachOption, withBundle } from "../Shared.js"
+import { bundleOption, described, detachOption, integerOption, withBundle } from "../Shared.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
@@ -45,7 +45,7 @@ export const evalCommand = Command.make("eval", {
     Options.withDescription("The version to compare the current one with: a version number, a file version id or a local file (default: version 1)."),
     Options.optional
   ),
-  maxCases: Options.integer("max-cases").pipe(Options.withDescription("The most test cases to run (default: the service's)."), Options.optional),
+  maxCases: integerOption("max-cases", { min: 1 }).pipe(Options.withDescription("The most test cases to run (default: the service's)."), Options.optional),
   detach: detachOption
 }, (flags) =>
   run("eval", flags, (context) =>
