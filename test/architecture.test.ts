@@ -17,15 +17,18 @@ const SRC = Path.join(import.meta.dirname, "..", "src")
  */
 const SHARED_LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ["domain", "config", "Version.ts"], // vocabulary and configuration: no services
-  ["process", "telemetry", "db", "ai"], // the process, logs and traces, the database, AI usage
-  ["storage", "limits", "identity", "auth", "credits"], // the platform's own services
+  ["process", "telemetry", "ai"], // the process's plain lines and start-up failures, logs and traces, AI usage
+  ["db"], // the database (it says its start-up failures through process/)
+  ["storage", "limits", "credits"], // the platform's own services: object storage, rate limits, the ledger
+  ["identity"], // users and API keys (the signup grant goes through the ledger)
+  ["auth"], // who is calling: login tokens and API keys resolved to an actor
   ["http"], // the HTTP plumbing (envelopes, errors, pagination, the route table)
   ["jobs"] // the job runner and the run pipeline
 ]
 const layerOf = new Map(SHARED_LAYERS.flatMap((folders, rank) => folders.map((f) => [f, rank] as const)))
 
-/** The composition root: the contract (Api.ts), its routes, the server (Http.ts), the app and main. */
-const ROOT = new Set(["Api.ts", "Routes.ts", "Http.ts", "App.ts", "main.ts"])
+/** The composition root: the contract (Api.ts), its routes, the server (Http.ts), the app, main and its lifecycle. */
+const ROOT = new Set(["Api.ts", "Routes.ts", "Http.ts", "App.ts", "main.ts", "Lifecycle.ts"])
 /** A folder's REST door (its endpoint group and handlers) may import the root's contract. */
 const isDoor = (file: string) => /^[^/]+\/(Api|Http)\.ts$/.test(file)
 const CONTRACT = new Set(["Api.ts", "Routes.ts"])
@@ -124,6 +127,8 @@ describe("the layers (docs/architecture.md)", () => {
     expect(breach("credits/Http.ts", "Api.ts")).toBeUndefined()
     expect(breach("credits/Ledger.ts", "http/Envelope.ts")).toMatch(/higher one/)
     expect(breach("http/Body.ts", "domain/Errors.ts")).toBeUndefined()
+    expect(breach("process/Say.ts", "db/Availability.ts")).toMatch(/higher one/)
+    expect(breach("db/Database.ts", "process/StartupFailure.ts")).toBeUndefined()
     expect(circles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts"]], ["d.ts", ["a.ts"]]]))).toEqual([["a.ts", "b.ts", "c.ts"]])
   })
 
@@ -139,5 +144,16 @@ describe("the layers (docs/architecture.md)", () => {
 
   it("no file imports itself back through others", () => {
     expect(circles(graph)).toEqual([])
+  })
+
+  it("no shared folder imports itself back through another (their doors aside)", () => {
+    const folders = new Map<string, Array<string>>()
+    for (const [from, targets] of graph) {
+      if (!layerOf.has(topOf(from)) || isDoor(from)) continue
+      const shared = targets.map(topOf).filter((to) => layerOf.has(to) && to !== topOf(from))
+      folders.set(topOf(from), [...new Set([...(folders.get(topOf(from)) ?? []), ...shared])])
+    }
+    expect(folders.get("db")).toContain("process")
+    expect(circles(folders)).toEqual([])
   })
 })
