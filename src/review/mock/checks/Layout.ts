@@ -7,7 +7,8 @@ import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../../ai/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Instructions.js"
-import { cutShort, duplicateSections, endsEarly, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
+import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
+import { cutShort, endsEarly, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
