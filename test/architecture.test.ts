@@ -228,7 +228,6 @@ const LONG_FUNCTIONS: Record<string, { readonly lines: number; readonly why: str
   "config/AppConfig.ts: appConfig": { lines: 145, why: TO_SPLIT },
   "conversions/Task.ts: conversionWork": { lines: 177, why: TO_SPLIT },
   "conversions/analysis/Assess.ts: assessFlow": { lines: 119, why: TO_SPLIT },
-  "conversions/analysis/Failures.ts: findFailures": { lines: 214, why: TO_SPLIT },
   "conversions/analysis/Files.ts: analyzeFile": { lines: 178, why: TO_SPLIT },
   "conversions/analysis/Plan.ts: planBlocks": { lines: 149, why: TO_SPLIT },
   "conversions/analysis/Scan.ts: scanFile": { lines: 119, why: TO_SPLIT },
@@ -252,7 +251,6 @@ const LONG_FUNCTIONS: Record<string, { readonly lines: number; readonly why: str
   "proofs/ProofReports.ts: ProofReports.effect": { lines: 132, why: SERVICE_SQL },
   "proofs/Task.ts: proofReportWork": { lines: 118, why: TO_SPLIT },
   "review/mock/MockReviewer.ts: reviewWithMock": { lines: 194, why: TO_SPLIT },
-  "review/mock/checks/Layout.ts: structure": { lines: 201, why: TO_SPLIT },
   "review/mock/checks/Procedure.ts: steps": { lines: 174, why: TO_SPLIT },
   "targets/Targets.ts: Targets.effect": { lines: 206, why: SERVICE_SQL }
 }
