@@ -2,7 +2,7 @@
 import { Effect, Exit, Layer } from "effect"
 import { MainLive } from "./App.js"
 import { AppConfig, appConfig } from "./config/AppConfig.js"
-import { runService } from "./process/Lifecycle.js"
+import { runService } from "./Lifecycle.js"
 import { say } from "./process/Say.js"
 import { checkListenable, explainStartupFailure } from "./process/StartupFailure.js"
 import { LoggingLive } from "./telemetry/Logging.js"

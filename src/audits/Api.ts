@@ -6,10 +6,10 @@ import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
-import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { Envelope, NullableTimestamp, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/PageParams.js"
-import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
+import { runRoutes } from "../jobs/RunRoutes.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
 import { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
 import { ArtifactType } from "../domain/Artifact.js"
@@ -121,68 +121,55 @@ export const EstimateAuditData = Schema.Struct({
   identicalAuditRun: Schema.NullOr(Schema.Struct({ id: Schema.UUID, status: Schema.Literal("queued", "running", "completed") }))
 })
 
-const BundleParam = Schema.Struct({ artifactBundleId: Schema.UUID })
 const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, auditRunId: Schema.UUID })
 
-export class AuditsApi extends HttpApiGroup.make("audits")
-  .add(
-    HttpApiEndpoint.get("listAudits", "/artifact-bundles/:artifactBundleId/audits")
-      .setPath(BundleParam)
-      .setUrlParams(Schema.Struct({
-        limit: Schema.optional(IntFromString),
-        cursor: Schema.optional(Schema.String)
-      }))
-      .addSuccess(Envelope(Schema.Struct({ auditRuns: Schema.Array(AuditRun), pagination: Pagination })))
-      .pipe(statuses(400, 401, 403, 404))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Summary, "List audits")
-      .annotate(OpenApi.Description, "Audit runs of this bundle, newest first.")
-  )
-  .add(
-    HttpApiEndpoint.post("startAudit", "/artifact-bundles/:artifactBundleId/audits")
-      .setPath(BundleParam)
-      .setHeaders(IdempotencyHeaders)
-      .setPayload(AuditRequestBody)
-      .addSuccess(Envelope(StartAuditData), { status: 202 })
-      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
-      .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
-      .annotate(OpenApi.Summary, "Start an audit")
-      .annotate(
-        OpenApi.Description,
+const routes = runRoutes({
+  names: { list: "listAudits", start: "startAudit", estimate: "estimateAudit", get: "getAudit" },
+  path: "/artifact-bundles/:artifactBundleId/audits",
+  listKey: "auditRuns",
+  runKey: "auditRun",
+  runIdParam: "auditRunId",
+  schemas: {
+    run: AuditRun,
+    detail: AuditRunDetail,
+    request: AuditRequestBody,
+    started: StartAuditData,
+    estimated: EstimateAuditData,
+    listParams: Schema.Struct({ limit: Schema.optional(IntFromString), cursor: Schema.optional(Schema.String) })
+  },
+  runScope: "audits:run",
+  listStatuses: [400, 401, 403, 404],
+  docs: {
+    list: { summary: "List audits", description: "Audit runs of this bundle, newest first." },
+    start: {
+      summary: "Start an audit",
+      description:
         "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the audit job and answers 202 at once. " +
-          "Poll GET /jobs/{jobId}, then read the run. " +
-          "An empty body audits the current state: the main artifact with the other files as context, or, with no main artifact, every current file (bundle-level mode). " +
-          "`targetFileId` with `targetVersionNumber`, or `artifactBundleVersionNumber` alone, selects a file version or a bundle version event. " +
-          "An identical audit already queued, running or completed is a 409 unless `force` is true."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("estimateAudit", "/artifact-bundles/:artifactBundleId/audits/estimate")
-      .setPath(BundleParam)
-      .setPayload(AuditRequestBody)
-      .addSuccess(Envelope(EstimateAuditData))
-      .pipe(statuses(400, 401, 403, 404, 409, 429))
-      .annotate(Access, access.scopes({ anyOf: ["audits:run"] }))
-      .annotate(OpenApi.Summary, "Estimate an audit")
-      .annotate(
-        OpenApi.Description,
+        "Poll GET /jobs/{jobId}, then read the run. " +
+        "An empty body audits the current state: the main artifact with the other files as context, or, with no main artifact, every current file (bundle-level mode). " +
+        "`targetFileId` with `targetVersionNumber`, or `artifactBundleVersionNumber` alone, selects a file version or a bundle version event. " +
+        "An identical audit already queued, running or completed is a 409 unless `force` is true."
+    },
+    estimate: {
+      summary: "Estimate an audit",
+      description:
         "The estimate, credit cost and target a start with the same body would have; starts nothing and spends no credits. " +
-          "`identicalAuditRun` names the identical audit (same input versions, rubric and review options) already queued, running or completed, which a start without `force` would answer 409 for: it costs nothing to reuse."
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("getAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId")
-      .setPath(RunParam)
-      .addSuccess(Envelope(Schema.Struct({ auditRun: AuditRunDetail })))
-      .pipe(statuses(400, 401, 403, 404))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Summary, "Get an audit")
-      .annotate(
-        OpenApi.Description,
+        "`identicalAuditRun` names the identical audit (same input versions, rubric and review options) already queued, running or completed, which a start without `force` would answer 409 for: it costs nothing to reuse."
+    },
+    get: {
+      summary: "Get an audit",
+      description:
         "The audit run with its stored result: scores, findings (most severe first), the improved version (`improvedFiles` for a whole-bundle audit), the eval kit, target versions, safe errors, credits and provider usage. " +
-          "Raw provider responses are never exposed."
-      )
-  )
+        "Raw provider responses are never exposed."
+    }
+  }
+})
+
+export class AuditsApi extends HttpApiGroup.make("audits")
+  .add(routes.list)
+  .add(routes.start)
+  .add(routes.estimate)
+  .add(routes.get)
   .add(
     HttpApiEndpoint.post("applyAudit", "/artifact-bundles/:artifactBundleId/audits/:auditRunId/apply")
       .setPath(RunParam)

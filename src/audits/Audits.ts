@@ -5,13 +5,13 @@
 import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
 import type { AuditReviewOptions } from "./Records.js"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
 import { Conflict } from "../domain/Errors.js"
-import { toJobJson } from "../jobs/Jobs.js"
-import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
+import { RunRecords } from "../jobs/RunRecords.js"
+import { runReads, startedData } from "../jobs/RunUseCases.js"
 import { RunStarter, runInsert } from "../jobs/Start.js"
 import { Files } from "../bundles/Files.js"
 import { resolveRubric } from "../review/rubrics/Registry.js"
@@ -70,9 +70,6 @@ export const toAuditRunDetail = (run: AuditRunRow) => ({
   reconciliation: (run.reconciliation ?? null) as any,
   appliedAt: run.appliedAt
 })
-
-const encodeStart = Schema.encode(StartAuditData)
-
 
 export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
   effect: Effect.gen(function*() {
@@ -174,30 +171,18 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
               ${artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
             RETURNING ${sql.literal(runColumns)}`)
         },
-        respond: (prepared, run, job) =>
-          encodeStart({
-            auditRun: toAuditRunJson(run),
-            job: toJobJson(job),
-            jobId: job.id,
-            creditCost: prepared.creditCost,
-            estimate: prepared.estimate,
-            target: prepared.target
-          }).pipe(Effect.orDie)
+        respond: startedData(StartAuditData, "auditRun", toAuditRunJson)
       })
     })
 
-    const findRun = (userId: string, bundleId: string, runId: string) =>
-      records.find<AuditRunRow>(AuditKind, runColumns, userId, bundleId, runId, "Audit run")
-
-    const list = Effect.fn("Audits.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<AuditRunRow>(AuditKind, runColumns, bundleId, params)
-      return { auditRuns: items.map(toAuditRunJson), pagination }
-    })
-
-    const get = Effect.fn("Audits.get")(function*(actor: Actor, bundleId: string, runId: string) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      return toAuditRunDetail(yield* findRun(actor.userId, bundleId, runId))
+    const { findRun, list, get } = runReads(records, {
+      name: "Audits",
+      kind: AuditKind,
+      columns: runColumns,
+      what: "Audit run",
+      listKey: "auditRuns",
+      toJson: toAuditRunJson,
+      toDetail: toAuditRunDetail
     })
 
     /** One new version per rewritten file, all or nothing; a run applies once. */

@@ -10,16 +10,7 @@ import * as jose from "jose"
 import * as Fs from "node:fs"
 import { AppConfig } from "../config/AppConfig.js"
 import { Forbidden, Unauthorized } from "../domain/Errors.js"
-
-export interface LoginClaims {
-  readonly sub: string
-  readonly email: string | null
-  readonly emailVerified: boolean
-  readonly name: string | null
-  readonly picture: string | null
-  readonly signInProvider: string
-  readonly authTime: Date | null
-}
+import type { LoginClaims } from "../identity/LoginClaims.js"
 
 const CLOCK_TOLERANCE_SECONDS = 60
 

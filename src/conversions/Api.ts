@@ -1,16 +1,12 @@
 /** rubr_flow conversions: estimate, start (async job), list, read the report. */
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
-import { Access, access } from "../auth/Scopes.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { statuses } from "../http/Endpoint.js"
-import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
-import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
-import { BundlePath, CursorPageParams } from "../http/PageParams.js"
+import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
+import { runRoutes } from "../jobs/RunRoutes.js"
 import { Usage } from "../ai/Usage.js"
 import { EvalCase } from "../review/Types.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
@@ -185,55 +181,46 @@ export const StartConversionData = Schema.Struct({
   target: ConversionTarget
 })
 
-const ConversionParam = Schema.Struct({ artifactBundleId: Schema.UUID, conversionId: Schema.UUID })
+export const EstimateConversionData = Schema.Struct({ estimate: WorkEstimate, creditCost: CreditCost, target: ConversionTarget })
+
+const routes = runRoutes({
+  names: { list: "listConversions", start: "startConversion", estimate: "estimateConversion", get: "getConversion" },
+  path: "/artifact-bundles/:artifactBundleId/rubr-flow/conversions",
+  listKey: "conversions",
+  runKey: "conversion",
+  runIdParam: "conversionId",
+  schemas: { run: Conversion, detail: ConversionReport, request: ConversionRequestBody, started: StartConversionData, estimated: EstimateConversionData },
+  runScope: "rubr_flow:convert",
+  listStatuses: [400, 401, 403, 404, 429],
+  docs: {
+    list: {
+      summary: "List conversions",
+      description: "Conversions of this bundle, newest first."
+    },
+    start: {
+      summary: "Start a rubr_flow conversion",
+      description:
+        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the conversion job and answers 202 at once. " +
+        "The job runs analysis → mapping → generation → validation → repair → saving; poll GET /jobs/{jobId}, then read the report. " +
+        "Target selection follows the audit rules. Output that fails validation gets one repair attempt; still invalid, nothing is saved. " +
+        "The output is written as a new version of `outputPath` (default generated/rubr_flow.rubr_flow)."
+    },
+    estimate: {
+      summary: "Estimate a rubr_flow conversion",
+      description: "The cost and target a start with the same body would have; starts nothing."
+    },
+    get: {
+      summary: "Get a conversion report",
+      description: "The conversion report: validation, repair, block mapping, missing requirements, risks, suggested evals."
+    }
+  }
+})
 
 export class ConversionsApi extends HttpApiGroup.make("conversions")
-  .add(
-    HttpApiEndpoint.get("listConversions", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
-      .setPath(BundlePath)
-      .setUrlParams(CursorPageParams)
-      .addSuccess(Envelope(Schema.Struct({ conversions: Schema.Array(Conversion), pagination: Pagination })))
-      .pipe(statuses(400, 401, 403, 404, 429))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Description, "Conversions of this bundle, newest first.")
-      .annotate(OpenApi.Summary, "List conversions")
-  )
-  .add(
-    HttpApiEndpoint.post("startConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions")
-      .setPath(BundlePath)
-      .setHeaders(IdempotencyHeaders)
-      .setPayload(ConversionRequestBody)
-      .addSuccess(Envelope(StartConversionData), { status: 202 })
-      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
-      .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
-      .annotate(OpenApi.Summary, "Start a rubr_flow conversion")
-      .annotate(
-        OpenApi.Description,
-        "Admits (rate limits, usage caps, credits, circuit breaker), debits the estimate, queues the conversion job and answers 202 at once. " +
-          "The job runs analysis → mapping → generation → validation → repair → saving; poll GET /jobs/{jobId}, then read the report. " +
-          "Target selection follows the audit rules. Output that fails validation gets one repair attempt; still invalid, nothing is saved. " +
-          "The output is written as a new version of `outputPath` (default generated/rubr_flow.rubr_flow)."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("estimateConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/estimate")
-      .setPath(BundlePath)
-      .setPayload(ConversionRequestBody)
-      .addSuccess(Envelope(Schema.Struct({ estimate: WorkEstimate, creditCost: CreditCost, target: ConversionTarget })))
-      .pipe(statuses(400, 401, 403, 404, 409, 429))
-      .annotate(Access, access.scopes({ anyOf: ["rubr_flow:convert"] }))
-      .annotate(OpenApi.Description, "The cost and target a start with the same body would have; starts nothing.")
-      .annotate(OpenApi.Summary, "Estimate a rubr_flow conversion")
-  )
-  .add(
-    HttpApiEndpoint.get("getConversion", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions/:conversionId")
-      .setPath(ConversionParam)
-      .addSuccess(Envelope(Schema.Struct({ conversion: ConversionReport })))
-      .pipe(statuses(400, 401, 403, 404))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Description, "The conversion report: validation, repair, block mapping, missing requirements, risks, suggested evals.")
-      .annotate(OpenApi.Summary, "Get a conversion report")
-  )
+  .add(routes.list)
+  .add(routes.start)
+  .add(routes.estimate)
+  .add(routes.get)
   .middleware(Authentication)
   .annotate(OpenApi.Title, "rubr_flow conversions")
   .annotate(

@@ -4,14 +4,14 @@
  * route share `prepare`; the start is the run pipeline's (src/jobs/Start.ts).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { isRubrFlow, pathProblem } from "../bundles/Detect.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf } from "../credits/Estimate.js"
 import { ValidationFailed } from "../domain/Errors.js"
-import { toJobJson } from "../jobs/Jobs.js"
-import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
+import { RunRecords } from "../jobs/RunRecords.js"
+import { runEstimate, runReads, startedData } from "../jobs/RunUseCases.js"
 import { RunStarter } from "../jobs/Start.js"
 import { VALIDATOR_VERSION } from "../rubr_flow/Validator.js"
 import { targetDescription, Targets } from "../targets/Targets.js"
@@ -24,8 +24,6 @@ import {
   toConversionJson,
   toConversionReport
 } from "./Records.js"
-
-const encodeStart = Schema.encode(StartConversionData)
 
 export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions", {
   effect: Effect.gen(function*() {
@@ -63,11 +61,7 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
       return { resolved, sources, estimate, target, creditCost: creditCostOf(estimate, ConversionKind.debitReason) }
     })
 
-    const estimate = Effect.fn("Conversions.estimate")(function*(actor: Actor, bundleId: string, request: ConversionRequest) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      const prepared = yield* prepare(actor, bundleId, request)
-      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
-    })
+    const estimate = runEstimate(records, "Conversions", prepare)
 
     const start = Effect.fn("Conversions.start")(function*(
       actor: Actor,
@@ -102,29 +96,18 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
               ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
             RETURNING ${sql.literal(conversionColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
         },
-        respond: (prepared, run, job) =>
-          encodeStart({
-            conversion: toConversionJson(run),
-            job: toJobJson(job),
-            jobId: job.id,
-            creditCost: prepared.creditCost,
-            estimate: prepared.estimate,
-            target: prepared.target
-          }).pipe(Effect.orDie)
+        respond: startedData(StartConversionData, "conversion", toConversionJson)
       })
     })
 
-    const list = Effect.fn("Conversions.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<ConversionRow>(ConversionKind, conversionColumns, bundleId, params)
-      return { conversions: items.map(toConversionJson), pagination }
-    })
-
-    const get = Effect.fn("Conversions.get")(function*(actor: Actor, bundleId: string, conversionId: string) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      return toConversionReport(
-        yield* records.find<ConversionRow>(ConversionKind, conversionColumns, actor.userId, bundleId, conversionId, "Conversion")
-      )
+    const { list, get } = runReads(records, {
+      name: "Conversions",
+      kind: ConversionKind,
+      columns: conversionColumns,
+      what: "Conversion",
+      listKey: "conversions",
+      toJson: toConversionJson,
+      toDetail: toConversionReport
     })
 
     return { prepare, estimate, start, list, get } as const

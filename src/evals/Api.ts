@@ -1,16 +1,12 @@
 /** Evals: estimate, start (async job), list, read. Two immutable file versions compared on test cases. */
-import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
-import { Access, access } from "../auth/Scopes.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { statuses } from "../http/Endpoint.js"
-import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
-import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
-import { BundlePath, CursorPageParams } from "../http/PageParams.js"
+import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
+import { runRoutes } from "../jobs/RunRoutes.js"
 import { Usage } from "../ai/Usage.js"
 import { EvalCase } from "../review/Types.js"
 
@@ -187,55 +183,46 @@ export const StartEvalData = Schema.Struct({
   target: EvalTarget
 })
 
-const RunParam = Schema.Struct({ artifactBundleId: Schema.UUID, evalRunId: Schema.UUID })
+export const EstimateEvalData = Schema.Struct({ estimate: EvalEstimate, creditCost: CreditCost, target: EvalTarget })
+
+const routes = runRoutes({
+  names: { list: "listEvals", start: "startEval", estimate: "estimateEval", get: "getEval" },
+  path: "/artifact-bundles/:artifactBundleId/evals",
+  listKey: "evalRuns",
+  runKey: "evalRun",
+  runIdParam: "evalRunId",
+  schemas: { run: EvalRun, detail: EvalRunDetail, request: EvalRequestBody, started: StartEvalData, estimated: EstimateEvalData },
+  runScope: "evals:run",
+  listStatuses: [400, 401, 403, 404, 429],
+  docs: {
+    list: {
+      summary: "List evals",
+      description: "Eval runs of this bundle, newest first."
+    },
+    start: {
+      summary: "Start an eval",
+      description:
+        "Compares two immutable versions of this bundle on test cases (from the body, else the latest completed audit's eval kit for the source, else generated). " +
+        "With no selectors, version 1 and the latest version of the main artifact are compared; with no main artifact, file selectors are required. " +
+        "Admits (rate limits, usage caps, credits, circuit breaker), debits the dynamic estimate (it grows with caseCount), queues the job and answers 202. " +
+        "Poll GET /jobs/{jobId}."
+    },
+    estimate: {
+      summary: "Estimate an eval",
+      description: "The cost, versions and cases a start with the same body would have; starts nothing."
+    },
+    get: {
+      summary: "Get an eval",
+      description: "The eval run with its per-case results, comparison, diff and metadata."
+    }
+  }
+})
 
 export class EvalsApi extends HttpApiGroup.make("evals")
-  .add(
-    HttpApiEndpoint.get("listEvals", "/artifact-bundles/:artifactBundleId/evals")
-      .setPath(BundlePath)
-      .setUrlParams(CursorPageParams)
-      .addSuccess(Envelope(Schema.Struct({ evalRuns: Schema.Array(EvalRun), pagination: Pagination })))
-      .pipe(statuses(400, 401, 403, 404, 429))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Description, "Eval runs of this bundle, newest first.")
-      .annotate(OpenApi.Summary, "List evals")
-  )
-  .add(
-    HttpApiEndpoint.post("startEval", "/artifact-bundles/:artifactBundleId/evals")
-      .setPath(BundlePath)
-      .setHeaders(IdempotencyHeaders)
-      .setPayload(EvalRequestBody)
-      .addSuccess(Envelope(StartEvalData), { status: 202 })
-      .pipe(statuses(400, 401, 402, 403, 404, 409, 429, 503))
-      .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
-      .annotate(OpenApi.Summary, "Start an eval")
-      .annotate(
-        OpenApi.Description,
-        "Compares two immutable versions of this bundle on test cases (from the body, else the latest completed audit's eval kit for the source, else generated). " +
-          "With no selectors, version 1 and the latest version of the main artifact are compared; with no main artifact, file selectors are required. " +
-          "Admits (rate limits, usage caps, credits, circuit breaker), debits the dynamic estimate (it grows with caseCount), queues the job and answers 202. " +
-          "Poll GET /jobs/{jobId}."
-      )
-  )
-  .add(
-    HttpApiEndpoint.post("estimateEval", "/artifact-bundles/:artifactBundleId/evals/estimate")
-      .setPath(BundlePath)
-      .setPayload(EvalRequestBody)
-      .addSuccess(Envelope(Schema.Struct({ estimate: EvalEstimate, creditCost: CreditCost, target: EvalTarget })))
-      .pipe(statuses(400, 401, 403, 404, 409, 429))
-      .annotate(Access, access.scopes({ anyOf: ["evals:run"] }))
-      .annotate(OpenApi.Description, "The cost, versions and cases a start with the same body would have; starts nothing.")
-      .annotate(OpenApi.Summary, "Estimate an eval")
-  )
-  .add(
-    HttpApiEndpoint.get("getEval", "/artifact-bundles/:artifactBundleId/evals/:evalRunId")
-      .setPath(RunParam)
-      .addSuccess(Envelope(Schema.Struct({ evalRun: EvalRunDetail })))
-      .pipe(statuses(400, 401, 403, 404))
-      .annotate(Access, access.scopes({ anyOf: ["artifact_bundles:read"] }))
-      .annotate(OpenApi.Description, "The eval run with its per-case results, comparison, diff and metadata.")
-      .annotate(OpenApi.Summary, "Get an eval")
-  )
+  .add(routes.list)
+  .add(routes.start)
+  .add(routes.estimate)
+  .add(routes.get)
   .middleware(Authentication)
   .annotate(OpenApi.Title, "Evals")
   .annotate(

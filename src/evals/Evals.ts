@@ -5,12 +5,12 @@
  * on the run pipeline (src/jobs/Start.ts).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
-import { toJobJson } from "../jobs/Jobs.js"
-import { type ListParams, RunRecords } from "../jobs/RunRecords.js"
+import { RunRecords } from "../jobs/RunRecords.js"
+import { runEstimate, runReads, startedData } from "../jobs/RunUseCases.js"
 import { RunStarter } from "../jobs/Start.js"
 import { getRubric, resolveRubric } from "../review/rubrics/Registry.js"
 import { estimateTokens } from "../ai/Tokens.js"
@@ -67,8 +67,6 @@ interface VersionRow {
 type SideSelector =
   | { readonly kind: "version"; readonly versionId: string }
   | { readonly kind: "file"; readonly fileId: string; readonly versionNumber: number | "first" | "latest" }
-
-const encodeStart = Schema.encode(StartEvalData)
 
 export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
   effect: Effect.gen(function*() {
@@ -235,11 +233,7 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
         return { cases: generated, source: "generated", auditRunId: null } satisfies ResolvedCases
       })
 
-    const estimate = Effect.fn("Evals.estimate")(function*(actor: Actor, bundleId: string, request: EvalRequest) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      const prepared = yield* prepare(actor, bundleId, request)
-      return { estimate: prepared.estimate, creditCost: prepared.creditCost, target: prepared.target }
-    })
+    const estimate = runEstimate(records, "Evals", prepare)
 
     /** Everything of a start but the transaction: proof reports compose it with their own start. */
     const startOptions = (actor: Actor, bundleId: string, request: EvalRequest, idempotencyKey: string | undefined) => ({
@@ -264,15 +258,7 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
             ${prepared.cases.cases.length}, ${JSON.stringify(summary)}::jsonb, ${prepared.estimate.estimatedCredits})
           RETURNING ${sql.literal(evalColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
       },
-      respond: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, run: EvalRunRow, job: Parameters<typeof toJobJson>[0]) =>
-        encodeStart({
-          evalRun: toEvalRunJson(run),
-          job: toJobJson(job),
-          jobId: job.id,
-          creditCost: prepared.creditCost,
-          estimate: prepared.estimate,
-          target: prepared.target
-        }).pipe(Effect.orDie)
+      respond: startedData(StartEvalData, "evalRun", toEvalRunJson)
     })
 
     const start = Effect.fn("Evals.start")(function*(
@@ -284,18 +270,14 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
       return yield* starter.start(startOptions(actor, bundleId, request, idempotencyKey))
     })
 
-    const findRun = (userId: string, bundleId: string, runId: string) =>
-      records.find<EvalRunRow>(EvalKind, evalColumns, userId, bundleId, runId, "Eval run")
-
-    const list = Effect.fn("Evals.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<EvalRunRow>(EvalKind, evalColumns, bundleId, params)
-      return { evalRuns: items.map(toEvalRunJson), pagination }
-    })
-
-    const get = Effect.fn("Evals.get")(function*(actor: Actor, bundleId: string, runId: string) {
-      yield* records.guardBundle(actor.userId, bundleId)
-      return toEvalRunDetail(yield* findRun(actor.userId, bundleId, runId))
+    const { findRun, list, get } = runReads(records, {
+      name: "Evals",
+      kind: EvalKind,
+      columns: evalColumns,
+      what: "Eval run",
+      listKey: "evalRuns",
+      toJson: toEvalRunJson,
+      toDetail: toEvalRunDetail
     })
 
     return { prepare, estimate, start, startOptions, list, get, findRun } as const

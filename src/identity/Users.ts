@@ -7,7 +7,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"
-import type { LoginClaims } from "../auth/LoginTokens.js"
+import type { LoginClaims } from "./LoginClaims.js"
 
 export const IDENTITY_PROVIDER = "firebase"
 

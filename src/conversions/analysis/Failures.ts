@@ -66,16 +66,16 @@ export const conditionalOf = (sentenceText: string): { when: string; then: strin
   return { when: sentence(cap(lead + cond)).replace(/\.$/, ""), then: sentence(cap(afterRaw)) }
 }
 
-export const findFailures = (s: Scan): Array<FailureFound> => {
-  const out: Array<FailureFound> = []
-  const used = new Set<number>()
+/** What the passes share: the scan, the lines an earlier pass used, and where a found failure goes. */
+interface Finding {
+  readonly s: Scan
+  readonly used: Set<number>
+  readonly push: (f: FailureFound) => void
+}
+
+/** Headings that are failure conditions: "### 0) If any MCP call fails ..., pause and set it up:" */
+const failureHeadings = ({ s, push }: Finding): void => {
   const { lines, doc } = s
-  const push = (f: FailureFound) => {
-    for (const n of f.consumed) used.add(n)
-    out.push(f)
-  }
-  const inStep = (n: number) => roleAt(s, n) !== "failure"
-  // (1) headings that are failure conditions ("### 0) If any MCP call fails ..., pause and set it up:")
   for (const sec of s.secs) {
     if (sec.role === "examples" || sec.role === "reference") continue
     const title = sec.title.replace(STEP_HEADING, "")
@@ -104,7 +104,11 @@ export const findFailures = (s: Scan): Array<FailureFound> => {
       consumed
     })
   }
-  // (2) condition lists: "**STOP executing immediately when:**" + bullets; failure sections' bullet lists
+}
+
+/** Condition lists: "**STOP executing immediately when:**" + bullets; failure sections' bullet lists */
+const conditionLists = ({ s, used, push }: Finding): void => {
+  const { lines, doc } = s
   for (let n = s.bodyStart; n <= lines.length; n++) {
     if (used.has(n) || doc.md.inCode[n] || s.headingAt.has(n) || s.itemAt.has(n) || s.tableLines.has(n)) continue
     const plain = cleanInline(lines[n - 1]!)
@@ -147,7 +151,11 @@ export const findFailures = (s: Scan): Array<FailureFound> => {
       consumed
     })
   }
-  // (3) failure sections: tables of problem | solution, and bullet lists of red flags without a lead
+}
+
+/** Failure sections: tables of problem | solution, and bullet lists of red flags without a lead */
+const failureSections = ({ s, used, push }: Finding): void => {
+  const { lines, doc } = s
   for (const sec of s.secs) {
     if (sec.role !== "failure") continue
     for (let n = sec.line + 1; n <= sec.ownEnd; n++) {
@@ -214,7 +222,12 @@ export const findFailures = (s: Scan): Array<FailureFound> => {
       })
     }
   }
-  // (4) conditionals and bold questions, line by line
+}
+
+/** Conditionals and bold questions, line by line. */
+const conditionals = ({ s, used, push }: Finding): void => {
+  const { lines, doc } = s
+  const inStep = (n: number) => roleAt(s, n) !== "failure"
   for (let n = s.bodyStart; n <= lines.length; n++) {
     if (used.has(n) || doc.md.inCode[n] || s.headingAt.has(n) || s.tableLines.has(n) || s.goodBadLines.has(n)) continue
     const role = roleAt(s, n)
@@ -278,6 +291,19 @@ export const findFailures = (s: Scan): Array<FailureFound> => {
       })
     })
   }
+}
+
+/** The passes, in order: each skips the lines an earlier one used. */
+const PASSES: ReadonlyArray<(finding: Finding) => void> = [failureHeadings, conditionLists, failureSections, conditionals]
+
+export const findFailures = (s: Scan): Array<FailureFound> => {
+  const out: Array<FailureFound> = []
+  const used = new Set<number>()
+  const push = (f: FailureFound) => {
+    for (const n of f.consumed) used.add(n)
+    out.push(f)
+  }
+  for (const pass of PASSES) pass({ s, used, push })
   return out.sort((a, b) => a.lineStart - b.lineStart)
 }
 

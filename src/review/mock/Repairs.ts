@@ -27,7 +27,8 @@ import { STEP_HEADING } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../text/Paths.js"
-import { cutShort, duplicateSections, flattenedSteps, nearDuplicateParagraphs, runTogether, unmarkedHeadings } from "./checks/Shape.js"
+import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
+import { cutShort, flattenedSteps, runTogether, unmarkedHeadings } from "./checks/Shape.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {

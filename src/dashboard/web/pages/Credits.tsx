@@ -8,6 +8,8 @@ import { useEffect, useMemo, useState } from "preact/hooks"
 import { type Client, type Data, useQuery } from "../api.js"
 import { formatDate, formatDay, formatNumber } from "../ui/format.js"
 import { EmptyState, PageHeader, QueryView } from "../ui/Page.js"
+import { Pager, pageOf } from "../ui/Pager.js"
+import { Segmented } from "../ui/Segmented.js"
 
 type Credits = Data<Client["credits"]["getCredits"]>
 type LedgerEvent = Credits["ledger"][number]
@@ -92,28 +94,20 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent>; entry: string | und
     if (props.entry) document.getElementById(`ledger-${props.entry}`)?.scrollIntoView({ block: "center" })
   }, [props.entry])
   const rows = props.ledger.filter((e) => type === "all" || e.type === type)
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE))
-  const shown = rows.slice(page * PAGE, page * PAGE + PAGE)
+  const { shown, pages, hasOlder } = pageOf(rows, page, PAGE)
   return (
     <section class="card" aria-labelledby="ledger-title">
       <div class="card-header">
         <h2 id="ledger-title" class="card-title">Ledger</h2>
-        <div class="segmented" role="group" aria-label="Filter by type">
-          {(["all", "grant", "debit", "refund"] as const).map((t) => (
-            <button
-              type="button"
-              key={t}
-              class={`segment${type === t ? " segment-on" : ""}`}
-              aria-pressed={type === t}
-              onClick={() => {
-                setType(t)
-                setPage(0)
-              }}
-            >
-              {t === "all" ? "All" : `${t[0]!.toUpperCase()}${t.slice(1)}s`}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Filter by type"
+          value={type}
+          options={(["all", "grant", "debit", "refund"] as const).map((t) => [t, t === "all" ? "All" : `${t[0]!.toUpperCase()}${t.slice(1)}s`] as const)}
+          onChange={(t) => {
+            setType(t)
+            setPage(0)
+          }}
+        />
       </div>
       {shown.length === 0
         ? <EmptyState title="No events of this type" />
@@ -148,11 +142,7 @@ function Ledger(props: { ledger: ReadonlyArray<LedgerEvent>; entry: string | und
             </table>
           </div>
         )}
-      <div class="pager">
-        <button type="button" class="button button-small" disabled={page === 0} onClick={() => setPage(page - 1)}>Newer</button>
-        <span class="muted">Page {page + 1} of {pages}</span>
-        <button type="button" class="button button-small" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>Older</button>
-      </div>
+      <Pager page={page} pages={pages} hasOlder={hasOlder} onPage={setPage} />
       {props.ledger.length === LEDGER_LIMIT ? <p class="hint">Showing your latest {LEDGER_LIMIT} events.</p> : null}
     </section>
   )

@@ -1,7 +1,7 @@
 /**
- * Every job of yours, newest first, across bundles: what is queued or running now (its phase and
- * percent, refreshed every second while any is active, and Cancel), and what ended. Each links to its
- * run's page.
+ * Every job of yours, newest first, across bundles, a page at a time: what is queued or running now
+ * (its phase and percent, refreshed every second while any is active, and Cancel), and what ended.
+ * Each links to its run's page.
  */
 import { useLocation, useRoute } from "preact-iso"
 import { useEffect, useState } from "preact/hooks"
@@ -9,9 +9,11 @@ import { type Client, type Data, useAction, useQuery } from "../api.js"
 import { ErrorNotice } from "../ui/ErrorNotice.js"
 import { formatAgo, formatDate } from "../ui/format.js"
 import { EmptyState, PageHeader, QueryView } from "../ui/Page.js"
+import { Pager, useCursorPages } from "../ui/Pager.js"
 import { toast } from "../ui/Toasts.js"
 import { ProgressBar, StateBadge } from "./work/JobProgress.js"
 import { isActive, phaseLabel } from "./work/useJob.js"
+import { Segmented } from "../ui/Segmented.js"
 
 type Job = Data<Client["jobs"]["listJobs"]>["jobs"][number]
 
@@ -28,10 +30,51 @@ export const runHref = (job: Pick<Job, "kind" | "artifactBundleId" | "resourceId
 const FILTERS = [["all", "All"], ["active", "Active"], ["ended", "Ended"], ["failed", "Failed"]] as const
 type Filter = (typeof FILTERS)[number][0]
 
+/** One job: what it runs and on which bundle, its state, its progress or how it ended, and Cancel while it runs. */
+function JobRow(props: { job: Job; bundleName: string | undefined; onCancel: () => void }) {
+  const j = props.job
+  return (
+    <tr data-job={j.id} data-state={j.state}>
+      <td><a href={runHref(j)}>{KINDS[j.kind]?.label ?? j.kind}</a> <span class="hint">{j.resourceId.slice(0, 8)}</span></td>
+      <td>{props.bundleName ?? <span class="muted">…</span>}</td>
+      <td><StateBadge state={j.state} /></td>
+      <td class="job-progress-cell">
+        {isActive(j.state)
+          ? (
+            <div class="job-progress-inner">
+              <ProgressBar percent={j.percent} label={`${KINDS[j.kind]?.label ?? j.kind} progress`} />
+              <span class="hint">{phaseLabel(j.phase)} · {Math.round(j.percent)}% · {j.message}</span>
+            </div>
+          )
+          : (
+            <span class="hint">
+              {j.error ? <><code>{j.error.code}</code> {j.error.message}</> : j.state === "completed" ? `Finished ${formatAgo(j.finishedAt ?? j.updatedAt)}` : j.message}
+            </span>
+          )}
+      </td>
+      <td title={formatDate(j.createdAt)}>{formatAgo(j.createdAt)}</td>
+      <td class="cell-actions">
+        {isActive(j.state)
+          ? (
+            <button
+              type="button"
+              class="button button-small button-danger-quiet"
+              aria-label={`Cancel ${KINDS[j.kind]?.label ?? j.kind} ${j.resourceId.slice(0, 8)}`}
+              onClick={props.onCancel}
+            >
+              Cancel
+            </button>
+          )
+          : null}
+      </td>
+    </tr>
+  )
+}
+
 export function Jobs() {
   const [filter, setFilter] = useState<Filter>("all")
-  const jobs = useQuery(
-    (c) => c.jobs.listJobs({ urlParams: { limit: 100, ...(filter === "all" ? {} : { state: filter }) } }),
+  const { query: jobs, pager, reset } = useCursorPages(
+    (c, cursor) => c.jobs.listJobs({ urlParams: { limit: 100, ...(filter === "all" ? {} : { state: filter }), ...(cursor ? { cursor } : {}) } }),
     [filter]
   )
   const bundles = useQuery((c) => c.artifactBundles.list({ urlParams: { limit: 200, status: "all" } }), [])
@@ -47,11 +90,15 @@ export function Jobs() {
     <div class="page page-wide">
       <PageHeader title="Jobs" description="Audits, conversions, evals and proof reports run as jobs. Here are yours, newest first; running ones update as they go." />
       <div class="toolbar">
-        <div class="segmented" role="group" aria-label="Show jobs">
-          {FILTERS.map(([value, label]) => (
-            <button type="button" key={value} class={`segment${filter === value ? " segment-on" : ""}`} aria-pressed={filter === value} onClick={() => setFilter(value)}>{label}</button>
-          ))}
-        </div>
+        <Segmented
+          label="Show jobs"
+          value={filter}
+          options={FILTERS}
+          onChange={(value) => {
+            setFilter(value)
+            reset()
+          }}
+        />
         {anyActive ? <span class="muted live-dot">Updating every second</span> : null}
       </div>
       {cancel.error ? <ErrorNotice error={cancel.error} /> : null}
@@ -79,51 +126,24 @@ export function Jobs() {
                   </thead>
                   <tbody>
                     {data.jobs.map((j) => (
-                      <tr key={j.id} data-job={j.id} data-state={j.state}>
-                        <td><a href={runHref(j)}>{KINDS[j.kind]?.label ?? j.kind}</a> <span class="hint">{j.resourceId.slice(0, 8)}</span></td>
-                        <td>{names.get(j.artifactBundleId) ?? <span class="muted">…</span>}</td>
-                        <td><StateBadge state={j.state} /></td>
-                        <td class="job-progress-cell">
-                          {isActive(j.state)
-                            ? (
-                              <div class="job-progress-inner">
-                                <ProgressBar percent={j.percent} label={`${KINDS[j.kind]?.label ?? j.kind} progress`} />
-                                <span class="hint">{phaseLabel(j.phase)} · {Math.round(j.percent)}% · {j.message}</span>
-                              </div>
-                            )
-                            : (
-                              <span class="hint">
-                                {j.error ? <><code>{j.error.code}</code> {j.error.message}</> : j.state === "completed" ? `Finished ${formatAgo(j.finishedAt ?? j.updatedAt)}` : j.message}
-                              </span>
-                            )}
-                        </td>
-                        <td title={formatDate(j.createdAt)}>{formatAgo(j.createdAt)}</td>
-                        <td class="cell-actions">
-                          {isActive(j.state)
-                            ? (
-                              <button
-                                type="button"
-                                class="button button-small button-danger-quiet"
-                                aria-label={`Cancel ${KINDS[j.kind]?.label ?? j.kind} ${j.resourceId.slice(0, 8)}`}
-                                onClick={async () => {
-                                  if (await cancel.run(j.id)) {
-                                    toast("Cancelled. Unused credits go back to your balance.")
-                                    void jobs.reload()
-                                  }
-                                }}
-                              >
-                                Cancel
-                              </button>
-                            )
-                            : null}
-                        </td>
-                      </tr>
+                      <JobRow
+                        key={j.id}
+                        job={j}
+                        bundleName={names.get(j.artifactBundleId)}
+                        onCancel={async () => {
+                          if (await cancel.run(j.id)) {
+                            toast("Cancelled. Unused credits go back to your balance.")
+                            void jobs.reload()
+                          }
+                        }}
+                      />
                     ))}
                   </tbody>
                 </table>
               </div>
             )}
       </QueryView>
+      {pager.page > 0 || pager.hasOlder ? <Pager {...pager} /> : null}
     </div>
   )
 }

@@ -7,7 +7,8 @@ import { plainText } from "../../text/Markdown.js"
 import { estimateTokens } from "../../../ai/Tokens.js"
 import type { Doc } from "../Document.js"
 import { orderedLists } from "./Instructions.js"
-import { cutShort, duplicateSections, endsEarly, nearDuplicateParagraphs, promisedSections, runTogether } from "./Shape.js"
+import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
+import { cutShort, endsEarly, promisedSections, runTogether } from "./Shape.js"
 import {
   bodyStart,
   type CheckContext,
@@ -65,9 +66,63 @@ export const purpose = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- structure
 
-export const structure = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("structure", ctx.disabledRules)
-  const { doc, artifactType } = ctx
+/** Each heading against the ones before it: a level skipped, an empty heading or section, a sibling repeated. */
+const headingLevels = (o: Out, doc: CheckContext["doc"]): void => {
+  const hs = doc.md.headings
+  let skipped = 0
+  let empty = 0
+  let dup = 0
+  const siblings = new Map<string, number>()
+  const parents: Array<string> = []
+  for (let i = 0; i < hs.length; i++) {
+    const h = hs[i]!
+    const prev = hs[i - 1]
+    if (prev && h.level > prev.level + 1) {
+      skipped++
+      if (skipped <= 5) {
+        o.issue(
+          "skipped_level",
+          "minor",
+          h.line,
+          `Heading level jumps from ${"#".repeat(prev.level)} to ${"#".repeat(h.level)}`,
+          `Use '${"#".repeat(prev.level + 1)} ' here so the hierarchy has no gaps.`
+        )
+      }
+    }
+    if (h.text === "") {
+      o.issue("empty_heading", "minor", h.line, "An empty heading", "Give the heading a title or remove it.")
+      empty++
+    }
+    const next = hs[i + 1]
+    const endLine = next ? next.line : doc.split.lines.length + 1
+    const hasContent = doc.split.lines.slice(h.line, endLine - 1).some((l) => l.trim() !== "")
+    if (!hasContent && (!next || next.level <= h.level)) {
+      empty++
+      o.issue("empty_section", "minor", h.line, `The section ${quote(h.text)} is empty`, "Add its content or remove the heading.")
+    }
+    parents.length = h.level - 1
+    const key = `${parents.join(">")}|${h.level}|${h.text.toLowerCase()}`
+    if (h.text !== "" && siblings.has(key)) {
+      dup++
+      o.issue(
+        "duplicate_heading",
+        "minor",
+        h.line,
+        `The heading ${quote(h.text)} repeats the one on line ${siblings.get(key)}`,
+        "Merge the two sections or give them distinct titles."
+      )
+    } else {
+      siblings.set(key, h.line)
+    }
+    parents[h.level - 1] = h.text.toLowerCase()
+  }
+  o.deductEach(skipped, 5, 15, "skipped heading levels", "skipped_level")
+  o.deductEach(empty, 5, 15, "empty sections or headings", "empty_section")
+  o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
+}
+
+/** Headings: none at all, no title or several, no sections; levels skipped, empty or repeated sections. */
+const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
   const hs = doc.md.headings
   const bodyLines = doc.bodyLineCount
   const usesXmlSections = /<([a-z_]+)>[\s\S]*?<\/\1>/.test(doc.body)
@@ -116,58 +171,12 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
       )
       o.deduct(bodyLines > 60 ? 15 : 20, "no sections")
     }
-    let skipped = 0
-    let empty = 0
-    let dup = 0
-    const siblings = new Map<string, number>()
-    const parents: Array<string> = []
-    for (let i = 0; i < hs.length; i++) {
-      const h = hs[i]!
-      const prev = hs[i - 1]
-      if (prev && h.level > prev.level + 1) {
-        skipped++
-        if (skipped <= 5) {
-          o.issue(
-            "skipped_level",
-            "minor",
-            h.line,
-            `Heading level jumps from ${"#".repeat(prev.level)} to ${"#".repeat(h.level)}`,
-            `Use '${"#".repeat(prev.level + 1)} ' here so the hierarchy has no gaps.`
-          )
-        }
-      }
-      if (h.text === "") {
-        o.issue("empty_heading", "minor", h.line, "An empty heading", "Give the heading a title or remove it.")
-        empty++
-      }
-      const next = hs[i + 1]
-      const endLine = next ? next.line : doc.split.lines.length + 1
-      const hasContent = doc.split.lines.slice(h.line, endLine - 1).some((l) => l.trim() !== "")
-      if (!hasContent && (!next || next.level <= h.level)) {
-        empty++
-        o.issue("empty_section", "minor", h.line, `The section ${quote(h.text)} is empty`, "Add its content or remove the heading.")
-      }
-      parents.length = h.level - 1
-      const key = `${parents.join(">")}|${h.level}|${h.text.toLowerCase()}`
-      if (h.text !== "" && siblings.has(key)) {
-        dup++
-        o.issue(
-          "duplicate_heading",
-          "minor",
-          h.line,
-          `The heading ${quote(h.text)} repeats the one on line ${siblings.get(key)}`,
-          "Merge the two sections or give them distinct titles."
-        )
-      } else {
-        siblings.set(key, h.line)
-      }
-      parents[h.level - 1] = h.text.toLowerCase()
-    }
-    o.deductEach(skipped, 5, 15, "skipped heading levels", "skipped_level")
-    o.deductEach(empty, 5, 15, "empty sections or headings", "empty_section")
-    o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
+    headingLevels(o, doc)
   }
-  // a document that stops before it is finished, or points at sections it never writes
+}
+
+/** A document that stops before it is finished, or points at sections it never writes; or (no unfinished line) headings that show the end never came. */
+const unfinished = (o: Out, { doc }: CheckContext): void => {
   const stepCount = Math.max(0, ...orderedLists(doc).map((l) => l.items.length))
   const cut = cutShort(doc, stepCount)
   for (const c of cut) {
@@ -185,7 +194,10 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     o.issue("missing_section", "major", p.line, p.message ?? `The text points at ${p.what}, which the document does not have`, "Write that part, or drop the pointer to it.")
   }
   o.deductEach(promised.length, 25, 50, "pointers to sections that do not exist", "missing_section")
-  // parts run together: a list right after another list, a code block or a table, with nothing between
+}
+
+/** Parts run together: a list right after another list, a code block or a table, with nothing between. */
+const partsRunTogether = (o: Out, { doc }: CheckContext): void => {
   const joined = runTogether(doc)
   for (const j of joined.slice(0, 5)) {
     if (j.section !== undefined) {
@@ -207,7 +219,10 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     )
   }
   o.deductEach(joined.length, 10, 30, "parts run together without a heading", "run_together")
-  // a section said twice
+}
+
+/** A section said twice. */
+const repeatedSections = (o: Out, { doc }: CheckContext): void => {
   const dupSections = duplicateSections(doc)
   for (const d of dupSections) {
     o.issue(
@@ -220,6 +235,10 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     )
   }
   o.deductEach(dupSections.length, 30, 45, "a repeated section", "duplicate_section")
+}
+
+/** A code block never closed: everything after it renders as code. */
+const unclosedFences = (o: Out, { doc }: CheckContext): void => {
   for (const b of doc.md.codeBlocks) {
     if (!b.closed) {
       o.issue(
@@ -233,7 +252,10 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
       o.deduct(25, "unclosed code fence")
     }
   }
-  // balanced XML-style tags (only tags that are closed somewhere, so placeholders like <name> are ignored)
+}
+
+/** Balanced XML-style tags (only tags that are closed somewhere, so placeholders like <name> are ignored) */
+const unbalancedTags = (o: Out, { doc }: CheckContext): void => {
   const opens = new Map<string, Array<number>>()
   const closes = new Map<string, Array<number>>()
   for (const [n, text] of doc.prose) {
@@ -263,7 +285,22 @@ export const structure = (ctx: CheckContext): CheckOutcome => {
     }
   }
   o.deductEach(unbalanced, 10, 20, "unbalanced tags", "unbalanced_tag")
-  if (o.deductions.length === 0) o.note(`${hs.length} headings in a consistent hierarchy`)
+}
+
+/** The structure check's passes, in the order their findings are reported. */
+const STRUCTURE_PASSES: ReadonlyArray<(o: Out, ctx: CheckContext) => void> = [
+  headingShape,
+  unfinished,
+  partsRunTogether,
+  repeatedSections,
+  unclosedFences,
+  unbalancedTags
+]
+
+export const structure = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("structure", ctx.disabledRules)
+  for (const pass of STRUCTURE_PASSES) pass(o, ctx)
+  if (o.deductions.length === 0) o.note(`${ctx.doc.md.headings.length} headings in a consistent hierarchy`)
   return o.done()
 }
 

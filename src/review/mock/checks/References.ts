@@ -27,6 +27,8 @@ export interface ResolvedRef {
 }
 
 export const MISSING_MARKER = "not included in this bundle"
+/** The marks the apply writes (`(… not included in this bundle …)`), with the space before them: text to read past. */
+export const MISSING_MARKS = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)`, "g")
 
 /** First path segments that name the conventional folders of a skill or procedure package. */
 const BUNDLE_FOLDERS = /^(references?|examples?|scripts?|assets?|templates?|resources?|evals?|evaluations?|prompts?|agents?|rules|schemas?|snippets|data|fixtures|checklists?)$/i

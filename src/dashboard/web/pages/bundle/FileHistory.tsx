@@ -12,6 +12,7 @@ import { formatAgo, formatBytes, formatDate } from "../../ui/format.js"
 import { Loading } from "../../ui/Lazy.js"
 import { EmptyState, QueryView } from "../../ui/Page.js"
 import { toast } from "../../ui/Toasts.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 type Version = Data<Client["versions"]["listFileVersions"]>["versions"][number]
 
@@ -112,14 +113,7 @@ export function FileHistory(props: { bundleId: string; fileId: string; readOnly:
             </div>
             <div class="compare-bar">
               <h3 class="subheading">Version {from} → version {to}</h3>
-              <div class="segmented" role="group" aria-label="Diff layout">
-                <button type="button" class={`segment${mode === "split" ? " segment-on" : ""}`} aria-pressed={mode === "split"} onClick={() => setQuery({ view: "split" })}>
-                  Side by side
-                </button>
-                <button type="button" class={`segment${mode === "unified" ? " segment-on" : ""}`} aria-pressed={mode === "unified"} onClick={() => setQuery({ view: "unified" })}>
-                  Unified
-                </button>
-              </div>
+              <Segmented label="Diff layout" value={mode} options={[["split", "Side by side"], ["unified", "Unified"]]} onChange={(view) => setQuery({ view })} />
             </div>
             <Compare bundleId={props.bundleId} fileId={props.fileId} from={from} to={to} mode={mode} />
             <ConfirmDialog

@@ -11,6 +11,7 @@ import { formatAgo, formatBytes, formatDate } from "../../ui/format.js"
 import { Loading } from "../../ui/Lazy.js"
 import { QueryView } from "../../ui/Page.js"
 import { toast } from "../../ui/Toasts.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 export type FileData = Data<Client["files"]["get"]>
 
@@ -90,14 +91,7 @@ export function FileView(props: { bundleId: string; fileId: string; readOnly: bo
               <div class="file-actions">
                 {markdown
                   ? (
-                    <div class="segmented" role="group" aria-label="Show as">
-                      <button type="button" class={`segment${shown === "rendered" ? " segment-on" : ""}`} aria-pressed={shown === "rendered"} onClick={() => setMode("rendered")}>
-                        Rendered
-                      </button>
-                      <button type="button" class={`segment${shown === "source" ? " segment-on" : ""}`} aria-pressed={shown === "source"} onClick={() => setMode("source")}>
-                        Source
-                      </button>
-                    </div>
+                    <Segmented label="Show as" value={shown} options={[["rendered", "Rendered"], ["source", "Source"]]} onChange={setMode} />
                   )
                   : null}
                 {props.readOnly ? null : <a class="button button-small" href={`${base}/edit`}>Edit</a>}

@@ -24,6 +24,7 @@ import { auditTargetLabel, ScoreChart } from "./Lists.js"
 import { Outcome } from "./Outcome.js"
 import type { WorkProps } from "./Start.js"
 import { useJob } from "./useJob.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 type AuditRunDetail = Data<Client["audits"]["getAudit"]>["auditRun"]
 type Finding = AuditRunDetail["findings"][number]
@@ -259,13 +260,12 @@ function ImprovedVersion(props: { run: AuditRunDetail; bundleId: string; files: 
             </select>
           )
           : <code>{current.path}</code>}
-        <div class="segmented" role="group" aria-label="Diff layout">
-          {(["split", "unified"] as const).map((m) => (
-            <button type="button" key={m} class={`segment${mode === m ? " segment-on" : ""}`} aria-pressed={mode === m} onClick={() => route(`${path}?${new URLSearchParams({ ...query, tab: "improved", view: m })}`, true)}>
-              {m === "split" ? "Side by side" : "Unified"}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Diff layout"
+          value={mode}
+          options={[["split", "Side by side"], ["unified", "Unified"]]}
+          onChange={(m) => route(`${path}?${new URLSearchParams({ ...query, tab: "improved", view: m })}`, true)}
+        />
         <div class="toolbar-spacer" />
         <ApplyState run={run} applied={props.applied} onApply={props.onApply} base={props.base} />
       </div>

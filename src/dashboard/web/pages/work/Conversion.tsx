@@ -16,6 +16,7 @@ import { JobProgress, StateBadge } from "./JobProgress.js"
 import { Outcome } from "./Outcome.js"
 import type { WorkProps } from "./Start.js"
 import { useJob } from "./useJob.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 type Report = Data<Client["conversions"]["getConversion"]>["conversion"]
 type Attempt = Report["attempts"][number]
@@ -207,13 +208,12 @@ function Generated(props: { report: Report; bundleId: string }) {
   return (
     <div class="stack">
       <div class="toolbar">
-        <div class="segmented" role="group" aria-label="Show as">
-          {(["source", "rendered"] as const).map((v) => (
-            <button type="button" key={v} class={`segment${shown === v ? " segment-on" : ""}`} aria-pressed={shown === v} onClick={() => route(`${path}?${new URLSearchParams({ ...query, view: v })}`, true)}>
-              {v === "source" ? "Source" : "Rendered"}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Show as"
+          value={shown}
+          options={[["source", "Source"], ["rendered", "Rendered"]]}
+          onChange={(v) => route(`${path}?${new URLSearchParams({ ...query, view: v })}`, true)}
+        />
         <span class="muted">{props.report.status === "completed" ? <>saved as <code>{props.report.outputPath}</code></> : "not saved: still invalid after the repair"}</span>
       </div>
       {shown === "rendered"

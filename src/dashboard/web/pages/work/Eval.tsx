@@ -12,6 +12,7 @@ import { deltaText } from "./Lists.js"
 import { Outcome } from "./Outcome.js"
 import type { WorkProps } from "./Start.js"
 import { useJob } from "./useJob.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 type EvalRun = Data<Client["evals"]["getEval"]>["evalRun"]
 type CaseResult = EvalRun["results"][number]
@@ -122,13 +123,12 @@ function Results(props: WorkProps & { run: EvalRun }) {
         )
         : null}
       <div class="toolbar">
-        <div class="segmented" role="group" aria-label="Show cases">
-          {(["all", "regressed", "improved", "unchanged"] as const).map((v) => (
-            <button type="button" key={v} class={`segment${filter === v ? " segment-on" : ""}`} aria-pressed={filter === v} onClick={() => setFilter(v)}>
-              {v === "all" ? `All ${total}` : `${VERDICT_LABEL[v]} ${count(v)}`}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          label="Show cases"
+          value={filter}
+          options={(["all", "regressed", "improved", "unchanged"] as const).map((v) => [v, v === "all" ? `All ${total}` : `${VERDICT_LABEL[v]} ${count(v)}`] as const)}
+          onChange={setFilter}
+        />
         <div class="toolbar-spacer" />
         {run.status === "completed" ? <a class="button button-primary" href={`${props.base}/proof-reports/new?evalRunId=${run.id}`}>Create a proof report</a> : null}
       </div>

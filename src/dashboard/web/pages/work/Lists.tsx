@@ -1,19 +1,23 @@
 /**
  * A bundle's runs of each kind, newest first, each a link to its page, and the bundle's score over
  * its audits (a chart over versions: did the edits help?). Runs still going show their state and
- * refresh until they end.
+ * refresh until they end. One `RunList` serves every kind: its columns are what differs.
  */
 import type { ComponentChildren } from "preact"
 import { useEffect } from "preact/hooks"
-import { type Client, type Data, useQuery } from "../../api.js"
+import type { Client, Data } from "../../api.js"
 import { formatAgo, formatDate, formatNumber } from "../../ui/format.js"
 import { EmptyState, QueryView } from "../../ui/Page.js"
+import { Pager, useCursorPages } from "../../ui/Pager.js"
 import { StateBadge } from "./JobProgress.js"
 import { auditHref } from "../loaders.js"
 import { POLL_MS } from "./useJob.js"
 import type { WorkProps } from "./Start.js"
 
 export type AuditRun = Data<Client["audits"]["listAudits"]>["auditRuns"][number]
+type Conversion = Data<Client["conversions"]["listConversions"]>["conversions"][number]
+type EvalRun = Data<Client["evals"]["listEvals"]>["evalRuns"][number]
+type ProofReport = Data<Client["proofReports"]["listProofReports"]>["proofReports"][number]
 
 const active = (status: string) => status === "queued" || status === "running"
 
@@ -86,7 +90,43 @@ export function ScoreChart(props: { runs: ReadonlyArray<AuditRun>; current?: str
   )
 }
 
-function ListPage(props: { title: string; description: string; newHref: string; newLabel: string; children: ComponentChildren }) {
+/** The runs a list page shows at once; older ones are a page further (the pager). */
+const RUNS_PAGE = 100
+
+/** A column of a run table: its header, and the cell of each run. */
+interface Column<R> {
+  readonly header: string
+  readonly num?: boolean
+  readonly cell: (run: R) => ComponentChildren
+  /** the cell's tooltip */
+  readonly title?: (run: R) => string
+}
+
+interface Page<R> {
+  readonly data: { readonly pagination: { readonly nextCursor: string | null } }
+  readonly runs: ReadonlyArray<R>
+}
+
+/**
+ * A kind's runs of this bundle, newest first, a page at a time: the header with the New button, the
+ * empty state, then (after `above`, e.g. the score chart) the table and the pager.
+ */
+function RunList<R extends { readonly id: string; readonly status: string }>(props: {
+  readonly title: string
+  readonly description: string
+  readonly newHref: string
+  readonly newLabel: string
+  readonly load: (c: Client, cursor: string | undefined) => Promise<Page<R>>
+  readonly deps: ReadonlyArray<unknown>
+  readonly loadingLabel: string
+  readonly empty: ComponentChildren
+  readonly testId: string
+  readonly caption: string
+  readonly columns: ReadonlyArray<Column<R>>
+  readonly above?: (runs: ReadonlyArray<R>) => ComponentChildren
+}) {
+  const { query, pager } = useCursorPages(props.load, props.deps)
+  useRefreshWhileActive(query, query.data?.runs.some((r) => active(r.status)) ?? false)
   return (
     <div class="stack" data-testid="run-list">
       <div class="work-header">
@@ -96,7 +136,34 @@ function ListPage(props: { title: string; description: string; newHref: string; 
         </div>
         <a class="button button-primary" href={props.newHref}>{props.newLabel}</a>
       </div>
-      {props.children}
+      <QueryView query={query} label={props.loadingLabel}>
+        {({ runs }) =>
+          runs.length === 0 && pager.page === 0
+            ? props.empty
+            : (
+              <>
+                {props.above?.(runs)}
+                <div class="table-wrap card card-flush">
+                  <table class="table" data-testid={props.testId}>
+                    <caption class="visually-hidden">{props.caption}</caption>
+                    <thead>
+                      <tr>
+                        {props.columns.map((c) => <th key={c.header} scope="col" class={c.num ? "num" : undefined}>{c.header}</th>)}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {runs.map((r) => (
+                        <tr key={r.id} data-run={r.id}>
+                          {props.columns.map((c) => <td key={c.header} class={c.num ? "num" : undefined} title={c.title?.(r)}>{c.cell(r)}</td>)}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                {pager.page > 0 || pager.hasOlder ? <Pager {...pager} /> : null}
+              </>
+            )}
+      </QueryView>
     </div>
   )
 }
@@ -105,215 +172,137 @@ const Credits = (props: { estimated: number; charged: number | null }) => (
   <span title={`estimated ${props.estimated}`}>{props.charged === null ? `${formatNumber(props.estimated)} (est.)` : formatNumber(props.charged)}</span>
 )
 
+/** When a run started, as "3 minutes ago" with the date on hover. */
+const started: Column<{ readonly createdAt: Date }> = { header: "Started", title: (r) => formatDate(r.createdAt), cell: (r) => formatAgo(r.createdAt) }
+
+const bundlePage = (props: WorkProps, cursor: string | undefined) => ({
+  path: { artifactBundleId: props.bundle.id },
+  urlParams: { limit: RUNS_PAGE, ...(cursor ? { cursor } : {}) }
+})
+
 export function AuditList(props: WorkProps) {
-  const runs = useQuery((c) => c.audits.listAudits({ path: { artifactBundleId: props.bundle.id }, urlParams: { limit: 100 } }), [props.bundle.id])
-  useRefreshWhileActive(runs, runs.data?.data.auditRuns.some((r) => active(r.status)) ?? false)
   return (
-    <ListPage
+    <RunList<AuditRun>
       title="Audits"
       description="Each audit scores a version against a rubric, finds what to fix line by line, and proposes an improved version."
       newHref={`${props.base}/audits/new`}
       newLabel="New audit"
-    >
-      <QueryView query={runs} label="Loading the audits…">
-        {({ data }) =>
-          data.auditRuns.length === 0
-            ? (
-              <EmptyState title="No audits yet">
-                <p class="muted">Start one to see your artifact's score, the findings on their lines, and an improved version to apply.</p>
-                <a class="button button-primary" href={`${props.base}/audits/new`}>New audit</a>
-              </EmptyState>
-            )
-            : (
-              <>
-                <section class="card" aria-labelledby="score-title">
-                  <h3 id="score-title" class="card-title">Score over versions</h3>
-                  <ScoreChart runs={data.auditRuns} />
-                </section>
-                <div class="table-wrap card card-flush">
-                  <table class="table" data-testid="audit-runs">
-                    <caption class="visually-hidden">Audits, newest first</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Audit</th>
-                        <th scope="col">State</th>
-                        <th scope="col" class="num">Score</th>
-                        <th scope="col">Rubric</th>
-                        <th scope="col">Model</th>
-                        <th scope="col" class="num">Credits</th>
-                        <th scope="col">Started</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.auditRuns.map((r) => (
-                        <tr key={r.id} data-run={r.id}>
-                          <td><a href={auditHref(props.base, r)}>{auditTargetLabel(r)}</a></td>
-                          <td><StateBadge state={r.status} /></td>
-                          <td class="num">{r.overallScore === null ? "—" : <strong>{r.overallScore}</strong>}</td>
-                          <td>{r.summary.rubricTitle} <span class="hint">{r.rubricVersion}</span></td>
-                          <td>{r.summary.estimate.modelTier}, {r.summary.estimate.reasoningEffort}</td>
-                          <td class="num"><Credits estimated={r.summary.estimate.estimatedCredits} charged={r.summary.creditCost.finalChargedCredits} /></td>
-                          <td title={formatDate(r.createdAt)}>{formatAgo(r.createdAt)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              </>
-            )}
-      </QueryView>
-    </ListPage>
+      load={(c, cursor) => c.audits.listAudits(bundlePage(props, cursor)).then((page) => ({ ...page, runs: page.data.auditRuns }))}
+      deps={[props.bundle.id]}
+      loadingLabel="Loading the audits…"
+      empty={
+        <EmptyState title="No audits yet">
+          <p class="muted">Start one to see your artifact's score, the findings on their lines, and an improved version to apply.</p>
+          <a class="button button-primary" href={`${props.base}/audits/new`}>New audit</a>
+        </EmptyState>
+      }
+      above={(runs) => (
+        <section class="card" aria-labelledby="score-title">
+          <h3 id="score-title" class="card-title">Score over versions</h3>
+          <ScoreChart runs={runs} />
+        </section>
+      )}
+      testId="audit-runs"
+      caption="Audits, newest first"
+      columns={[
+        { header: "Audit", cell: (r) => <a href={auditHref(props.base, r)}>{auditTargetLabel(r)}</a> },
+        { header: "State", cell: (r) => <StateBadge state={r.status} /> },
+        { header: "Score", num: true, cell: (r) => (r.overallScore === null ? "—" : <strong>{r.overallScore}</strong>) },
+        { header: "Rubric", cell: (r) => <>{r.summary.rubricTitle} <span class="hint">{r.rubricVersion}</span></> },
+        { header: "Model", cell: (r) => <>{r.summary.estimate.modelTier}, {r.summary.estimate.reasoningEffort}</> },
+        { header: "Credits", num: true, cell: (r) => <Credits estimated={r.summary.estimate.estimatedCredits} charged={r.summary.creditCost.finalChargedCredits} /> },
+        started
+      ]}
+    />
   )
 }
 
 export function ConversionList(props: WorkProps) {
-  const runs = useQuery((c) => c.conversions.listConversions({ path: { artifactBundleId: props.bundle.id }, urlParams: { limit: 100 } }), [props.bundle.id])
-  useRefreshWhileActive(runs, runs.data?.data.conversions.some((r) => active(r.status)) ?? false)
   return (
-    <ListPage
+    <RunList<Conversion>
       title="Conversions"
       description="Each conversion turns the artifact into a rubr_flow: steps an agent can follow and check, validated before it is saved."
       newHref={`${props.base}/conversions/new`}
       newLabel="Convert to rubr_flow"
-    >
-      <QueryView query={runs} label="Loading the conversions…">
-        {({ data }) =>
-          data.conversions.length === 0
-            ? <EmptyState title="No conversions yet"><p class="muted">Convert the main artifact, one file, or the whole bundle.</p></EmptyState>
-            : (
-              <div class="table-wrap card card-flush">
-                <table class="table" data-testid="conversion-runs">
-                  <caption class="visually-hidden">Conversions, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Conversion</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Output</th>
-                      <th scope="col" class="num">Coverage</th>
-                      <th scope="col" class="num">Credits</th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.conversions.map((r) => (
-                      <tr key={r.id} data-run={r.id}>
-                        <td>
-                          <a href={`${props.base}/conversions/${r.id}`}>
-                            {r.summary.target.targetMode === "file" ? `${r.summary.target.targetFilePath} v${r.summary.target.targetFileVersionNumber}` : `whole bundle v${r.summary.target.artifactBundleVersionNumber}`}
-                          </a>
-                        </td>
-                        <td><StateBadge state={r.status} /></td>
-                        <td><code>{r.outputPath}</code></td>
-                        <td class="num">{r.sourceMapping.coverage === null ? "—" : `${Math.round(r.sourceMapping.coverage * 100)}%`}</td>
-                        <td class="num"><Credits estimated={r.estimatedCredits} charged={r.finalChargedCredits} /></td>
-                        <td title={formatDate(r.createdAt)}>{formatAgo(r.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-      </QueryView>
-    </ListPage>
+      load={(c, cursor) => c.conversions.listConversions(bundlePage(props, cursor)).then((page) => ({ ...page, runs: page.data.conversions }))}
+      deps={[props.bundle.id]}
+      loadingLabel="Loading the conversions…"
+      empty={<EmptyState title="No conversions yet"><p class="muted">Convert the main artifact, one file, or the whole bundle.</p></EmptyState>}
+      testId="conversion-runs"
+      caption="Conversions, newest first"
+      columns={[
+        {
+          header: "Conversion",
+          cell: (r) => (
+            <a href={`${props.base}/conversions/${r.id}`}>
+              {r.summary.target.targetMode === "file" ? `${r.summary.target.targetFilePath} v${r.summary.target.targetFileVersionNumber}` : `whole bundle v${r.summary.target.artifactBundleVersionNumber}`}
+            </a>
+          )
+        },
+        { header: "State", cell: (r) => <StateBadge state={r.status} /> },
+        { header: "Output", cell: (r) => <code>{r.outputPath}</code> },
+        { header: "Coverage", num: true, cell: (r) => (r.sourceMapping.coverage === null ? "—" : `${Math.round(r.sourceMapping.coverage * 100)}%`) },
+        { header: "Credits", num: true, cell: (r) => <Credits estimated={r.estimatedCredits} charged={r.finalChargedCredits} /> },
+        started
+      ]}
+    />
   )
 }
 
 export const deltaText = (delta: number | null) => (delta === null ? "—" : `${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${formatNumber(Math.abs(Math.round(delta * 10) / 10))}`)
 
 export function EvalList(props: WorkProps) {
-  const runs = useQuery((c) => c.evals.listEvals({ path: { artifactBundleId: props.bundle.id }, urlParams: { limit: 100 } }), [props.bundle.id])
-  useRefreshWhileActive(runs, runs.data?.data.evalRuns.some((r) => active(r.status)) ?? false)
   return (
-    <ListPage
+    <RunList<EvalRun>
       title="Evals"
       description="Each eval runs the same test cases on two versions and judges both: what improved, what regressed."
       newHref={`${props.base}/evals/new`}
       newLabel="New eval"
-    >
-      <QueryView query={runs} label="Loading the evals…">
-        {({ data }) =>
-          data.evalRuns.length === 0
-            ? <EmptyState title="No evals yet"><p class="muted">Compare the first version of your artifact with the latest, or any two versions.</p></EmptyState>
-            : (
-              <div class="table-wrap card card-flush">
-                <table class="table" data-testid="eval-runs">
-                  <caption class="visually-hidden">Evals, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Versions</th>
-                      <th scope="col">State</th>
-                      <th scope="col" class="num">Passed</th>
-                      <th scope="col" class="num">Score Δ</th>
-                      <th scope="col" class="num">Credits</th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.evalRuns.map((r) => (
-                      <tr key={r.id} data-run={r.id}>
-                        <td>
-                          <a href={`${props.base}/evals/${r.id}`}>
-                            {r.summary.target.sourceFilePath} v{r.summary.target.sourceFileVersionNumber} → {r.summary.target.candidateFilePath === r.summary.target.sourceFilePath ? "" : `${r.summary.target.candidateFilePath} `}v{r.summary.target.candidateFileVersionNumber}
-                          </a>
-                        </td>
-                        <td><StateBadge state={r.status} /></td>
-                        <td class="num">{r.status === "completed" ? `${r.passCount}/${r.scenarioCount}` : "—"}</td>
-                        <td class="num">{deltaText(r.scoreDelta)}</td>
-                        <td class="num"><Credits estimated={r.estimatedCredits} charged={r.finalChargedCredits} /></td>
-                        <td title={formatDate(r.createdAt)}>{formatAgo(r.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-      </QueryView>
-    </ListPage>
+      load={(c, cursor) => c.evals.listEvals(bundlePage(props, cursor)).then((page) => ({ ...page, runs: page.data.evalRuns }))}
+      deps={[props.bundle.id]}
+      loadingLabel="Loading the evals…"
+      empty={<EmptyState title="No evals yet"><p class="muted">Compare the first version of your artifact with the latest, or any two versions.</p></EmptyState>}
+      testId="eval-runs"
+      caption="Evals, newest first"
+      columns={[
+        {
+          header: "Versions",
+          cell: (r) => (
+            <a href={`${props.base}/evals/${r.id}`}>
+              {r.summary.target.sourceFilePath} v{r.summary.target.sourceFileVersionNumber} → {r.summary.target.candidateFilePath === r.summary.target.sourceFilePath ? "" : `${r.summary.target.candidateFilePath} `}v{r.summary.target.candidateFileVersionNumber}
+            </a>
+          )
+        },
+        { header: "State", cell: (r) => <StateBadge state={r.status} /> },
+        { header: "Passed", num: true, cell: (r) => (r.status === "completed" ? `${r.passCount}/${r.scenarioCount}` : "—") },
+        { header: "Score Δ", num: true, cell: (r) => deltaText(r.scoreDelta) },
+        { header: "Credits", num: true, cell: (r) => <Credits estimated={r.estimatedCredits} charged={r.finalChargedCredits} /> },
+        started
+      ]}
+    />
   )
 }
 
 export function ProofList(props: WorkProps) {
-  const runs = useQuery((c) => c.proofReports.listProofReports({ path: { artifactBundleId: props.bundle.id }, urlParams: { limit: 100 } }), [props.bundle.id])
-  useRefreshWhileActive(runs, runs.data?.data.proofReports.some((r) => active(r.status)) ?? false)
   return (
-    <ListPage
+    <RunList<ProofReport>
       title="Proof reports"
       description="Signed evidence of an eval, bound to the exact bytes of both versions; verifiable by anyone with the service's public keys."
       newHref={`${props.base}/proof-reports/new`}
       newLabel="New proof report"
-    >
-      <QueryView query={runs} label="Loading the proof reports…">
-        {({ data }) =>
-          data.proofReports.length === 0
-            ? <EmptyState title="No proof reports yet"><p class="muted">Run an eval, then sign its result as a proof report.</p></EmptyState>
-            : (
-              <div class="table-wrap card card-flush">
-                <table class="table" data-testid="proof-runs">
-                  <caption class="visually-hidden">Proof reports, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Report</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Signed with</th>
-                      <th scope="col">Export</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.proofReports.map((r) => (
-                      <tr key={r.id} data-run={r.id}>
-                        <td><a href={`${props.base}/proof-reports/${r.id}`}>Report {r.id.slice(0, 8)}</a></td>
-                        <td><StateBadge state={r.status} /></td>
-                        <td>{r.signature ? <code>{r.signature.alg} · {r.signature.kid.slice(0, 12)}…</code> : "—"}</td>
-                        <td>{r.export ? r.export.provider : r.exportFailure ? `not stored (${r.exportFailure.reason})` : "—"}</td>
-                        <td title={formatDate(r.createdAt)}>{formatAgo(r.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-      </QueryView>
-    </ListPage>
+      load={(c, cursor) => c.proofReports.listProofReports(bundlePage(props, cursor)).then((page) => ({ ...page, runs: page.data.proofReports }))}
+      deps={[props.bundle.id]}
+      loadingLabel="Loading the proof reports…"
+      empty={<EmptyState title="No proof reports yet"><p class="muted">Run an eval, then sign its result as a proof report.</p></EmptyState>}
+      testId="proof-runs"
+      caption="Proof reports, newest first"
+      columns={[
+        { header: "Report", cell: (r) => <a href={`${props.base}/proof-reports/${r.id}`}>Report {r.id.slice(0, 8)}</a> },
+        { header: "State", cell: (r) => <StateBadge state={r.status} /> },
+        { header: "Signed with", cell: (r) => (r.signature ? <code>{r.signature.alg} · {r.signature.kid.slice(0, 12)}…</code> : "—") },
+        { header: "Export", cell: (r) => (r.export ? r.export.provider : r.exportFailure ? `not stored (${r.exportFailure.reason})` : "—") },
+        { ...started, header: "Created" }
+      ]}
+    />
   )
 }

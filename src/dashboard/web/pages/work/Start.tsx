@@ -15,6 +15,7 @@ import { formatBytes, formatNumber, plural } from "../../ui/format.js"
 import { Loading } from "../../ui/Lazy.js"
 import type { BundleDetail } from "../Bundle.js"
 import { auditHref } from "../loaders.js"
+import { Segmented } from "../../ui/Segmented.js"
 
 type Estimate = Data<Client["audits"]["estimateAudit"]>["estimate"]
 type File = BundleDetail["files"][number]
@@ -172,17 +173,11 @@ const useStart = <B, A>(body: B, start: (c: Client, body: B, key: string) => Pro
 
 // ---- shared fields -----------------------------------------------------------------------------
 
-function Segmented<T extends string>(props: { label: string; value: T; options: ReadonlyArray<readonly [T, string]>; onChange: (v: T) => void; hint?: string }) {
+function SegmentedField<T extends string>(props: { label: string; value: T; options: ReadonlyArray<readonly [T, string]>; onChange: (v: T) => void; hint?: string }) {
   return (
     <fieldset class="field">
       <legend>{props.label}</legend>
-      <div class="segmented" role="group" aria-label={props.label}>
-        {props.options.map(([value, label]) => (
-          <button type="button" key={value} class={`segment${props.value === value ? " segment-on" : ""}`} aria-pressed={props.value === value} onClick={() => props.onChange(value)}>
-            {label}
-          </button>
-        ))}
-      </div>
+      <Segmented label={props.label} value={props.value} options={props.options} onChange={props.onChange} />
       {props.hint ? <p class="hint">{props.hint}</p> : null}
     </fieldset>
   )
@@ -294,14 +289,14 @@ export function AuditStart(props: WorkProps) {
               ))}
             </select>
           </div>
-          <Segmented
+          <SegmentedField
             label="Model tier"
             value={modelTier}
             onChange={setModelTier}
             options={[["cheap", "Cheap"], ["standard", "Standard"], ["premium", "Premium"]]}
             hint="A higher tier costs more credits per token."
           />
-          <Segmented
+          <SegmentedField
             label="Reasoning effort"
             value={reasoningEffort}
             onChange={setEffort}

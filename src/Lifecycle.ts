@@ -13,10 +13,10 @@
  * other unhandled failure still ends the process, as Node would, but with one line first.
  */
 import { Cause, Effect, Exit, Fiber } from "effect"
-import { describeDatabaseError, isDatabaseUnavailable } from "../db/Availability.js"
-import { say } from "./Say.js"
-import { markStopping } from "./Stopping.js"
-import { explainStartupFailure } from "./StartupFailure.js"
+import { describeDatabaseError, isDatabaseUnavailable } from "./db/Availability.js"
+import { say } from "./process/Say.js"
+import { markStopping } from "./process/Stopping.js"
+import { explainStartupFailure } from "./process/StartupFailure.js"
 
 export interface ServiceProcess {
   readonly shutdownTimeoutS: number
