@@ -224,7 +224,6 @@ const LONG_FUNCTIONS: Record<string, { readonly lines: number; readonly why: str
   "bundles/Files.ts: Files.effect": { lines: 236, why: SERVICE_SQL },
   "bundles/Store.ts: BundleStore.effect": { lines: 133, why: SERVICE_SQL },
   "bundles/Versions.ts: Versions.effect": { lines: 196, why: SERVICE_SQL },
-  "cli/check/Check.ts: check": { lines: 128, why: "the lead moves the check flow out of the command (issue 25)" },
   "config/AppConfig.ts: appConfig": { lines: 145, why: TO_SPLIT },
   "conversions/Task.ts: conversionWork": { lines: 177, why: TO_SPLIT },
   "conversions/analysis/Assess.ts: assessFlow": { lines: 119, why: TO_SPLIT },

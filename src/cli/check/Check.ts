@@ -22,7 +22,9 @@ import type { Context, Result } from "../Run.js"
 import { table } from "../Shared.js"
 import { guidesUrl } from "../Settings.js"
 import { Exit } from "../Failure.js"
+import type { Audited } from "./Audit.js"
 import { label, type Plan, plan } from "./Plan.js"
+import type { Prepared } from "./Quote.js"
 
 
 export interface CheckInput {
@@ -73,6 +75,76 @@ const listResult = (p: Plan): Result => ({
     unchanged: p.unchanged
   })
 })
+
+interface Checked {
+  readonly report: CheckReport
+  readonly audited: Audited
+  readonly prepared: Prepared
+}
+
+/** --fix and --diff: every artifact's improved files, checked before the first is written. */
+const fixOrDiff = (output: Context["output"], input: CheckInput, root: string, reports: ReadonlyArray<Checked>) =>
+  Effect.gen(function*() {
+    let diffText = ""
+    const fixedBy = new Map<CheckReport, ReadonlyArray<string>>()
+    if (input.fix || input.diff) {
+      const { assertUnchanged, changesOf, unifiedDiff, writeChanges } = yield* Effect.promise(() => import("./Fix.js"))
+      const changes = reports.map((r) => ({ r, changes: changesOf(root, r.prepared.artifact, r.audited.detail) }))
+      const all = changes.flatMap((c) => c.changes)
+      if (input.fix) {
+        yield* Effect.try({ try: () => assertUnchanged(all), catch: fromThrown })
+        writeChanges(all)
+        for (const c of changes) fixedBy.set(c.r.report, c.changes.map((x) => x.local))
+        for (const c of all) output.note(`fixed ${c.local}`)
+        if (all.length === 0) output.note(output.colors.dim("--fix: no audit rewrote a file"))
+      } else {
+        diffText = unifiedDiff(all, output.colors)
+        if (all.length === 0) output.note(output.colors.dim("--diff: no audit rewrote a file"))
+      }
+    }
+    const finalReports = reports.map((r) => (fixedBy.has(r.report) ? { ...r.report, fixed: fixedBy.get(r.report) } : r.report))
+    return { finalReports, diffText }
+  })
+
+/** The result in every format: one artifact's report as always, or the repository's. */
+const render = (args: {
+  readonly output: Context["output"]
+  readonly settings: Context["settings"]
+  readonly single: boolean
+  readonly finalReports: ReadonlyArray<CheckReport>
+  readonly diffText: string
+  readonly repo: () => RepoReport
+}) =>
+  Effect.gen(function*() {
+    const { output, settings, diffText } = args
+    // other formats keep stdout one document: the diff goes to stderr
+    if (diffText !== "" && settings.format !== "text") output.note(diffText)
+    const withDiff = (text: string) => (diffText !== "" && settings.format === "text" ? `${text}\n\n${diffText}` : text)
+    const [{ checkJunit, repoJunit }, { checkSarif, repoSarif }, { checkText, repoText }, { codeQuality }] = yield* Effect.promise(() =>
+      Promise.all([import("../reports/Junit.js"), import("../reports/Sarif.js"), import("../reports/Text.js"), import("../reports/CodeClimate.js")])
+    )
+    if (args.single) {
+      const report = args.finalReports[0]!
+      const fixedLine = report.fixed && report.fixed.length > 0 ? `\n${output.colors.green(`Fixed: ${report.fixed.join(", ")}`)}` : ""
+      return {
+        exitCode: report.passed ? Exit.passed : Exit.failed,
+        text: () => withDiff(`${checkText(report, output.colors)}${fixedLine}`),
+        json: () => report,
+        junit: () => checkJunit(report),
+        sarif: () => checkSarif(report),
+        codeclimate: () => codeQuality([report])
+      } satisfies Result
+    }
+    const repo = args.repo()
+    return {
+      exitCode: repo.passed ? Exit.passed : Exit.failed,
+      text: () => withDiff(repoText(repo, output.colors)),
+      json: () => repo,
+      junit: () => repoJunit(repo),
+      sarif: () => repoSarif(repo),
+      codeclimate: () => codeQuality(repo.artifacts)
+    } satisfies Result
+  })
 
 export const check = ({ output, settings }: Context, input: CheckInput): Effect.Effect<Result | void, CliFailure> =>
   Effect.gen(function*() {
@@ -157,51 +229,6 @@ export const check = ({ output, settings }: Context, input: CheckInput): Effect.
     output.endProgress()
     if (remote?.dryRun) return
 
-    // --fix and --diff: every artifact's improved files, checked before the first is written
-    let diffText = ""
-    const fixedBy = new Map<CheckReport, ReadonlyArray<string>>()
-    if (input.fix || input.diff) {
-      const { assertUnchanged, changesOf, unifiedDiff, writeChanges } = yield* Effect.promise(() => import("./Fix.js"))
-      const changes = reports.map((r) => ({ r, changes: changesOf(root, r.prepared.artifact, r.audited.detail) }))
-      const all = changes.flatMap((c) => c.changes)
-      if (input.fix) {
-        yield* Effect.try({ try: () => assertUnchanged(all), catch: fromThrown })
-        writeChanges(all)
-        for (const c of changes) fixedBy.set(c.r.report, c.changes.map((x) => x.local))
-        for (const c of all) output.note(`fixed ${c.local}`)
-        if (all.length === 0) output.note(output.colors.dim("--fix: no audit rewrote a file"))
-      } else {
-        diffText = unifiedDiff(all, output.colors)
-        if (all.length === 0) output.note(output.colors.dim("--diff: no audit rewrote a file"))
-      }
-    }
-    const finalReports = reports.map((r) => (fixedBy.has(r.report) ? { ...r.report, fixed: fixedBy.get(r.report) } : r.report))
-    // other formats keep stdout one document: the diff goes to stderr
-    if (diffText !== "" && settings.format !== "text") output.note(diffText)
-    const withDiff = (text: string) => (diffText !== "" && settings.format === "text" ? `${text}\n\n${diffText}` : text)
-
-    const [{ checkJunit, repoJunit }, { checkSarif, repoSarif }, { checkText, repoText }, { codeQuality }] = yield* Effect.promise(() =>
-      Promise.all([import("../reports/Junit.js"), import("../reports/Sarif.js"), import("../reports/Text.js"), import("../reports/CodeClimate.js")])
-    )
-    if (single) {
-      const report = finalReports[0]!
-      const fixedLine = report.fixed && report.fixed.length > 0 ? `\n${output.colors.green(`Fixed: ${report.fixed.join(", ")}`)}` : ""
-      return {
-        exitCode: report.passed ? Exit.passed : Exit.failed,
-        text: () => withDiff(`${checkText(report, output.colors)}${fixedLine}`),
-        json: () => report,
-        junit: () => checkJunit(report),
-        sarif: () => checkSarif(report),
-        codeclimate: () => codeQuality([report])
-      } satisfies Result
-    }
-    const repo: RepoReport = repoReport({ tool, guidesUrl: guidesUrl(settings), root, quote, reports: finalReports, prepared, durationMs: Date.now() - started })
-    return {
-      exitCode: repo.passed ? Exit.passed : Exit.failed,
-      text: () => withDiff(repoText(repo, output.colors)),
-      json: () => repo,
-      junit: () => repoJunit(repo),
-      sarif: () => repoSarif(repo),
-      codeclimate: () => codeQuality(repo.artifacts)
-    } satisfies Result
+    const { finalReports, diffText } = yield* fixOrDiff(output, input, root, reports)
+    return yield* render({ output, settings, single, finalReports, diffText, repo: () => repoReport({ tool, guidesUrl: guidesUrl(settings), root, quote, reports: finalReports, prepared, durationMs: Date.now() - started }) })
   })
