@@ -309,3 +309,61 @@ describe("structural improvements", () => {
     expect(improved).toContain("```text\nFeatures, then Fixes.")
   })
 })
+
+describe("examples the apply writes", () => {
+  const GUIDE = [
+    "# Writing tests",
+    "",
+    "```bash",
+    "pip install pytest",
+    "pytest -q",
+    "```",
+    "",
+    "A test names the behaviour it checks:",
+    "",
+    "```python",
+    "def test_rejects_an_empty_email():",
+    "    with pytest.raises(ValueError):",
+    "        parse_email(\"\")",
+    "```",
+    ""
+  ].join("\n")
+  const SKILL = [
+    "---",
+    "name: writing-python-tests",
+    "description: Writes pytest unit tests for Python functions before the code. Use when the user adds a feature or fixes a bug in Python code.",
+    "---",
+    "",
+    "# Writing Python Tests",
+    "",
+    "Every change to Python code starts with a failing unit test.",
+    "",
+    "## Steps",
+    "",
+    "1. Write one failing test for the behaviour you are adding, named after that behaviour.",
+    "2. Run the tests and watch the new one fail for the reason you expect.",
+    "3. Write the minimal code that makes the test pass.",
+    "4. Run the whole suite again and keep it green.",
+    "",
+    "Read [the guide](guide.md) for the conventions of a good test.",
+    "",
+    "## Rules",
+    "",
+    "- Never write production code before a failing test exists.",
+    "- Do not mock the function under test.",
+    ""
+  ].join("\n")
+  const run = (content: string) => reviewWithMock(fileInput(file("SKILL.md", content, true), [file("SKILL.md", content, true), file("guide.md", GUIDE)]))
+
+  it("a skill that teaches code with no example gets the first code sample of a file it links, not the file's setup block", () => {
+    const r = run(SKILL)
+    expect(r.findings.find((f) => f.ruleId === "SK-EX-MISSING")?.severity).toBe("major")
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("From `guide.md`:\n\n```python\ndef test_rejects_an_empty_email():")
+    expect(improved).not.toContain("pip install pytest")
+    expect(r.improvedVersion!.changes).toContainEqual(expect.stringMatching(/added an example: the first code sample of guide\.md, shown inline/))
+    const again = run(improved)
+    expect(again.findings.some((f) => f.ruleId.startsWith("SK-EX-"))).toBe(false)
+    expect(again.overallScore).toBeGreaterThan(r.overallScore)
+  })
+})
