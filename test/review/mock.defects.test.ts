@@ -367,3 +367,43 @@ describe("examples the apply writes", () => {
     expect(again.overallScore).toBeGreaterThan(r.overallScore)
   })
 })
+
+describe("a skill whose product is a document", () => {
+  const skill = (description: string, produce: string) => [
+    "---",
+    "name: reading-profiler",
+    `description: ${description}`,
+    "---",
+    "",
+    "# Reading Profiler",
+    "",
+    "Reads a text closely and scores how its author argues.",
+    "",
+    "## How to profile",
+    "",
+    "### Phase 1 — Evidence",
+    "",
+    "Collect the passages that show how the author reasons, and note where each one is.",
+    "",
+    "### Phase 2 — Scoring",
+    "",
+    "Score each of the six dimensions from 1 to 10, and cite the strongest passage for each score.",
+    "",
+    "## Several authors",
+    "",
+    `When the user gives texts by several authors, ${produce} for each author, then compare them.`,
+    ""
+  ].join("\n")
+  const run = (content: string) => reviewWithMock(fileInput(file("SKILL.md", content, true), [file("SKILL.md", content, true)]))
+  const finding = (content: string) => run(content).findings.find((f) => f.ruleId === "SK-EX-MISSING")
+
+  it("with no sample of it anywhere is a minor finding when the body has the agent produce what the skill is named for", () => {
+    const f = finding(skill("Scores how the author of a text argues, as a reasoning profile. Use when the user asks how someone thinks.", "produce individual profiles"))
+    expect(f?.severity).toBe("minor")
+    expect(f?.message).toMatch(/^No example of what it produces/)
+  })
+
+  it("a document made on the way, which the skill is not about, needs no sample", () => {
+    expect(finding(skill("Scores how the author of a text argues. Use when the user asks how someone thinks.", "write a short summary"))?.severity).toBe("info")
+  })
+})
