@@ -309,3 +309,101 @@ describe("structural improvements", () => {
     expect(improved).toContain("```text\nFeatures, then Fixes.")
   })
 })
+
+describe("examples the apply writes", () => {
+  const GUIDE = [
+    "# Writing tests",
+    "",
+    "```bash",
+    "pip install pytest",
+    "pytest -q",
+    "```",
+    "",
+    "A test names the behaviour it checks:",
+    "",
+    "```python",
+    "def test_rejects_an_empty_email():",
+    "    with pytest.raises(ValueError):",
+    "        parse_email(\"\")",
+    "```",
+    ""
+  ].join("\n")
+  const SKILL = [
+    "---",
+    "name: writing-python-tests",
+    "description: Writes pytest unit tests for Python functions before the code. Use when the user adds a feature or fixes a bug in Python code.",
+    "---",
+    "",
+    "# Writing Python Tests",
+    "",
+    "Every change to Python code starts with a failing unit test.",
+    "",
+    "## Steps",
+    "",
+    "1. Write one failing test for the behaviour you are adding, named after that behaviour.",
+    "2. Run the tests and watch the new one fail for the reason you expect.",
+    "3. Write the minimal code that makes the test pass.",
+    "4. Run the whole suite again and keep it green.",
+    "",
+    "Read [the guide](guide.md) for the conventions of a good test.",
+    "",
+    "## Rules",
+    "",
+    "- Never write production code before a failing test exists.",
+    "- Do not mock the function under test.",
+    ""
+  ].join("\n")
+  const run = (content: string) => reviewWithMock(fileInput(file("SKILL.md", content, true), [file("SKILL.md", content, true), file("guide.md", GUIDE)]))
+
+  it("a skill that teaches code with no example gets the first code sample of a file it links, not the file's setup block", () => {
+    const r = run(SKILL)
+    expect(r.findings.find((f) => f.ruleId === "SK-EX-MISSING")?.severity).toBe("major")
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("From `guide.md`:\n\n```python\ndef test_rejects_an_empty_email():")
+    expect(improved).not.toContain("pip install pytest")
+    expect(r.improvedVersion!.changes).toContainEqual(expect.stringMatching(/added an example: the first code sample of guide\.md, shown inline/))
+    const again = run(improved)
+    expect(again.findings.some((f) => f.ruleId.startsWith("SK-EX-"))).toBe(false)
+    expect(again.overallScore).toBeGreaterThan(r.overallScore)
+  })
+})
+
+describe("a skill whose product is a document", () => {
+  const skill = (description: string, produce: string) => [
+    "---",
+    "name: reading-profiler",
+    `description: ${description}`,
+    "---",
+    "",
+    "# Reading Profiler",
+    "",
+    "Reads a text closely and scores how its author argues.",
+    "",
+    "## How to profile",
+    "",
+    "### Phase 1 — Evidence",
+    "",
+    "Collect the passages that show how the author reasons, and note where each one is.",
+    "",
+    "### Phase 2 — Scoring",
+    "",
+    "Score each of the six dimensions from 1 to 10, and cite the strongest passage for each score.",
+    "",
+    "## Several authors",
+    "",
+    `When the user gives texts by several authors, ${produce} for each author, then compare them.`,
+    ""
+  ].join("\n")
+  const run = (content: string) => reviewWithMock(fileInput(file("SKILL.md", content, true), [file("SKILL.md", content, true)]))
+  const finding = (content: string) => run(content).findings.find((f) => f.ruleId === "SK-EX-MISSING")
+
+  it("with no sample of it anywhere is a minor finding when the body has the agent produce what the skill is named for", () => {
+    const f = finding(skill("Scores how the author of a text argues, as a reasoning profile. Use when the user asks how someone thinks.", "produce individual profiles"))
+    expect(f?.severity).toBe("minor")
+    expect(f?.message).toMatch(/^No example of what it produces/)
+  })
+
+  it("a document made on the way, which the skill is not about, needs no sample", () => {
+    expect(finding(skill("Scores how the author of a text argues. Use when the user asks how someone thinks.", "write a short summary"))?.severity).toBe("info")
+  })
+})

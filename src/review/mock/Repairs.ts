@@ -11,7 +11,8 @@
  *   SK-STRUCT-DUP-SECTION the later copy of a section removed
  *   SK-LEN-DUPLICATE      the later of two near-identical paragraphs removed
  *   SK-STRUCT-CUT-SHORT   an unfinished last sentence removed (the finding on missing parts stays)
- *   SK-EX-NO-CODE         the commands the text names gathered in an example block
+ *   SK-EX-*               an example from the skill's own material: the commands the text names, a
+ *                         short example file, the first code sample of a file it links, a worked run
  *   SK-CONS-*             the later of two contradicting statements, an undoing step, a sentence
  *                         forbidding the description's trigger: removed
  *   SK-SAFE-*             secrets redacted; injected, exfiltrating and unbounded instructions removed;
@@ -23,12 +24,12 @@ import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import type { CheckContext } from "./checks/Common.js"
 import { isCommandLine, isImperative, orderedLists } from "./checks/Instructions.js"
-import { STEP_HEADING } from "./checks/Needs.js"
+import { needsOf, STEP_HEADING } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../text/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, flattenedSteps, runTogether, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, flattenedSteps, runTogether, teachesCode, unmarkedHeadings } from "./checks/Shape.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {
@@ -253,13 +254,18 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   // the first example or template file the document links, when it is short
   for (const ref of doc.refs) {
     if (!/example|sample|template/i.test(ref.path)) continue
-    const target = ctx.bundle.paths.find((p) => p === ref.path || p.endsWith(`/${ref.path}`) || p === `${doc.dir ? `${doc.dir}/` : ""}${ref.path}`)
+    const target = bundleTarget(ctx, ref.path)
     const file = target === undefined ? undefined : ctx.docAt(target)
     if (!file) continue
     const lines = file.text.replace(/\n+$/, "").split("\n")
     if (lines.length === 0 || lines.length > 40 || lines.some((l) => /^\s*(```|~~~)/.test(l))) continue
     return { lead: `From \`${target}\`:`, lang: /\.md$/.test(target!) ? "markdown" : "text", lines, what: `the content of ${target}, shown inline` }
   }
+  // a code sample the bundle already holds: the first code block of a file the document links
+  // (example files first), copied verbatim with its source; for a skill that teaches code it is the
+  // example it needs, for others the fallback when no run can be built from its steps
+  const linked = linkedCodeBlock(ctx, ed)
+  if (linked && (ed.found("SK-EX-NO-CODE") || needsOf(doc).writesCode || teachesCode(doc).length >= 2)) return linked
   // a worked run: the description's trigger as the request, the steps as what happens
   // the procedure: "Step N" headings, else the longest list of mostly imperative steps, else numbered
   // headings, else the first list
@@ -270,7 +276,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? [])
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
   const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|at|during)\b[^.]*/i)?.[0]
-  if (steps.length < 2 || !trigger) return null
+  if (steps.length < 2 || !trigger) return linked
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {
     const first = (plainText(s.text).split(/(?<=[.!?])\s/)[0] ?? "").replace(/[.:;\s]+$/, "")
@@ -283,6 +289,50 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
     lines: [`Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`, ...titles],
     what: "a run built from the description's trigger and the steps; replace it with a real request and result"
   }
+}
+
+/** Code, not a transcript or a document: a block whose language names a programming or shell language or a data format. */
+const NOT_CODE = /^(text|txt|plain|plaintext|markdown|md|output|log|console-output|none)$/i
+
+/** A line that installs, fetches or enters a tool rather than using it. */
+const SETUP_LINE = /^\s*(?:\$\s*)?(?:sudo\s+)?(?:(?:uv\s+)?(?:pip3?|uv|conda|mamba|npm|pnpm|yarn|brew|apt(?:-get)?|gem|cargo|go|tlmgr)\s+(?:install|add|get)\b|git\s+clone\b|install\.packages\(|(?:curl|wget)\s)/
+
+/** The bundle file a reference of the document names, if it is in the bundle. */
+const bundleTarget = (ctx: CheckContext, refPath: string): string | undefined => {
+  const { doc } = ctx
+  return ctx.bundle.paths.find((p) => p === refPath || p.endsWith(`/${refPath}`) || p === `${doc.dir ? `${doc.dir}/` : ""}${refPath}`)
+}
+
+/**
+ * The first closed code block (3 to 25 lines, with a code language) of a markdown file the document
+ * links, example and sample files first: the skill's own sample, shown where the agent reads.
+ */
+const linkedCodeBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {
+  const { doc } = ctx
+  const refs = doc.refs.filter((r) => !ed.removed(r.line) && /\.(md|markdown)$/i.test(r.path))
+  const ordered = [...refs.filter((r) => /example|sample/i.test(r.path)), ...refs.filter((r) => !/example|sample/i.test(r.path))]
+  const seen = new Set<string>()
+  for (const ref of ordered) {
+    const target = bundleTarget(ctx, ref.path)
+    if (target === undefined || target === doc.path || seen.has(target)) continue
+    seen.add(target)
+    const file = ctx.docAt(target)
+    if (!file) continue
+    for (const b of file.md.codeBlocks) {
+      const lang = b.info.split(/\s+/)[0] ?? ""
+      const size = b.endLine - b.startLine - 1
+      if (!b.closed || lang === "" || NOT_CODE.test(lang) || size < 3 || size > 25) continue
+      // a block inside a list item keeps its code's own indentation, not the item's
+      const indent = /^\s*/.exec(file.split.lines[b.startLine - 1]!)![0].length
+      const lines = file.split.lines.slice(b.startLine, b.endLine - 1).map((l) => l.slice(Math.min(indent, /^\s*/.exec(l)![0].length)))
+      if (lines.some((l) => /^\s*(```|~~~)/.test(l))) continue
+      // a block that starts by installing or fetching a tool is its setup, not a use of it
+      const first = lines.find((l) => l.trim() !== "" && !/^\s*(#|\/\/|--)/.test(l))
+      if (first === undefined || SETUP_LINE.test(first)) continue
+      return { lead: `From \`${target}\`:`, lang, lines, what: `the first code sample of ${target}, shown inline` }
+    }
+  }
+  return null
 }
 
 export const repairConsistency = (ctx: CheckContext, ed: Editor) => {

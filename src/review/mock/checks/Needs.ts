@@ -39,8 +39,12 @@ export interface StepForms {
 const CODE_SUBJECT = /\b(code|coding|python|typescript|javascript|sql|bash|shell scripts?|rust|golang|java|ruby|kotlin|swift|php|c\+\+|c#|unit tests?|tests?|functions?|scripts?|queries|migrations?)\b/i
 const WRITES_CODE = /\bwrite (?:the |a |an |one |minimal |simplest |your |new |failing |each |focused )*(?:\w+ )?(?:tests?|code|function|class|script|query|migration|program|implementation|kernel)s?\b/i
 /** What a skill produces when its output is a document with a shape: a report, a review, a profile. */
-const DOCUMENT =
-  /\b(report|review|postmortem|post-mortem|profile|summary|plan|changelog|entry|entries|memo|brief|proposal|notes|minutes|analysis|assessment|evaluation|audit|copy|announcement|update|newsletter)\b/i
+const DOCUMENT_WORDS =
+  "report|review|postmortem|post-mortem|profile|summary|plan|changelog|entry|entries|memo|brief|proposal|notes|minutes|analysis|assessment|evaluation|audit|copy|announcement|update|newsletter"
+const DOCUMENT = new RegExp(`\\b(${DOCUMENT_WORDS})\\b`, "i")
+
+/** An instruction to produce a shaped document: "produce individual profiles", "write the report". */
+const PRODUCE_DOCUMENT = new RegExp(`\\b(?:produce|write|draft|present|deliver|generate|return)\\s+(?:(?:a|an|the|one|each|your|individual|final|full|short|written)\\s+){0,2}(${DOCUMENT_WORDS}|profiles|reports|reviews|summaries|plans|memos|briefs|proposals|analyses|assessments|evaluations|audits)\\b`, "i")
 
 export interface Needs {
   readonly steps: StepForms
@@ -154,11 +158,21 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   }) || commandLines(doc).some((c) => isCommandLine(c.text) && /\b(git push|deploy|publish|kubectl (apply|delete)|terraform (apply|destroy)|DROP|DELETE FROM)\b/.test(c.text))
 
   const title = `${description} ${headings.map((h) => h.text).join(" ")}`
+  const name = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "name")?.value ?? "") : ""
+  const identity = `${description} ${headings.find((h) => h.level === 1)?.text ?? ""} ${name}`
   const writesCode = CODE_SUBJECT.test(title) && doc.prose.some(([, t]) => WRITES_CODE.test(t))
   // "Drafts a postmortem", "Edits customer-facing copy", "## Output", "Return the report": a shaped result
   const producesDocument = /\b(output|report|format|template|deliverable)\b/i.test(headings.map((h) => h.text).join(" ")) ||
     /\b(reports (?:each|every|the|its|all)|summari[sz]es)\b/i.test(description) ||
-    new RegExp(`\\b(writes?|drafts?|edits?|produces?|generates?|returns?|creates?|delivers?|provid(?:es|ing))\\b[^.]{0,40}${DOCUMENT.source}`, "i").test(description)
+    new RegExp(`\\b(writes?|drafts?|edits?|produces?|generates?|returns?|creates?|delivers?|provid(?:es|ing))\\b[^.]{0,40}${DOCUMENT.source}`, "i").test(description) ||
+    // the body tells the agent to produce one ("produce individual profiles"), and it is what the skill
+    // is about (its description, name or title names it): a summary made on the way is not its product
+    doc.prose.some(([, t]) => {
+      const m = PRODUCE_DOCUMENT.exec(plainText(t))
+      if (!m) return false
+      const stem = m[1]!.toLowerCase().replace(/(?:ies|ses|s)$/, (x) => (x === "ies" ? "y" : x === "ses" ? "s" : ""))
+      return new RegExp(`\\b${stem}`, "i").test(identity)
+    })
 
   return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument }
 })
