@@ -21,6 +21,7 @@ import { admittedSources, estimateConversion } from "./Sources.js"
 import {
   conversionColumns,
   type ConversionRow,
+  ConversionRows,
   toConversionJson,
   toConversionReport
 } from "./Records.js"
@@ -116,14 +117,14 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
 
     const list = Effect.fn("Conversions.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
       yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<ConversionRow>(ConversionKind, conversionColumns, bundleId, params)
+      const { items, pagination } = yield* records.page(ConversionKind, ConversionRows, conversionColumns, bundleId, params)
       return { conversions: items.map(toConversionJson), pagination }
     })
 
     const get = Effect.fn("Conversions.get")(function*(actor: Actor, bundleId: string, conversionId: string) {
       yield* records.guardBundle(actor.userId, bundleId)
       return toConversionReport(
-        yield* records.find<ConversionRow>(ConversionKind, conversionColumns, actor.userId, bundleId, conversionId, "Conversion")
+        yield* records.find(ConversionKind, ConversionRows, conversionColumns, actor.userId, bundleId, conversionId, "Conversion")
       )
     })
 

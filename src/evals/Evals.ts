@@ -21,7 +21,7 @@ import { DEFAULT_MAX_CASES, type EvalRequest, StartEvalData } from "./Api.js"
 import { generateCases, isEvalCase, normalizeCases, type ResolvedCases } from "./Cases.js"
 import { Evaluator } from "./Evaluator.js"
 import { EvalKind } from "./Kind.js"
-import { evalColumns, type EvalRunRow, type EvalSummaryJson, type EvalTargetJson, toEvalRunDetail, toEvalRunJson } from "./Records.js"
+import { evalColumns, type EvalRunRow, EvalRunRows, type EvalSummaryJson, type EvalTargetJson, toEvalRunDetail, toEvalRunJson } from "./Records.js"
 import type { EvalSide } from "./Types.js"
 
 export const EVAL_MODEL_TIER: ModelTier = "standard"
@@ -285,11 +285,11 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
     })
 
     const findRun = (userId: string, bundleId: string, runId: string) =>
-      records.find<EvalRunRow>(EvalKind, evalColumns, userId, bundleId, runId, "Eval run")
+      records.find(EvalKind, EvalRunRows, evalColumns, userId, bundleId, runId, "Eval run")
 
     const list = Effect.fn("Evals.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
       yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<EvalRunRow>(EvalKind, evalColumns, bundleId, params)
+      const { items, pagination } = yield* records.page(EvalKind, EvalRunRows, evalColumns, bundleId, params)
       return { evalRuns: items.map(toEvalRunJson), pagination }
     })
 

@@ -17,7 +17,7 @@ import { sha256Tag } from "../domain/ContentHash.js"
 import { ObjectStore } from "../storage/ObjectStore.js"
 import { CreateProofReportData, type ProofReportRequest } from "./Api.js"
 import { ProofReportKind } from "./Kind.js"
-import { proofColumns, type ProofReportRow, toProofReportDetail, toProofReportJson } from "./Records.js"
+import { proofColumns, type ProofReportRow, ProofReportRows, toProofReportDetail, toProofReportJson } from "./Records.js"
 
 const encodeCreate = Schema.encode(CreateProofReportData)
 
@@ -117,11 +117,11 @@ export class ProofReports extends Effect.Service<ProofReports>()("rubr/ProofRepo
     })
 
     const findReport = (userId: string, bundleId: string, id: string) =>
-      records.find<ProofReportRow>(ProofReportKind, proofColumns, userId, bundleId, id, "Proof report")
+      records.find(ProofReportKind, ProofReportRows, proofColumns, userId, bundleId, id, "Proof report")
 
     const list = Effect.fn("ProofReports.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
       yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<ProofReportRow>(ProofReportKind, proofColumns, bundleId, params)
+      const { items, pagination } = yield* records.page(ProofReportKind, ProofReportRows, proofColumns, bundleId, params)
       return { proofReports: items.map(toProofReportJson), pagination }
     })
 
