@@ -80,6 +80,18 @@ export interface EvalAggregateJson {
   readonly knownLimitations: ReadonlyArray<string>
 }
 
+/** One side of an eval as read from its file version (the evaluator's EvalSide). */
+export const EvalSideRow = Schema.Struct({
+  fileId: FileId,
+  path: Schema.String,
+  fileVersionId: VersionId,
+  versionNumber: Schema.Number,
+  contentHash: Schema.String,
+  content: Schema.String,
+  artifactType: Schema.String
+})
+export const EvalSideRows = rowsOf("eval side", EvalSideRow)
+
 export const EvalRunRow = Schema.Struct({
   id: RunId,
   artifactBundleId: BundleId,
