@@ -78,10 +78,16 @@ const rawRows = (pool: pg.Pool, statement: Statement.Statement<unknown>): Effect
  */
 export const makeRows = (pool: pg.Pool) =>
 <A>(rows: RowsOf<A>, statement: Statement.Statement<unknown>): Effect.Effect<ReadonlyArray<A>, SqlError.SqlError> =>
-  Effect.flatMap(rawRows(pool, statement), (raw) => {
-    const decoded = rows.decode(raw)
-    return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.die(decoded.left)
-  })
+  Effect.flatMap(rawRows(pool, statement), decodeRows(rows))
+
+/**
+ * The rows of a statement run through the SqlClient (outside the hot path), decoded by `rows`:
+ * `sql\`…\`.pipe(Effect.flatMap(decodeRows(XRows)))`. A row that does not decode dies with a RowDecodeError.
+ */
+export const decodeRows = <A>(rows: RowsOf<A>) => (raw: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>> => {
+  const decoded = rows.decode(raw)
+  return Either.isRight(decoded) ? Effect.succeed(decoded.right) : Effect.die(decoded.left)
+}
 
 /** The type `makeRows(pool)` returns: what a service keeps to run its statements. */
 export type Rows = ReturnType<typeof makeRows>
