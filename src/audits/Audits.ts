@@ -21,7 +21,7 @@ import { type AuditRequest, StartAuditData } from "./Api.js"
 import { AUDIT_MODEL_TIER, AUDIT_REASONING_EFFORT, type Estimate, estimateAudit } from "./Estimate.js"
 import { AuditKind } from "./Kind.js"
 import { AuditRunRow, AuditRunRows, type AuditSummaryJson, NewAuditRunRows } from "./Records.js"
-import { PgPool } from "../db/Database.js"
+import { PgPool, pgArray } from "../db/Database.js"
 import { makeRows, rowsOf } from "../db/Query.js"
 import { VersionId } from "../domain/Ids.js"
 export { AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
@@ -55,22 +55,22 @@ const severityRank: Record<string, number> = { critical: 0, major: 1, minor: 2, 
 
 export const toAuditRunDetail = (run: AuditRunRow) => ({
   ...toAuditRunJson(run),
-  scores: (run.result?.scores ?? []) as any,
+  scores: run.result?.scores ?? [],
   // runs stored before rule ids get theirs from the finding's id (criterion.code:path:line)
-  findings: (run.result?.findings ?? []).map((f: any) => (f.ruleId ? f : { ...f, ruleId: ruleIdOfLegacyFinding(f) })).sort((a: any, b: any) =>
+  findings: (run.result?.findings ?? []).map((f) => ({ ...f, ruleId: f.ruleId || ruleIdOfLegacyFinding(f) })).sort((a, b) =>
     (severityRank[a.severity] ?? 9) - (severityRank[b.severity] ?? 9) || String(a.filePath).localeCompare(String(b.filePath)) ||
     a.lineStart - b.lineStart
-  ) as any,
+  ),
   improvedVersion: run.result?.improvedVersion ?? null,
   improvedFiles: run.result?.improvedFiles ?? [],
-  evalKit: (run.result?.evalKit ?? null) as any,
+  evalKit: run.result?.evalKit ?? null,
   targetVersionIds: { targetFileVersionId: run.targetFileVersionId, inputVersionIds: run.inputVersionIds },
   error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
   resultMetadata: run.result?.metadata ?? null,
   estimatedCredits: run.estimatedCredits,
   finalChargedCredits: run.finalChargedCredits,
-  usage: (run.usage ?? null) as any,
-  reconciliation: (run.reconciliation ?? null) as any,
+  usage: run.usage,
+  reconciliation: run.reconciliation,
   appliedAt: run.appliedAt
 })
 
@@ -181,7 +181,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
               rubric_key, rubric_version, artifact_type, summary, estimated_credits)
             VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${resolved.mode},
               ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
-              ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
+              ${pgArray(resolved.inputVersionIds)}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
               ${artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
             RETURNING ${sql.literal(runColumns)}`)
         },

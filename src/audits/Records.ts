@@ -6,7 +6,9 @@ import { runInsertRowsOf } from "../jobs/Jobs.js"
 import { RunStatus } from "../jobs/Job.js"
 import type { Estimate } from "../credits/Estimate.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
-import type { Rubric } from "../review/Types.js"
+import type { CriterionScore, EvalCase, Finding, Rubric } from "../review/Types.js"
+import type { Usage } from "../ai/Usage.js"
+import type { Reconciliation } from "../credits/Reconcile.js"
 import type { TargetDescription } from "../targets/Targets.js"
 
 export const AuditRunRow = Schema.Struct({
@@ -29,8 +31,8 @@ export const AuditRunRow = Schema.Struct({
   estimatedCredits: Schema.Number,
   finalChargedCredits: Schema.NullOr(Schema.Number),
   result: Schema.NullOr(storedJson<StoredResult>("StoredResult")),
-  usage: Schema.Unknown,
-  reconciliation: Schema.Unknown,
+  usage: Schema.NullOr(storedJson<Usage>("Usage")),
+  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
   errorCode: Schema.NullOr(Schema.String),
   errorMessage: Schema.NullOr(Schema.String),
   appliedAt: Schema.NullOr(Schema.DateFromSelf),
@@ -70,11 +72,12 @@ export interface StoredImprovedFile {
 
 export interface StoredResult {
   readonly overallScore: number
-  readonly scores: ReadonlyArray<unknown>
-  readonly findings: ReadonlyArray<unknown>
+  readonly scores: ReadonlyArray<CriterionScore>
+  /** runs stored before rule ids have findings without one (see `ruleIdOfLegacyFinding`) */
+  readonly findings: ReadonlyArray<Omit<Finding, "ruleId"> & { readonly ruleId?: string }>
   readonly improvedVersion: StoredImprovedFile | null
   readonly improvedFiles: ReadonlyArray<StoredImprovedFile>
-  readonly evalKit: { readonly cases: ReadonlyArray<unknown> }
+  readonly evalKit: { readonly cases: ReadonlyArray<EvalCase> }
   readonly metadata: {
     readonly provider: string
     readonly model: string
