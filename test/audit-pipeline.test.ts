@@ -11,6 +11,7 @@ import { Ledger } from "../src/credits/Ledger.js"
 import { Jobs, type PendingEvent } from "../src/jobs/Jobs.js"
 import { declareRunKind, RunKinds } from "../src/jobs/RunKind.js"
 import { runTrackedJob } from "../src/jobs/Runner.js"
+import { JobId } from "../src/domain/Ids.js"
 import { MockReviewerLive } from "../src/review/mock/MockReviewer.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { balanceMatchesLedger, call, skillBundle, waitForJob } from "./support/fixtures.js"
@@ -124,7 +125,7 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
       expect(job.body.data.job).toEqual(started.job)
       const list = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits`, { token }))
       expect(list.body.data.auditRuns).toEqual([started.auditRun])
-      const claimed = yield* jobs.transition(started.jobId, {
+      const claimed = yield* jobs.transition(JobId.make(started.jobId), {
         from: ["queued"],
         state: "running",
         phase: "preparing_context",
@@ -141,7 +142,7 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
       yield* Effect.forEach(
         Array.from({ length: 12 }, (_, writer) => writer),
         (writer) =>
-          jobs.transition(started.jobId, {
+          jobs.transition(JobId.make(started.jobId), {
             from: ["running"],
             state: "running",
             phase: `w${writer}`,
@@ -163,7 +164,7 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
         expect(mine.map((e) => e.sequence - mine[0]!.sequence)).toEqual(mine.map((_, i) => i))
       }
       // a refused transition writes nothing
-      const done = yield* jobs.transition(started.jobId, { from: ["queued"], state: "running", message: "no", resourceType: "audit_run" })
+      const done = yield* jobs.transition(JobId.make(started.jobId), { from: ["queued"], state: "running", message: "no", resourceType: "audit_run" })
       expect(done).toBeUndefined()
       expect((yield* eventsOf(started.jobId)).length).toBe(expected)
       // the run's status followed the claim; progress did not touch it
@@ -193,8 +194,8 @@ layer(makeTestApp({ role: "api" }))("job transitions and the ledger", (it) => {
             }))
           })
       })
-      yield* runTrackedJob(kind, started.jobId, "test").pipe(Effect.timeout("10 seconds"))
-      const job = yield* jobs.find(started.jobId)
+      yield* runTrackedJob(kind, JobId.make(started.jobId), "test").pipe(Effect.timeout("10 seconds"))
+      const job = yield* jobs.find(JobId.make(started.jobId))
       expect(job?.state).toBe("completed")
       expect((yield* eventsOf(started.jobId)).map((e) => [e.sequence, e.kind, e.phase])).toEqual([
         [1, "queued", "preparing_context"],

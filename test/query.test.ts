@@ -1,9 +1,17 @@
 import { expect, layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql"
-import { Effect } from "effect"
+import { Cause, Effect, Exit, Schema } from "effect"
 import { PgPool } from "../src/db/Database.js"
-import { makeRows } from "../src/db/Query.js"
+import { anyRows, makeRows, RowDecodeError, rowsOf } from "../src/db/Query.js"
+
+const ValueRows = rowsOf("value", Schema.Struct({
+  someValue: Schema.Number,
+  nestedThing: Schema.Struct({ innerKey: Schema.Number }),
+  createdAt: Schema.DateFromSelf
+}))
+const CountRows = rowsOf("count", Schema.Struct({ userCount: Schema.Number }))
+const NRows = rowsOf("n", Schema.Struct({ n: Schema.Number }))
 import { makeTestApp } from "./support/TestApp.js"
 
 layer(makeTestApp())("hot-path statements (makeRows)", (it) => {
@@ -12,10 +20,10 @@ layer(makeTestApp())("hot-path statements (makeRows)", (it) => {
       const sql = yield* PgClient.PgClient
       const rows = makeRows(yield* PgPool)
       const statement = () =>
-        sql<{ someValue: number; nestedThing: unknown; createdAt: Date }>`
+        sql`
           SELECT 41 + ${1}::int AS some_value, json_build_object('inner_key', 1) AS nested_thing, now() AS created_at`
-      const [lean] = yield* rows(statement())
-      const [viaClient] = yield* statement()
+      const [lean] = yield* rows(ValueRows, statement())
+      const [viaClient] = (yield* statement()) as ReadonlyArray<{ nestedThing: unknown }>
       expect(Object.keys(lean)).toEqual(["someValue", "nestedThing", "createdAt"])
       expect(lean.someValue).toBe(42)
       expect(lean.nestedThing).toEqual(viaClient.nestedThing)
@@ -30,14 +38,14 @@ layer(makeTestApp())("hot-path statements (makeRows)", (it) => {
       const email = `query-${crypto.randomUUID()}@rubr.test`
       const seen = yield* Effect.gen(function*() {
         yield* sql`INSERT INTO users (email) VALUES (${email})`
-        const inside = yield* rows(sql<{ userCount: number }>`SELECT count(*)::int AS user_count FROM users WHERE email = ${email}`)
+        const inside = yield* rows(CountRows, sql`SELECT count(*)::int AS user_count FROM users WHERE email = ${email}`)
         expect(Object.keys(inside[0])).toEqual(["userCount"])
-        const failed = yield* Effect.flip(rows(sql`SELECT * FROM no_such_table`))
+        const failed = yield* Effect.flip(rows(anyRows, sql`SELECT * FROM no_such_table`))
         expect(failed).toBeInstanceOf(SqlError.SqlError)
         return yield* Effect.fail({ rolledBack: inside[0].userCount })
       }).pipe(sql.withTransaction, Effect.flip)
       expect(seen).toEqual({ rolledBack: 1 })
-      const after = yield* rows(sql<{ n: number }>`SELECT count(*)::int AS n FROM users WHERE email = ${email}`)
+      const after = yield* rows(NRows, sql`SELECT count(*)::int AS n FROM users WHERE email = ${email}`)
       expect(after[0].n).toBe(0)
     }))
 
@@ -45,9 +53,20 @@ layer(makeTestApp())("hot-path statements (makeRows)", (it) => {
     Effect.gen(function*() {
       const sql = yield* PgClient.PgClient
       const rows = makeRows(yield* PgPool)
-      const error = yield* Effect.flip(rows(sql`SELECT * FROM no_such_table`))
+      const error = yield* Effect.flip(rows(anyRows, sql`SELECT * FROM no_such_table`))
       expect(error).toBeInstanceOf(SqlError.SqlError)
       expect((error.cause as { code?: string }).code).toBe("42P01")
     }))
-})
 
+  it.effect("a row its Schema refuses is a defect naming the row and the field, never a silently wrong value", () =>
+    Effect.gen(function*() {
+      const sql = yield* PgClient.PgClient
+      const rows = makeRows(yield* PgPool)
+      const exit = yield* Effect.exit(rows(NRows, sql`SELECT 'not a number' AS n`))
+      expect(Exit.isFailure(exit)).toBe(true)
+      const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect(defect).toBeInstanceOf(RowDecodeError)
+      expect((defect as RowDecodeError).message).toContain("A n row did not decode")
+      expect((defect as RowDecodeError).message).toContain("[\"n\"]")
+    }))
+})

@@ -5,6 +5,7 @@
  * other order let a healthy worker claim the job and then see it moved back under it). The API role runs
  * no worker, so nothing but the pass touches the job here.
  */
+import { JobId } from "../src/domain/Ids.js"
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { AuditKind } from "../src/audits/Kind.js"
@@ -112,7 +113,7 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       const jobId: string = started.body.data.jobId
       const claimAs = (workerId: string) =>
         Effect.flatMap(Jobs, (jobs) =>
-          jobs.transition(jobId, {
+          jobs.transition(JobId.make(jobId), {
             from: ["queued", "running"],
             state: "running",
             message: "Started.",
@@ -127,9 +128,9 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       const current = { workerId: "pool-new", attempts: second!.attempts }
       const outcome = (claim: typeof old) =>
         Effect.flatMap(Jobs, (jobs) =>
-          jobs.transition(jobId, { claim, from: ["running"], state: "completed", message: "Completed.", result: { by: claim.workerId }, resourceType: "audit_run" })
+          jobs.transition(JobId.make(jobId), { claim, from: ["running"], state: "completed", message: "Completed.", result: { by: claim.workerId }, resourceType: "audit_run" })
         ).pipe(Effect.provide(JobsLive))
-      const beat = (claim: typeof old) => Effect.flatMap(Jobs, (jobs) => jobs.heartbeat(jobId, claim)).pipe(Effect.provide(JobsLive))
+      const beat = (claim: typeof old) => Effect.flatMap(Jobs, (jobs) => jobs.heartbeat(JobId.make(jobId), claim)).pipe(Effect.provide(JobsLive))
       // the old run: its heartbeat says stop, its completion changes nothing
       expect(yield* beat(old)).toBe(false)
       expect(yield* outcome(old)).toBeUndefined()

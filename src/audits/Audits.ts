@@ -5,7 +5,7 @@
 import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
 import type { AuditReviewOptions } from "./Records.js"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { creditCostOf as creditCostFor } from "../credits/Estimate.js"
@@ -20,8 +20,11 @@ import { dominantArtifactType, targetDescription, Targets } from "../targets/Tar
 import { type AuditRequest, StartAuditData } from "./Api.js"
 import { AUDIT_MODEL_TIER, AUDIT_REASONING_EFFORT, type Estimate, estimateAudit } from "./Estimate.js"
 import { AuditKind } from "./Kind.js"
-import type { AuditRunRow, AuditSummaryJson } from "./Records.js"
-export { type AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
+import { AuditRunRow, AuditRunRows, type AuditSummaryJson, NewAuditRunRows } from "./Records.js"
+import { PgPool, pgArray } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { VersionId } from "../domain/Ids.js"
+export { AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
 import { runColumns } from "./Records.js"
 
 export const creditCostOf = (estimate: Estimate) => creditCostFor(estimate, AuditKind.debitReason)
@@ -52,28 +55,36 @@ const severityRank: Record<string, number> = { critical: 0, major: 1, minor: 2, 
 
 export const toAuditRunDetail = (run: AuditRunRow) => ({
   ...toAuditRunJson(run),
-  scores: (run.result?.scores ?? []) as any,
+  scores: run.result?.scores ?? [],
   // runs stored before rule ids get theirs from the finding's id (criterion.code:path:line)
-  findings: (run.result?.findings ?? []).map((f: any) => (f.ruleId ? f : { ...f, ruleId: ruleIdOfLegacyFinding(f) })).sort((a: any, b: any) =>
+  findings: (run.result?.findings ?? []).map((f) => ({ ...f, ruleId: f.ruleId || ruleIdOfLegacyFinding(f) })).sort((a, b) =>
     (severityRank[a.severity] ?? 9) - (severityRank[b.severity] ?? 9) || String(a.filePath).localeCompare(String(b.filePath)) ||
     a.lineStart - b.lineStart
-  ) as any,
+  ),
   improvedVersion: run.result?.improvedVersion ?? null,
   improvedFiles: run.result?.improvedFiles ?? [],
-  evalKit: (run.result?.evalKit ?? null) as any,
+  evalKit: run.result?.evalKit ?? null,
   targetVersionIds: { targetFileVersionId: run.targetFileVersionId, inputVersionIds: run.inputVersionIds },
   error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
   resultMetadata: run.result?.metadata ?? null,
   estimatedCredits: run.estimatedCredits,
   finalChargedCredits: run.finalChargedCredits,
-  usage: (run.usage ?? null) as any,
-  reconciliation: (run.reconciliation ?? null) as any,
+  usage: run.usage,
+  reconciliation: run.reconciliation,
   appliedAt: run.appliedAt
 })
+
+const IdenticalRunRows = rowsOf("identical audit run", Schema.Struct({
+  id: AuditRunRow.fields.id,
+  status: Schema.Literal("queued", "running", "completed")
+}))
+const AppliedRunRows = rowsOf("applied audit run", AuditRunRow.pick("id"))
+const LatestVersionRows = rowsOf("latest file version", Schema.Struct({ id: VersionId, status: Schema.String }))
 
 export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const rows = makeRows(yield* PgPool)
     const config = yield* AppConfig
     const targets = yield* Targets
     const starter = yield* RunStarter
@@ -112,7 +123,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
 
     /** The identical audit a start would reuse: same inputs, rubric and review options, not failed or cancelled. */
     const findIdentical = (bundleId: string, prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) =>
-      sql<{ id: string; status: "queued" | "running" | "completed" }>`
+      rows(IdenticalRunRows, sql`
         SELECT id, status FROM audit_runs
         WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
           AND target_mode = ${prepared.resolved.mode}
@@ -121,7 +132,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
           AND summary -> 'estimate' ->> 'reasoningEffort' = ${prepared.estimate.reasoningEffort}
           AND summary -> 'review' IS NOT DISTINCT FROM ${JSON.stringify(prepared.review)}::jsonb
           AND status IN ('queued', 'running', 'completed')
-        ORDER BY created_at DESC LIMIT 1`.pipe(Effect.orDie, Effect.map((rows) => rows[0] ?? null))
+        ORDER BY created_at DESC LIMIT 1`).pipe(Effect.orDie, Effect.map((found) => found[0] ?? null))
 
     const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
       // ownership first: another user's bundle is a 404 and counts nothing against its rate limit
@@ -161,13 +172,13 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         insertRun: ({ resolved, rubric, estimate, target, creditCost, artifactType, review }, ids) => {
           const summary: AuditSummaryJson = { estimate, target, creditCost, rubricTitle: rubric.title, rubric, review }
           // one statement with the job's insert (RunStarter)
-          return runInsert(sql<AuditRunRow>`
+          return runInsert(NewAuditRunRows, sql`
             INSERT INTO audit_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
               target_file_id, target_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
               rubric_key, rubric_version, artifact_type, summary, estimated_credits)
             VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${resolved.mode},
               ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
-              ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
+              ${pgArray(resolved.inputVersionIds)}::uuid[], ${resolved.inputHash}, ${rubric.key}, ${rubric.version},
               ${artifactType}, ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
             RETURNING ${sql.literal(runColumns)}`)
         },
@@ -178,6 +189,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
     const { findRun, list, get } = runReads(records, {
       name: "Audits",
       kind: AuditKind,
+      rows: AuditRunRows,
       columns: runColumns,
       what: "Audit run",
       listKey: "auditRuns",
@@ -193,19 +205,19 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
         if (run.status !== "completed" || !run.result) {
           return yield* new Conflict({ message: `This audit run is ${run.status}; only completed runs can be applied.`, details: [{ status: run.status }] })
         }
-        const [claimed] = yield* sql<{ id: string }>`
+        const [claimed] = yield* rows(AppliedRunRows, sql`
           UPDATE audit_runs SET applied_at = now(), updated_at = now()
-          WHERE id = ${runId} AND applied_at IS NULL RETURNING id`.pipe(Effect.orDie)
+          WHERE id = ${runId} AND applied_at IS NULL RETURNING id`).pipe(Effect.orDie)
         if (!claimed) {
           return yield* new Conflict({ message: "This audit run was already applied.", details: [{ appliedAt: run.appliedAt }] })
         }
         const improved = run.result.improvedVersion ? [run.result.improvedVersion] : run.result.improvedFiles
         const files: Array<{ fileId: string; path: string; versionNumber: number }> = []
         for (const file of improved) {
-          const [latest] = yield* sql<{ id: string; status: string }>`
+          const [latest] = yield* rows(LatestVersionRows, sql`
             SELECT v.id, f.status FROM bundle_files f
             JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
-            WHERE f.id = ${file.fileId}`.pipe(Effect.orDie)
+            WHERE f.id = ${file.fileId}`).pipe(Effect.orDie)
           if (!latest || latest.status !== "active" || latest.id !== file.baseFileVersionId) {
             return yield* new Conflict({
               message: `${file.path} changed or was deleted after this audit; re-run the audit before applying.`,
@@ -216,7 +228,7 @@ export class Audits extends Effect.Service<Audits>()("rubr/Audits", {
             source: "audit_improvement",
             message: `Applied audit ${runId}`
           })
-          files.push({ fileId: file.fileId, path: file.path, versionNumber: (written as any).version.versionNumber })
+          files.push({ fileId: file.fileId, path: file.path, versionNumber: written.version.versionNumber })
         }
         return { appliedCount: files.length, files }
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))

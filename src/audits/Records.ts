@@ -1,38 +1,48 @@
 /** The audit run record as stored in `audit_runs`, and its result. */
+import { Schema } from "effect"
+import { rowsOf, storedJson } from "../db/Query.js"
+import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
+import { runInsertRowsOf } from "../jobs/Jobs.js"
+import { RunStatus } from "../jobs/Job.js"
 import type { Estimate } from "../credits/Estimate.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
-import type { Rubric } from "../review/Types.js"
+import type { CriterionScore, EvalCase, Finding, Rubric } from "../review/Types.js"
+import type { Usage } from "../ai/Usage.js"
+import type { Reconciliation } from "../credits/Reconcile.js"
 import type { TargetDescription } from "../targets/Targets.js"
 
-export interface AuditRunRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly userId: string
-  readonly jobId: string
-  readonly requestedByApiKeyId: string | null
-  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
-  readonly targetMode: "file" | "bundle"
-  readonly targetFileId: string | null
-  readonly targetFileVersionId: string | null
-  readonly artifactBundleVersionNumber: number
-  readonly inputVersionIds: ReadonlyArray<string>
-  readonly inputHash: string
-  readonly rubricKey: string
-  readonly rubricVersion: string
-  readonly artifactType: string
-  readonly summary: AuditSummaryJson
-  readonly estimatedCredits: number
-  readonly finalChargedCredits: number | null
-  readonly result: StoredResult | null
-  readonly usage: unknown
-  readonly reconciliation: unknown
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly appliedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly completedAt: Date | null
-}
+export const AuditRunRow = Schema.Struct({
+  id: RunId,
+  artifactBundleId: BundleId,
+  userId: Schema.String,
+  jobId: JobId,
+  requestedByApiKeyId: Schema.NullOr(Schema.String),
+  status: RunStatus,
+  targetMode: Schema.Literal("file", "bundle"),
+  targetFileId: Schema.NullOr(FileId),
+  targetFileVersionId: Schema.NullOr(VersionId),
+  artifactBundleVersionNumber: Schema.Number,
+  inputVersionIds: Schema.Array(VersionId),
+  inputHash: Schema.String,
+  rubricKey: Schema.String,
+  rubricVersion: Schema.String,
+  artifactType: Schema.String,
+  summary: storedJson<AuditSummaryJson>("AuditSummaryJson"),
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  result: Schema.NullOr(storedJson<StoredResult>("StoredResult")),
+  usage: Schema.NullOr(storedJson<Usage>("Usage")),
+  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
+  errorCode: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  appliedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  completedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type AuditRunRow = typeof AuditRunRow.Type
+export const AuditRunRows = rowsOf("audit run", AuditRunRow)
+export const NewAuditRunRows = runInsertRowsOf("new audit run", AuditRunRow)
 
 export interface AuditSummaryJson {
   readonly estimate: Estimate
@@ -53,20 +63,21 @@ export interface AuditReviewOptions {
 }
 
 export interface StoredImprovedFile {
-  readonly fileId: string
+  readonly fileId: FileId
   readonly path: string
-  readonly baseFileVersionId: string
+  readonly baseFileVersionId: VersionId
   readonly content: string
   readonly changes: ReadonlyArray<string>
 }
 
 export interface StoredResult {
   readonly overallScore: number
-  readonly scores: ReadonlyArray<unknown>
-  readonly findings: ReadonlyArray<unknown>
+  readonly scores: ReadonlyArray<CriterionScore>
+  /** runs stored before rule ids have findings without one (see `ruleIdOfLegacyFinding`) */
+  readonly findings: ReadonlyArray<Omit<Finding, "ruleId"> & { readonly ruleId?: string }>
   readonly improvedVersion: StoredImprovedFile | null
   readonly improvedFiles: ReadonlyArray<StoredImprovedFile>
-  readonly evalKit: { readonly cases: ReadonlyArray<unknown> }
+  readonly evalKit: { readonly cases: ReadonlyArray<EvalCase> }
   readonly metadata: {
     readonly provider: string
     readonly model: string

@@ -9,10 +9,11 @@ import type * as Statement from "@effect/sql/Statement"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { AppConfig } from "../config/AppConfig.js"
-import { PgPool, pgArray } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { pgArray } from "../db/Database.js"
+import { rowsOf } from "../db/Query.js"
 import { Conflict, NotFound, type RateLimitExceeded } from "../domain/Errors.js"
-import { countedSelect } from "../limits/RateLimiter.js"
+import type { FileId, VersionId } from "../domain/Ids.js"
+import { countedRowsOf, type CountedRows, countedSelect } from "../limits/RateLimiter.js"
 import {
   choosePrimary,
   
@@ -24,20 +25,7 @@ import {
   
   skillFoldersOf
 } from "./Detect.js"
-import {
-  type BundleRow,
-  bundleColumns,
-  BundleStore,
-  
-  
-  
-  type NewVersion,
-  
-  toFile,
-  toVersion,
-  type VersionRow,
-  versionColumns
-} from "./Store.js"
+import { BundleRow, bundleColumns, BundleStore, FileRow, type NewVersion, toFile, toVersion, type VersionRow, VersionRows, versionColumns } from "./Store.js"
 import { buildTree } from "./Tree.js"
 
 const isUniqueViolation = (error: unknown) =>
@@ -54,23 +42,31 @@ export const conflictOnDuplicate = (message: string) =>
     )
   ) as any
 
+const CountedBundleRows = countedRowsOf("counted bundle", BundleRow)
+const ActivePathRows = rowsOf("active path", FileRow.pick("id", "path", "artifactType"))
+
 export class BundleAccess extends Effect.Service<BundleAccess>()("rubr/BundleAccess", {
   dependencies: [BundleStore.Default],
   effect: Effect.gen(function*() {
     const store = yield* BundleStore
     const sql = store.sql
-    const rows = makeRows(yield* PgPool)
+    const rows = store.run
     const limits = (yield* AppConfig).limits
 
     /** `select` (the caller's bundle or file), counted against the bundle's rate limit in the same statement. */
-    const guarded = <A extends object>(bundleId: string, select: Statement.Fragment): Effect.Effect<A | undefined, RateLimitExceeded> =>
-      countedSelect<A>(sql, rows, { key: `bundle:${bundleId}`, limit: limits.rateLimitBundlePerMinute, label: "bundle" }, select)
+    const guarded = <A extends object>(
+      bundleId: string,
+      counted: CountedRows<A>,
+      select: Statement.Fragment
+    ): Effect.Effect<A | undefined, RateLimitExceeded> =>
+      countedSelect(sql, rows, counted, { key: `bundle:${bundleId}`, limit: limits.rateLimitBundlePerMinute, label: "bundle" }, select)
 
     /** The caller's bundle (404 otherwise), counted against the bundle's rate limit. */
     const owned = (actor: Actor, bundleId: string) =>
       Effect.gen(function*() {
-        const row = yield* guarded<BundleRow>(
+        const row = yield* guarded(
           bundleId,
+          CountedBundleRows,
           sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${actor.userId}`
         )
         if (!row) return yield* NotFound.of("Artifact bundle")
@@ -94,10 +90,10 @@ export class BundleAccess extends Effect.Service<BundleAccess>()("rubr/BundleAcc
     /** Inside the bundle lock: artifact types, primary file and fileCount from the current active paths. */
     const refresh = (bundleId: string) =>
       Effect.gen(function*() {
-        const rows = yield* sql<{ id: string; path: string; artifactType: string }>`
-          SELECT id, path, artifact_type FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND status = 'active'`
-        const skillFolders = skillFoldersOf(rows.map((r) => r.path))
-        const changed = rows.flatMap((r) => {
+        const active = yield* rows(ActivePathRows, sql`
+          SELECT id, path, artifact_type FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND status = 'active'`)
+        const skillFolders = skillFoldersOf(active.map((r) => r.path))
+        const changed = active.flatMap((r) => {
           const type = inferType(r.path, skillFolders)
           return type === r.artifactType ? [] : [{ id: r.id, type }]
         })
@@ -107,8 +103,8 @@ export class BundleAccess extends Effect.Service<BundleAccess>()("rubr/BundleAcc
             FROM unnest(${pgArray(changed.map((c) => c.id))}::uuid[], ${pgArray(changed.map((c) => c.type))}::text[]) AS t(id, type)
             WHERE f.id = t.id`
         }
-        const primary = choosePrimary(rows)
-        yield* sql`UPDATE artifact_bundles SET file_count = ${rows.length}, primary_file_id = ${primary?.id ?? null},
+        const primary = choosePrimary(active)
+        yield* sql`UPDATE artifact_bundles SET file_count = ${active.length}, primary_file_id = ${primary?.id ?? null},
                    updated_at = clock_timestamp() WHERE id = ${bundleId}`
       })
 
@@ -120,7 +116,7 @@ export class BundleAccess extends Effect.Service<BundleAccess>()("rubr/BundleAcc
         return { artifactBundle: bundle, files, tree: buildTree(files) }
       })
 
-    const fileWithVersions = (bundleId: string, fileIds: ReadonlyArray<string>, versionIds: ReadonlyArray<string>) =>
+    const fileWithVersions = (bundleId: string, fileIds: ReadonlyArray<FileId>, versionIds: ReadonlyArray<VersionId>) =>
       Effect.gen(function*() {
         const files = new Map((yield* store.filesByIds(bundleId, fileIds)).map((f) => [f.id, toFile(f)]))
         const versions = new Map((yield* store.versionsByIds(versionIds)).map((v) => [v.id, toVersion(v)]))
@@ -131,14 +127,14 @@ export class BundleAccess extends Effect.Service<BundleAccess>()("rubr/BundleAcc
     const appendToFile = (
       apiKeyId: string | null,
       bundle: BundleRow,
-      fileId: string,
+      fileId: FileId,
       next: (latest: VersionRow) => Effect.Effect<Omit<NewVersion, "fileId" | "versionNumber" | "path" | "parentVersionId">, NotFound>
     ) =>
       Effect.gen(function*() {
-        const [latest] = yield* sql<VersionRow>`
+        const [latest] = yield* rows(VersionRows, sql`
           SELECT ${sql.literal(versionColumns)} FROM bundle_files f
           JOIN file_versions v ON v.file_id = f.id AND v.version_number = f.latest_version_number
-          WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundle.id} AND f.status = 'active'`
+          WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundle.id} AND f.status = 'active'`)
         if (!latest) return yield* NotFound.of("File")
         const fields = yield* next(latest)
         const [versionId] = yield* store.appendVersions(bundle.id, bundle.versionCount, [{

@@ -5,19 +5,7 @@ import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
-import {
-  type BundleRow,
-  bundleColumns,
-  
-  
-  
-  
-  
-  
-  
-  
-  
-} from "./Store.js"
+import { bundleColumns, BundleRows } from "./Store.js"
 import { BundleAccess, conflictOnDuplicate } from "./Access.js"
 
 export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
@@ -29,20 +17,20 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       actor: Actor,
       input: { readonly name: string; readonly description?: string | null | undefined; readonly settings?: object | undefined }
     ) {
-      const [row] = yield* sql<BundleRow>`
+      const [row] = yield* store.run(BundleRows, sql`
         INSERT INTO artifact_bundles AS b (user_id, name, description, settings)
         VALUES (${actor.userId}, ${input.name}, ${input.description ?? null}, ${JSON.stringify(input.settings ?? {})}::jsonb)
-        RETURNING ${sql.literal(bundleColumns)}`
+        RETURNING ${sql.literal(bundleColumns)}`)
       const [bundle] = yield* store.hydrate([row])
       return bundle
     }, Effect.orDie)
 
     const list = Effect.fn("Bundles.list")(function*(actor: Actor, status: "active" | "archived" | "all", page: Page) {
-      const rows = yield* sql<BundleRow>`
+      const rows = yield* store.run(BundleRows, sql`
         SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
         WHERE b.user_id = ${actor.userId} ${status === "all" ? sql`` : sql`AND b.status = ${status}`}
         ORDER BY b.created_at DESC, b.id DESC
-        LIMIT ${page.limit + 1} OFFSET ${page.offset}`
+        LIMIT ${page.limit + 1} OFFSET ${page.offset}`)
       const { items, pagination } = paginate(rows, page)
       return { artifactBundles: yield* store.hydrate(items), pagination }
     }, Effect.orDie)

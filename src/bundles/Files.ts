@@ -1,10 +1,13 @@
 /**
  * The use cases of a bundle's files: list, upload (all or none), read, write the next version, write a run's output, delete. Every version is immutable; a change appends one.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { pgArray } from "../db/Database.js"
+import { rowsOf } from "../db/Query.js"
+import { FileId } from "../domain/Ids.js"
+import { countedRowsOf } from "../limits/RateLimiter.js"
 import { Conflict, type ErrorDetail, NotFound, ValidationFailed } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
 import {
@@ -19,19 +22,7 @@ import {
   skillFoldersOf
 } from "./Detect.js"
 import type { FileVersion } from "./Schemas.js"
-import {
-  type BundleRow,
-  
-  
-  type FileRow,
-  fileColumns,
-  fileFrom,
-  type NewVersion,
-  
-  toFile,
-  toVersion,
-  type VersionRow,
-} from "./Store.js"
+import { type BundleRow, fileColumns, fileFrom, FileRow, type NewVersion, toFile, toVersion, VersionRow } from "./Store.js"
 import { buildTree } from "./Tree.js"
 import { BundleAccess, conflictOnDuplicate } from "./Access.js"
 
@@ -47,6 +38,18 @@ export interface WriteOptions {
   readonly message?: string | undefined
   readonly mediaType?: string | undefined
 }
+
+const TakenPathRows = rowsOf("taken path", FileRow.pick("path"))
+const NewFileRows = rowsOf("new file", FileRow.pick("id", "path"))
+const FileIdRows = rowsOf("file id", FileRow.pick("id"))
+/** a file, its latest version (the version's own id and timestamp beside the file's) and its content */
+const CountedFileContent = countedRowsOf("file with content", Schema.Struct({
+  ...FileRow.fields,
+  ...VersionRow.pick("versionNumber", "artifactBundleVersionNumber", "filePath", "source", "parentVersionId", "restoredFromVersionId", "message").fields,
+  versionId: VersionRow.fields.id,
+  versionCreatedAt: Schema.DateFromSelf,
+  content: Schema.String
+}))
 
 export class Files extends Effect.Service<Files>()("rubr/Files", {
   dependencies: [BundleAccess.Default],
@@ -101,10 +104,10 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
       const paths = prepared.map((f) => f.path)
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)
-        const taken = yield* sql<{ path: string }>`
+        const taken = yield* store.run(TakenPathRows, sql`
           SELECT path FROM bundle_files
           WHERE artifact_bundle_id = ${bundleId} AND status = 'active' AND path = ANY(${pgArray(paths)}::text[])
-          ORDER BY path`
+          ORDER BY path`)
         if (taken.length > 0) {
           return yield* new Conflict({
             message: `An active file already has ${taken.length === 1 ? "this path" : "these paths"}: ${taken.map((t) => t.path).join(", ")}. Use PUT to add a version.`,
@@ -139,12 +142,12 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
         }
         yield* store.putContents(bundleId, prepared)
         const skillFolders = skillFoldersOf(paths)
-        const inserted = yield* sql<{ id: string; path: string }>`
+        const inserted = yield* store.run(NewFileRows, sql`
           INSERT INTO bundle_files (artifact_bundle_id, path, artifact_type, latest_version_number, created_bundle_version_number)
           SELECT ${bundleId}, t.path, t.type, 0, t.n
           FROM unnest(${pgArray(paths)}::text[], ${pgArray(paths.map((p) => inferType(p, skillFolders)))}::text[],
                       ${pgArray(paths.map((_, i) => bundle.versionCount + i + 1))}::int[]) AS t(path, type, n)
-          RETURNING id, path`
+          RETURNING id, path`)
         const idByPath = new Map(inserted.map((r) => [r.path, r.id]))
         const fileIds = paths.map((p) => idByPath.get(p)!)
         const versionIds = yield* store.appendVersions(
@@ -192,8 +195,8 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
           details: [{ artifactBundleId: bundleId, status: "archived" }]
         })
       }
-      const [existing] = yield* sql<{ id: string }>`
-        SELECT id FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND path = ${path} AND status = 'active'`
+      const [existing] = yield* store.run(FileIdRows, sql`
+        SELECT id FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND path = ${path} AND status = 'active'`)
       if (!existing) {
         const [created] = yield* createFiles(bundle, [file], options.source, owner.apiKeyId)
         return created!
@@ -215,9 +218,10 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
      * One statement and no transaction, on the hottest route (API-key pulls): no span of its own, the
      * request span (with its route) is this use case's (docs/decisions.md, "Logging and tracing").
      */
-    const get = Effect.fnUntraced(function*(actor: Actor, bundleId: string, fileId: string) {
-      const row = yield* guarded<FileRow & VersionRow & { versionId: string; content: string }>(
+    const get = Effect.fnUntraced(function*(actor: Actor, bundleId: string, fileId: FileId) {
+      const row = yield* guarded(
         bundleId,
+        CountedFileContent,
         sql`SELECT ${sql.literal(fileColumns)}, lv.id AS version_id, lv.version_number, lv.artifact_bundle_version_number,
                    lv.file_path, lv.source, lv.parent_version_id, lv.restored_from_version_id, lv.message,
                    lv.created_at AS version_created_at, c.content
@@ -227,12 +231,11 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
               AND f.status = 'active'`
       )
       if (!row) return yield* NotFound.of("File")
-      const r = row as any
       const version: FileVersion = toVersion({
         ...row,
-        id: r.versionId,
+        id: row.versionId,
         fileId: row.id,
-        createdAt: r.versionCreatedAt
+        createdAt: row.versionCreatedAt
       })
       return { file: toFile(row), version, content: row.content }
     })
@@ -241,7 +244,7 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
     const write = Effect.fn("Files.write")(function*(
       actor: Actor,
       bundleId: string,
-      fileId: string,
+      fileId: FileId,
       content: string,
       options: WriteOptions = {}
     ) {
@@ -268,7 +271,7 @@ export class Files extends Effect.Service<Files>()("rubr/Files", {
     })
 
     /** Soft delete: the path is free again; the versions stay as history. */
-    const remove = Effect.fn("Files.delete")(function*(actor: Actor, bundleId: string, fileId: string) {
+    const remove = Effect.fn("Files.delete")(function*(actor: Actor, bundleId: string, fileId: FileId) {
       yield* owned(actor, bundleId)
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)

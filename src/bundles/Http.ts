@@ -4,6 +4,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"
+import { FileId } from "../domain/Ids.js"
 import { RubrApi } from "../Api.js"
 import { directJson } from "../http/DirectJson.js"
 import { ok } from "../http/Envelope.js"
@@ -90,14 +91,14 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* fileContentJson(yield* bundleFiles.get(actor, path.artifactBundleId, path.fileId))
+          return yield* fileContentJson(yield* bundleFiles.get(actor, path.artifactBundleId, FileId.make(path.fileId)))
         }))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
           return yield* writtenJson(
-            yield* bundleFiles.write(actor, path.artifactBundleId, path.fileId, payload.content, {
+            yield* bundleFiles.write(actor, path.artifactBundleId, FileId.make(path.fileId), payload.content, {
               mediaType: payload.mediaType,
               message: payload.message
             })
@@ -106,7 +107,7 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
       .handle("delete", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ file: yield* bundleFiles.remove(actor, path.artifactBundleId, path.fileId) })
+          return yield* ok({ file: yield* bundleFiles.remove(actor, path.artifactBundleId, FileId.make(path.fileId)) })
         }))
   }))
 
@@ -132,14 +133,14 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
           return yield* versionPageJson(
-            yield* bundleVersions.listOfFile(actor, path.artifactBundleId, path.fileId, page, urlParams.cursor)
+            yield* bundleVersions.listOfFile(actor, path.artifactBundleId, FileId.make(path.fileId), page, urlParams.cursor)
           )
         }))
       .handle("getFileVersion", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundleVersions.getOfFile(actor, path.artifactBundleId, path.fileId, path.versionNumber)
+            yield* bundleVersions.getOfFile(actor, path.artifactBundleId, FileId.make(path.fileId), path.versionNumber)
           )
         }))
       .handle("restoreFileVersion", ({ path, payload }) =>
@@ -149,7 +150,7 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
             yield* bundleVersions.restoreFile(
               actor,
               path.artifactBundleId,
-              path.fileId,
+              FileId.make(path.fileId),
               path.versionNumber,
               payload?.message
             )

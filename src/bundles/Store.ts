@@ -3,62 +3,73 @@
  * (Bundles.ts) decide ownership, locking and transactions; this module only speaks SQL.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
-import { pgArray } from "../db/Database.js"
+import { Effect, Schema } from "effect"
+import { pgArray, PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { BundleId, FileId, VersionId } from "../domain/Ids.js"
 import type { ArtifactBundle, BundleVersionEvent, FileRecord, FileVersion } from "./Schemas.js"
 
-export interface BundleRow {
-  readonly id: string
-  readonly userId: string
-  readonly name: string
-  readonly description: string | null
-  readonly status: "active" | "archived"
-  readonly settingsJson: string
-  readonly customRubricJson: string
-  readonly primaryFileId: string | null
-  readonly fileCount: number
-  readonly versionCount: number
-  readonly archivedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const BundleRow = Schema.Struct({
+  id: BundleId,
+  userId: Schema.String,
+  name: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  status: Schema.Literal("active", "archived"),
+  /** the JSON columns as text (parsed where the wire shape is built) */
+  settingsJson: Schema.String,
+  customRubricJson: Schema.String,
+  primaryFileId: Schema.NullOr(FileId),
+  fileCount: Schema.Number,
+  versionCount: Schema.Number,
+  archivedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type BundleRow = typeof BundleRow.Type
+export const BundleRows = rowsOf("bundle", BundleRow)
 
-export interface FileRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly path: string
-  readonly artifactType: string
-  readonly status: string
-  readonly isPrimary: boolean
-  readonly latestVersionNumber: number
-  readonly sizeBytes: number
-  readonly contentHash: string
-  readonly mediaType: string
-  readonly detectedLanguage: string
-  readonly storageProvider: string
-  readonly deletedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const FileRow = Schema.Struct({
+  id: FileId,
+  artifactBundleId: BundleId,
+  path: Schema.String,
+  artifactType: Schema.String,
+  status: Schema.String,
+  isPrimary: Schema.Boolean,
+  latestVersionNumber: Schema.Number,
+  sizeBytes: Schema.Number,
+  contentHash: Schema.String,
+  mediaType: Schema.String,
+  detectedLanguage: Schema.String,
+  storageProvider: Schema.String,
+  deletedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type FileRow = typeof FileRow.Type
+export const FileRows = rowsOf("file", FileRow)
 
-export interface VersionRow {
-  readonly id: string
-  readonly fileId: string
-  readonly artifactBundleId: string
-  readonly versionNumber: number
-  readonly artifactBundleVersionNumber: number
-  readonly filePath: string
-  readonly source: string
-  readonly contentHash: string
-  readonly sizeBytes: number
-  readonly parentVersionId: string | null
-  readonly restoredFromVersionId: string | null
-  readonly message: string | null
-  readonly mediaType: string
-  readonly detectedLanguage: string
-  readonly storageProvider: string
-  readonly createdAt: Date
-}
+export const VersionRow = Schema.Struct({
+  id: VersionId,
+  fileId: FileId,
+  artifactBundleId: BundleId,
+  versionNumber: Schema.Number,
+  artifactBundleVersionNumber: Schema.Number,
+  filePath: Schema.String,
+  source: Schema.String,
+  contentHash: Schema.String,
+  sizeBytes: Schema.Number,
+  parentVersionId: Schema.NullOr(VersionId),
+  restoredFromVersionId: Schema.NullOr(VersionId),
+  message: Schema.NullOr(Schema.String),
+  mediaType: Schema.String,
+  detectedLanguage: Schema.String,
+  storageProvider: Schema.String,
+  createdAt: Schema.DateFromSelf
+})
+export type VersionRow = typeof VersionRow.Type
+export const VersionRows = rowsOf("file version", VersionRow)
+
+const AppendedVersionRows = rowsOf("appended version", VersionRow.pick("id", "fileId"))
 
 export const bundleColumns = `b.id, b.user_id, b.name, b.description, b.status, b.settings::text AS settings_json,
   b.custom_rubric::text AS custom_rubric_json, b.primary_file_id, b.file_count, b.version_count, b.archived_at,
@@ -125,14 +136,14 @@ export const toEvent = (row: VersionRow): BundleVersionEvent => ({
 })
 
 export interface NewVersion {
-  readonly fileId: string
+  readonly fileId: FileId
   readonly versionNumber: number
   readonly path: string
   readonly source: string
   readonly contentHash: string
   readonly sizeBytes: number
-  readonly parentVersionId: string | null
-  readonly restoredFromVersionId: string | null
+  readonly parentVersionId: VersionId | null
+  readonly restoredFromVersionId: VersionId | null
   readonly message: string | null
   readonly mediaType: string
   readonly detectedLanguage: string
@@ -141,20 +152,21 @@ export interface NewVersion {
 export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const run = makeRows(yield* PgPool)
 
     /** Bundle rows with their primary file and latest event, in the order given. */
     const hydrate = (rows: ReadonlyArray<BundleRow>) =>
       Effect.gen(function*() {
         if (rows.length === 0) return [] as Array<ArtifactBundle>
         const primaryIds = rows.flatMap((r) => (r.primaryFileId ? [r.primaryFileId] : []))
-        const primaries = primaryIds.length === 0 ? [] : yield* sql<FileRow>`
+        const primaries = primaryIds.length === 0 ? [] : yield* run(FileRows, sql`
           SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-          WHERE f.id = ANY(${pgArray(primaryIds)}::uuid[])`
+          WHERE f.id = ANY(${pgArray(primaryIds)}::uuid[])`)
         const withVersions = rows.filter((r) => r.versionCount > 0)
-        const latest = withVersions.length === 0 ? [] : yield* sql<VersionRow>`
+        const latest = withVersions.length === 0 ? [] : yield* run(VersionRows, sql`
           SELECT ${sql.literal(versionColumns)}
           FROM unnest(${pgArray(withVersions.map((r) => r.id))}::uuid[], ${pgArray(withVersions.map((r) => r.versionCount))}::int[]) AS t(bundle_id, n)
-          JOIN file_versions v ON v.artifact_bundle_id = t.bundle_id AND v.artifact_bundle_version_number = t.n`
+          JOIN file_versions v ON v.artifact_bundle_id = t.bundle_id AND v.artifact_bundle_version_number = t.n`)
         const primaryById = new Map(primaries.map((f) => [f.id, toFile(f)]))
         const latestByBundle = new Map(latest.map((v) => [v.artifactBundleId, toEvent(v)]))
         return rows.map((row): ArtifactBundle => ({
@@ -177,29 +189,29 @@ export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore
 
     const findBundle = (userId: string, bundleId: string) =>
       Effect.map(
-        sql<BundleRow>`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
-                       WHERE b.id = ${bundleId} AND b.user_id = ${userId}`,
-        (rows) => rows[0] as BundleRow | undefined
+        run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
+                       WHERE b.id = ${bundleId} AND b.user_id = ${userId}`),
+        (rows): BundleRow | undefined => rows[0]
       )
 
     /** The bundle row under FOR UPDATE: every change to a bundle's files serializes here. */
     const lockBundle = (userId: string, bundleId: string) =>
       Effect.map(
-        sql<BundleRow>`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
-                       WHERE b.id = ${bundleId} AND b.user_id = ${userId} FOR UPDATE`,
-        (rows) => rows[0] as BundleRow | undefined
+        run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
+                       WHERE b.id = ${bundleId} AND b.user_id = ${userId} FOR UPDATE`),
+        (rows): BundleRow | undefined => rows[0]
       )
 
     const activeFiles = (bundleId: string) =>
-      sql<FileRow>`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-                   WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active' ORDER BY f.path`
+      run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
+                   WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active' ORDER BY f.path`)
 
     const filesByIds = (bundleId: string, ids: ReadonlyArray<string>) =>
-      sql<FileRow>`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-                   WHERE f.artifact_bundle_id = ${bundleId} AND f.id = ANY(${pgArray(ids)}::uuid[])`
+      run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
+                   WHERE f.artifact_bundle_id = ${bundleId} AND f.id = ANY(${pgArray(ids)}::uuid[])`)
 
     const versionsByIds = (ids: ReadonlyArray<string>) =>
-      sql<VersionRow>`SELECT ${sql.literal(versionColumns)} FROM file_versions v WHERE v.id = ANY(${pgArray(ids)}::uuid[])`
+      run(VersionRows, sql`SELECT ${sql.literal(versionColumns)} FROM file_versions v WHERE v.id = ANY(${pgArray(ids)}::uuid[])`)
 
     /** Stores each distinct content once per bundle. */
     const putContents = (
@@ -226,7 +238,7 @@ export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore
       apiKeyId: string | null
     ) =>
       Effect.gen(function*() {
-        const rows = yield* sql<{ id: string; fileId: string }>`
+        const rows = yield* run(AppendedVersionRows, sql`
           INSERT INTO file_versions (file_id, artifact_bundle_id, version_number, artifact_bundle_version_number, file_path,
             source, content_hash, size_bytes, parent_version_id, restored_from_version_id, message, media_type,
             detected_language, storage_provider, created_by_api_key_id)
@@ -249,7 +261,7 @@ export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore
           ) WITH ORDINALITY AS t(file_id, version_number, bundle_version_number, path, source, content_hash, size_bytes,
                                  parent_version_id, restored_from_version_id, message, media_type, detected_language, ord)
           ORDER BY t.ord
-          RETURNING id, file_id`
+          RETURNING id, file_id`)
         yield* sql`
           UPDATE bundle_files f SET latest_version_number = t.n, updated_at = clock_timestamp()
           FROM unnest(${pgArray(versions.map((v) => v.fileId))}::uuid[], ${pgArray(versions.map((v) => v.versionNumber))}::int[]) AS t(id, n)
@@ -262,6 +274,7 @@ export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore
 
     return {
       sql,
+      run,
       hydrate,
       findBundle,
       lockBundle,

@@ -1,26 +1,16 @@
 /**
  * The use cases of version history: a file's versions, one version's content, restoring a file or the whole bundle to an earlier moment (as new versions: history is never rewritten), the bundle's version events.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
+import { rowsOf } from "../db/Query.js"
 import { NotFound, ValidationFailed } from "../domain/Errors.js"
+import { type FileId, VersionId } from "../domain/Ids.js"
+import { countedRowsOf } from "../limits/RateLimiter.js"
 import { type Page, paginate } from "../http/Pagination.js"
 import type { ArtifactBundle, FileRecord, FileVersion } from "./Schemas.js"
-import {
-  type BundleRow,
-  bundleColumns,
-  
-  
-  
-  
-  type NewVersion,
-  toEvent,
-  
-  toVersion,
-  type VersionRow,
-  versionColumns
-} from "./Store.js"
+import { BundleRows, bundleColumns, FileRow, type NewVersion, toEvent, toVersion, VersionRow, VersionRows, versionColumns } from "./Store.js"
 import { BundleAccess, conflictOnDuplicate } from "./Access.js"
 
 const encodeCursor = (n: number) => Buffer.from(`v:${n}`).toString("base64url")
@@ -31,16 +21,33 @@ const decodeCursor = (cursor: string) =>
     if (!match) return yield* ValidationFailed.at("cursor", "is not a cursor this list returned")
     return Number(match[1])
   })
+const CountedActiveFile = countedRowsOf("active file", FileRow.pick("id"))
+const VersionContentRows = rowsOf("file version with content", Schema.Struct({ ...VersionRow.fields, content: Schema.String }))
+/** a file as it is and as it was right after a bundle version (`target*`: its version then, if it had one) */
+const RestorableRows = rowsOf("restorable file", Schema.Struct({
+  ...FileRow.pick("id", "path", "status", "latestVersionNumber").fields,
+  createdBundleVersionNumber: Schema.Number,
+  deletedBundleVersionNumber: Schema.NullOr(Schema.Number),
+  latestVersionId: VersionId,
+  targetId: Schema.NullOr(VersionId),
+  targetVersionNumber: Schema.NullOr(Schema.Number),
+  targetContentHash: Schema.NullOr(Schema.String),
+  targetSizeBytes: Schema.NullOr(Schema.Number),
+  targetMediaType: Schema.NullOr(Schema.String),
+  targetDetectedLanguage: Schema.NullOr(Schema.String)
+}))
+
 export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
   dependencies: [BundleAccess.Default],
   effect: Effect.gen(function*() {
     const { store, sql, guarded, owned, lockWritable, refresh, fileWithVersions, appendToFile } = yield* BundleAccess
 
     /** Active file of the caller's bundle, or 404. Version routes of deleted files are 404 too. */
-    const activeFileOf = (actor: Actor, bundleId: string, fileId: string) =>
+    const activeFileOf = (actor: Actor, bundleId: string, fileId: FileId) =>
       Effect.gen(function*() {
-        const row = yield* guarded<{ id: string }>(
+        const row = yield* guarded(
           bundleId,
+          CountedActiveFile,
           sql`SELECT f.id FROM bundle_files f JOIN artifact_bundles b ON b.id = f.artifact_bundle_id
               WHERE f.id = ${fileId} AND f.artifact_bundle_id = ${bundleId} AND b.user_id = ${actor.userId}
                 AND f.status = 'active'`
@@ -57,17 +64,17 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
     const listOfFile = Effect.fn("Versions.listFile")(function*(
       actor: Actor,
       bundleId: string,
-      fileId: string,
+      fileId: FileId,
       page: Page,
       cursor: string | undefined
     ) {
       const { before, offset } = yield* keysetPage(cursor, page)
       yield* activeFileOf(actor, bundleId, fileId)
-      const rows = yield* sql<VersionRow>`
+      const rows = yield* store.run(VersionRows, sql`
         SELECT ${sql.literal(versionColumns)} FROM file_versions v
         WHERE v.file_id = ${fileId} ${before === undefined ? sql`` : sql`AND v.version_number < ${before}`}
         ORDER BY v.version_number DESC
-        LIMIT ${page.limit + 1} OFFSET ${offset}`.pipe(Effect.orDie)
+        LIMIT ${page.limit + 1} OFFSET ${offset}`).pipe(Effect.orDie)
       const { items, pagination } = paginate(rows, { limit: page.limit, offset }, (last) => encodeCursor(last.versionNumber))
       return { versions: items.map(toVersion), pagination }
     })
@@ -75,14 +82,14 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
     const getOfFile = Effect.fn("Versions.getFile")(function*(
       actor: Actor,
       bundleId: string,
-      fileId: string,
+      fileId: FileId,
       versionNumber: number
     ) {
       yield* activeFileOf(actor, bundleId, fileId)
-      const [row] = yield* sql<VersionRow & { content: string }>`
+      const [row] = yield* store.run(VersionContentRows, sql`
         SELECT ${sql.literal(versionColumns)}, c.content FROM file_versions v
         JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
-        WHERE v.file_id = ${fileId} AND v.version_number = ${versionNumber}`.pipe(Effect.orDie)
+        WHERE v.file_id = ${fileId} AND v.version_number = ${versionNumber}`).pipe(Effect.orDie)
       if (!row) return yield* NotFound.of("File version")
       return { version: toVersion(row), content: row.content }
     })
@@ -90,7 +97,7 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
     const restoreFile = Effect.fn("Versions.restoreFile")(function*(
       actor: Actor,
       bundleId: string,
-      fileId: string,
+      fileId: FileId,
       versionNumber: number,
       message: string | undefined
     ) {
@@ -99,9 +106,9 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
         const bundle = yield* lockWritable(actor, bundleId)
         return yield* appendToFile(apiKeyIdOf(actor), bundle, fileId, () =>
           Effect.gen(function*() {
-            const [target] = yield* sql<VersionRow>`
+            const [target] = yield* store.run(VersionRows, sql`
               SELECT ${sql.literal(versionColumns)} FROM file_versions v
-              WHERE v.file_id = ${fileId} AND v.version_number = ${versionNumber}`.pipe(Effect.orDie)
+              WHERE v.file_id = ${fileId} AND v.version_number = ${versionNumber}`).pipe(Effect.orDie)
             if (!target) return yield* NotFound.of("File version")
             return {
               source: "restore",
@@ -124,12 +131,12 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
     ) {
       const { before, offset } = yield* keysetPage(cursor, page)
       yield* owned(actor, bundleId)
-      const rows = yield* sql<VersionRow>`
+      const rows = yield* store.run(VersionRows, sql`
         SELECT ${sql.literal(versionColumns)} FROM file_versions v
         WHERE v.artifact_bundle_id = ${bundleId}
           ${before === undefined ? sql`` : sql`AND v.artifact_bundle_version_number < ${before}`}
         ORDER BY v.artifact_bundle_version_number DESC
-        LIMIT ${page.limit + 1} OFFSET ${offset}`.pipe(Effect.orDie)
+        LIMIT ${page.limit + 1} OFFSET ${offset}`).pipe(Effect.orDie)
       const { items, pagination } = paginate(
         rows,
         { limit: page.limit, offset },
@@ -153,21 +160,7 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
       return yield* Effect.gen(function*() {
         const bundle = yield* lockWritable(actor, bundleId)
         if (versionNumber > bundle.versionCount) return yield* NotFound.of("Bundle version")
-        const rows = yield* sql<{
-          id: string
-          path: string
-          status: string
-          createdBundleVersionNumber: number
-          deletedBundleVersionNumber: number | null
-          latestVersionNumber: number
-          latestVersionId: string
-          targetId: string | null
-          targetVersionNumber: number | null
-          targetContentHash: string | null
-          targetSizeBytes: number | null
-          targetMediaType: string | null
-          targetDetectedLanguage: string | null
-        }>`
+        const rows = yield* store.run(RestorableRows, sql`
           SELECT f.id, f.path, f.status, f.created_bundle_version_number, f.deleted_bundle_version_number,
                  f.latest_version_number, lv.id AS latest_version_id,
                  t.id AS target_id, t.version_number AS target_version_number, t.content_hash AS target_content_hash,
@@ -185,7 +178,7 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
             AND (f.status = 'active'
                  OR (f.created_bundle_version_number <= ${versionNumber}
                      AND f.deleted_bundle_version_number >= ${versionNumber}))
-          ORDER BY f.path, f.created_bundle_version_number`
+          ORDER BY f.path, f.created_bundle_version_number`)
         const existed = (r: typeof rows[number]) =>
           r.targetId !== null && r.createdBundleVersionNumber <= versionNumber &&
           (r.deletedBundleVersionNumber === null || r.deletedBundleVersionNumber >= versionNumber)
@@ -216,7 +209,7 @@ export class Versions extends Effect.Service<Versions>()("rubr/Versions", {
           yield* refresh(bundleId)
           restoredFiles = yield* fileWithVersions(bundleId, toRestore.map((r) => r.id), versionIds)
         }
-        const [row] = yield* sql<BundleRow>`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b WHERE b.id = ${bundleId}`
+        const [row] = yield* store.run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b WHERE b.id = ${bundleId}`)
         const [artifactBundle] = yield* store.hydrate([row])
         return {
           artifactBundle: artifactBundle as ArtifactBundle,

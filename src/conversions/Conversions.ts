@@ -5,6 +5,8 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
+import { PgPool, pgArray } from "../db/Database.js"
+import { makeRows } from "../db/Query.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { isRubrFlow, pathProblem } from "../bundles/Detect.js"
 import { AppConfig } from "../config/AppConfig.js"
@@ -21,6 +23,7 @@ import { admittedSources, estimateConversion } from "./Sources.js"
 import {
   conversionColumns,
   type ConversionRow,
+  ConversionRows,
   toConversionJson,
   toConversionReport
 } from "./Records.js"
@@ -28,6 +31,7 @@ import {
 export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const config = yield* AppConfig
     const targets = yield* Targets
     const starter = yield* RunStarter
@@ -86,15 +90,15 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
             sourceSummary: sources.sourceSummary,
             sourceMapping: sources.sourceMapping
           }
-          return sql<ConversionRow>`
+          return query(ConversionRows, sql`
             INSERT INTO rubr_flow_conversions (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, target_mode,
               target_file_id, source_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash,
               output_path, validator_version, summary, estimated_credits)
             VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${resolved.mode},
               ${resolved.target?.fileId ?? null}, ${resolved.target?.fileVersionId ?? null}, ${resolved.artifactBundleVersionNumber},
-              ${resolved.inputVersionIds as any}::uuid[], ${resolved.inputHash}, ${target.outputPath}, ${VALIDATOR_VERSION},
+              ${pgArray(resolved.inputVersionIds)}::uuid[], ${resolved.inputHash}, ${target.outputPath}, ${VALIDATOR_VERSION},
               ${JSON.stringify(summary)}::jsonb, ${estimate.estimatedCredits})
-            RETURNING ${sql.literal(conversionColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+            RETURNING ${sql.literal(conversionColumns)}`).pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
         },
         respond: startedData(StartConversionData, "conversion", toConversionJson)
       })
@@ -103,6 +107,7 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
     const { list, get } = runReads(records, {
       name: "Conversions",
       kind: ConversionKind,
+      rows: ConversionRows,
       columns: conversionColumns,
       what: "Conversion",
       listKey: "conversions",

@@ -1,4 +1,8 @@
 /** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
+import { Schema } from "effect"
+import { rowsOf, storedJson } from "../db/Query.js"
+import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
+import { RunStatus } from "../jobs/Job.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
 import type { Reconciliation } from "../credits/Reconcile.js"
 import type { ProviderInfo, Usage } from "../ai/Usage.js"
@@ -83,39 +87,43 @@ export interface ConversionReportJson {
   readonly metadata: (ProviderInfo & { readonly durationMs: number }) | null
 }
 
-export interface ConversionRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly userId: string
-  readonly jobId: string
-  readonly requestedByApiKeyId: string | null
-  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
-  readonly targetMode: "file" | "bundle"
-  readonly targetFileId: string | null
-  readonly sourceFileVersionId: string | null
-  readonly artifactBundleVersionNumber: number
-  readonly inputVersionIds: ReadonlyArray<string>
-  readonly inputHash: string
-  readonly outputPath: string
-  readonly outputFileId: string | null
-  readonly outputFileVersionId: string | null
-  readonly validatorVersion: string
-  readonly summary: ConversionSummaryJson & {
-    /** what the start knew of the sources; the analysis adds to it */
-    readonly sourceSummary: SourceSummaryJson
-    readonly sourceMapping: SourceMappingJson
-  }
-  readonly estimatedCredits: number
-  readonly finalChargedCredits: number | null
-  readonly report: ConversionReportJson | null
-  readonly usage: Usage | null
-  readonly reconciliation: Reconciliation | null
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly completedAt: Date | null
+export type ConversionStoredSummary = ConversionSummaryJson & {
+  /** what the start knew of the sources; the analysis adds to it */
+  readonly sourceSummary: SourceSummaryJson
+  readonly sourceMapping: SourceMappingJson
 }
+
+export const ConversionRow = Schema.Struct({
+  id: RunId,
+  artifactBundleId: BundleId,
+  userId: Schema.String,
+  jobId: JobId,
+  requestedByApiKeyId: Schema.NullOr(Schema.String),
+  status: RunStatus,
+  targetMode: Schema.Literal("file", "bundle"),
+  targetFileId: Schema.NullOr(FileId),
+  sourceFileVersionId: Schema.NullOr(VersionId),
+  artifactBundleVersionNumber: Schema.Number,
+  inputVersionIds: Schema.Array(VersionId),
+  inputHash: Schema.String,
+  outputPath: Schema.String,
+  outputFileId: Schema.NullOr(FileId),
+  outputFileVersionId: Schema.NullOr(VersionId),
+  validatorVersion: Schema.String,
+  summary: storedJson<ConversionStoredSummary>("ConversionSummaryJson"),
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  report: Schema.NullOr(storedJson<ConversionReportJson>("ConversionReportJson")),
+  usage: Schema.NullOr(storedJson<Usage>("Usage")),
+  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
+  errorCode: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  completedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type ConversionRow = typeof ConversionRow.Type
+export const ConversionRows = rowsOf("conversion", ConversionRow)
 
 export const conversionColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, target_mode,
   target_file_id, source_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash, output_path,

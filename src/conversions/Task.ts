@@ -14,7 +14,9 @@
  * usage already cost (the mock's usage costs nothing).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { Files } from "../bundles/Files.js"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
@@ -27,7 +29,7 @@ import { Targets } from "../targets/Targets.js"
 import { analyzeSources, assessFlow, blockMappingOf, coverageOf, planBlocks, type SourceAnalysis } from "./Analysis.js"
 import { RubrFlowConverter } from "./Converter.js"
 import { roleOf } from "./Sources.js"
-import { type AttemptJson, conversionColumns, type ConversionReportJson, type ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
+import { type AttemptJson, conversionColumns, type ConversionReportJson, ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
 import { describeErrors, issueJson, validationJson } from "./Report.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
 
@@ -54,16 +56,19 @@ export const headerOf = (sources: ReadonlyArray<ConversionSource>) => {
   ]
 }
 
+const ConversionWithBundleRows = rowsOf("conversion with bundle name", Schema.Struct({ ...ConversionRow.fields, bundleName: Schema.String }))
+
 export const conversionWork = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const targets = yield* Targets
     const converter = yield* RubrFlowConverter
     const bundleFiles = yield* Files
-    const [run] = yield* sql<ConversionRow & { bundleName: string }>`
+    const [run] = yield* query(ConversionWithBundleRows, sql`
       SELECT ${sql.literal(conversionColumns.split(",").map((c) => `c.${c.trim()}`).join(", "))}, b.name AS bundle_name
       FROM rubr_flow_conversions c JOIN artifact_bundles b ON b.id = c.artifact_bundle_id
-      WHERE c.id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
+      WHERE c.id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
     if (!run) return yield* new JobFailure({ code: "run_missing", message: "The conversion no longer exists." })
     const started = Date.now()
     const estimate = run.summary.estimate

@@ -4,23 +4,26 @@
  * event per idempotency key (a retried grant, debit or refund returns the first event).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { CreditLimitExceeded } from "../domain/Errors.js"
 
-export type LedgerEventType = "grant" | "debit" | "refund"
+export const LedgerEventType = Schema.Literal("grant", "debit", "refund")
+export type LedgerEventType = typeof LedgerEventType.Type
 
-export interface LedgerEvent {
-  readonly id: string
-  readonly type: LedgerEventType
-  readonly amount: number
-  readonly reason: string
-  readonly resourceType: string | null
-  readonly resourceId: string | null
-  readonly balanceAfter: number
-  readonly createdAt: Date
-}
+export const LedgerEvent = Schema.Struct({
+  id: Schema.String,
+  type: LedgerEventType,
+  amount: Schema.Number,
+  reason: Schema.String,
+  resourceType: Schema.NullOr(Schema.String),
+  resourceId: Schema.NullOr(Schema.String),
+  balanceAfter: Schema.Number,
+  createdAt: Schema.DateFromSelf
+})
+export type LedgerEvent = typeof LedgerEvent.Type
+const LedgerEventRows = rowsOf("ledger event", LedgerEvent)
 
 export interface LedgerEntry {
   readonly userId: string
@@ -35,24 +38,25 @@ export interface LedgerEntry {
   readonly aiSpendBundleId?: string | null
 }
 
-export interface Balance {
-  readonly balance: number
-  readonly granted: number
-  readonly debited: number
-  readonly refunded: number
-}
+export const Balance = Schema.Struct({ balance: Schema.Number, granted: Schema.Number, debited: Schema.Number, refunded: Schema.Number })
+export type Balance = typeof Balance.Type
+const BalanceRows = rowsOf("credit balance", Balance)
+const LockedBalanceRows = rowsOf("locked credit balance", Balance.pick("balance"))
 
 const eventColumnNames = ["id", "type", "amount", "reason", "resource_type", "resource_id", "balance_after", "created_at"] as const
 const eventColumns = eventColumnNames.join(", ")
 const eventColumnsOf = (alias: string) => eventColumnNames.map((c) => `${alias}.${c}`).join(", ")
 
 /** A row of the append statement: the event written or found, or the balance when neither. */
-interface AppendRow extends LedgerEvent {
-  readonly outcome: "written" | "found" | "balance"
-  readonly balance: number | null
-}
+const AppendRow = Schema.Union(
+  Schema.Struct({ outcome: Schema.Literal("written", "found"), balance: Schema.Null, ...LedgerEvent.fields }),
+  Schema.Struct({ outcome: Schema.Literal("balance"), balance: Schema.Number })
+)
+type AppendRow = typeof AppendRow.Type
+const AppendRows = rowsOf("ledger append", AppendRow)
 
-const toEvent = ({ outcome: _outcome, balance: _balance, ...event }: AppendRow): LedgerEvent => event
+type EventRow = Extract<AppendRow, { readonly outcome: "written" | "found" }>
+const toEvent = ({ outcome: _outcome, balance: _balance, ...event }: EventRow): LedgerEvent => event
 
 export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
   effect: Effect.gen(function*() {
@@ -76,7 +80,7 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
      * event found under its key, or the balance.
      */
     const appendStatement = (entry: LedgerEntry, delta: number, spendDelta: number) =>
-      rows(sql<AppendRow>`
+      rows(AppendRows, sql`
         WITH moved AS (
           UPDATE credit_balances SET
             balance = balance + ${delta},
@@ -109,9 +113,9 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         WHERE b.user_id = ${entry.userId} AND NOT EXISTS (SELECT 1 FROM ins)`)
 
     const settled = (answer: ReadonlyArray<AppendRow>) => {
-      const written = answer.find((r) => r.outcome === "written")
+      const written = answer.find((r): r is EventRow => r.outcome === "written")
       if (written) return { event: toEvent(written), replayed: false as const }
-      const found = answer.find((r) => r.outcome === "found")
+      const found = answer.find((r): r is EventRow => r.outcome === "found")
       if (found) return { event: toEvent(found), replayed: true as const }
       return undefined
     }
@@ -138,7 +142,7 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
         const done = settled(yield* appendStatement(entry, delta, spendDelta))
         if (done) return done
       }
-      const lock = rows(sql<{ balance: number }>`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`)
+      const lock = rows(LockedBalanceRows, sql`SELECT balance FROM credit_balances WHERE user_id = ${entry.userId} FOR UPDATE`)
       if ((yield* lock).length === 0) {
         // a user's first ledger event: the balance row first
         yield* sql`INSERT INTO credit_balances (user_id) VALUES (${entry.userId}) ON CONFLICT (user_id) DO NOTHING`
@@ -158,14 +162,14 @@ export class Ledger extends Effect.Service<Ledger>()("rubr/Ledger", {
     }, withinTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const balance = Effect.fn("Ledger.balance")(function*(userId: string) {
-      const [row] = yield* sql<Balance>`
-        SELECT balance, granted, debited, refunded FROM credit_balances WHERE user_id = ${userId}`
+      const [row] = yield* rows(BalanceRows, sql`
+        SELECT balance, granted, debited, refunded FROM credit_balances WHERE user_id = ${userId}`)
       return row ?? { balance: 0, granted: 0, debited: 0, refunded: 0 }
     }, Effect.orDie)
 
     const recent = Effect.fn("Ledger.recent")(function*(userId: string, limit: number) {
-      return yield* sql<LedgerEvent>`
-        SELECT ${sql.literal(eventColumns)} FROM credit_ledger WHERE user_id = ${userId} ORDER BY seq DESC LIMIT ${limit}`
+      return yield* rows(LedgerEventRows, sql`
+        SELECT ${sql.literal(eventColumns)} FROM credit_ledger WHERE user_id = ${userId} ORDER BY seq DESC LIMIT ${limit}`)
     }, Effect.orDie)
 
     return { append, balance, recent } as const

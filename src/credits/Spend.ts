@@ -4,15 +4,20 @@
  * maintained by the ledger in the same transaction as every AI debit and refund.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+
+const SpendRows = rowsOf("daily spend", Schema.Struct({ net: Schema.Number }))
 
 export class Spend extends Effect.Service<Spend>()("rubr/Spend", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const rows = makeRows(yield* PgPool)
     const today = (scope: "user" | "bundle" | "all", id: string) =>
-      sql<{ net: number }>`
+      rows(SpendRows, sql`
         SELECT net FROM credit_daily_spend
-        WHERE scope = ${scope} AND scope_id = ${id} AND day = (now() AT TIME ZONE 'UTC')::date`.pipe(
+        WHERE scope = ${scope} AND scope_id = ${id} AND day = (now() AT TIME ZONE 'UTC')::date`).pipe(
         Effect.map((rows) => Math.max(0, rows[0]?.net ?? 0)),
         Effect.orDie
       )

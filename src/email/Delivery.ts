@@ -5,12 +5,15 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import type { EffectTask } from "../jobs/Worker.js"
 import { isOptional } from "./Categories.js"
 import { Mailer } from "./Mailer.js"
 import { Outbox, SEND_TASK } from "./Outbox.js"
 
 const Payload = Schema.Struct({ outboxId: Schema.UUID })
+
+const PreferenceRows = rowsOf("email preference", Schema.Struct({ enabled: Schema.Boolean }))
 
 export const deliver = Effect.fn("Email.deliver")(function*(outboxId: string, attempt: number, maxAttempts: number) {
   const sql = yield* SqlClient.SqlClient
@@ -21,8 +24,10 @@ export const deliver = Effect.fn("Email.deliver")(function*(outboxId: string, at
     const row = yield* outbox.get(outboxId, { lock: true })
     if (row === undefined || row.status !== "pending") return null
     if (isOptional(row.category)) {
-      const [pref] = yield* sql<{ enabled: boolean }>`
-        SELECT enabled FROM email_preferences WHERE email = ${row.recipient} AND category = ${row.category}`
+      const [pref] = yield* sql`
+        SELECT enabled FROM email_preferences WHERE email = ${row.recipient} AND category = ${row.category}`.pipe(
+        Effect.flatMap(decodeRows(PreferenceRows))
+      )
       if (pref?.enabled !== true) {
         yield* outbox.markStatus(row.id, "suppressed")
         return null

@@ -7,7 +7,8 @@
  * unsubscribe token then (only its hash is stored) and puts the link into the body.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { categoryOf } from "./Categories.js"
 import type { EmailDraft } from "./Templates.js"
@@ -17,24 +18,28 @@ import { UnsubscribeTokens } from "./UnsubscribeTokens.js"
 export const SEND_TASK = "rubr_email_send"
 export const MAX_SEND_ATTEMPTS = 10
 
-export type OutboxStatus = "held" | "pending" | "sent" | "failed" | "suppressed"
+export const OutboxStatus = Schema.Literal("held", "pending", "sent", "failed", "suppressed")
+export type OutboxStatus = typeof OutboxStatus.Type
 
-export interface OutboxRow {
-  readonly id: string
-  readonly seq: number
-  readonly recipient: string
-  readonly category: string
-  readonly kind: string
-  readonly subject: string
-  readonly bodyText: string
-  readonly status: OutboxStatus
-  readonly attempts: number
-  readonly lastError: string | null
-  readonly messageId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly sentAt: Date | null
-}
+export const OutboxRow = Schema.Struct({
+  id: Schema.String,
+  seq: Schema.Number,
+  recipient: Schema.String,
+  category: Schema.String,
+  kind: Schema.String,
+  subject: Schema.String,
+  bodyText: Schema.String,
+  status: OutboxStatus,
+  attempts: Schema.Number,
+  lastError: Schema.NullOr(Schema.String),
+  messageId: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  sentAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type OutboxRow = typeof OutboxRow.Type
+const OutboxRows = rowsOf("email outbox", OutboxRow)
+const EnqueuedRows = rowsOf("enqueued email", OutboxRow.pick("id", "status"))
 
 export interface RenderedEmail {
   readonly id: string
@@ -60,14 +65,14 @@ export class Outbox extends Effect.Service<Outbox>()("rubr/Outbox", {
     const enqueue = Effect.fn("Outbox.enqueue")(function*(draft: EmailDraft) {
       const category = categoryOf(draft.category)
       if (category === undefined) return yield* Effect.dieMessage(`unknown email category ${draft.category}`)
-      const [row] = yield* sql<{ id: string; status: OutboxStatus }>`
+      const [row] = yield* sql`
         INSERT INTO email_outbox (recipient, category, kind, subject, body_text, status)
         SELECT ${draft.to}, ${draft.category}, ${draft.kind}, ${draft.subject}, ${draft.text},
           CASE WHEN ${category.canDisable}::boolean AND NOT EXISTS (
                  SELECT 1 FROM email_preferences
                  WHERE email = ${draft.to} AND category = ${draft.category} AND enabled)
                THEN 'suppressed' ELSE ${sendEnabled ? "pending" : "held"} END
-        RETURNING id, status`
+        RETURNING id, status`.pipe(Effect.flatMap(decodeRows(EnqueuedRows)))
       if (sendEnabled) {
         yield* sql`SELECT graphile_worker.add_job(${SEND_TASK}, json_build_object('outboxId', ${row.id}::text),
                      max_attempts := ${MAX_SEND_ATTEMPTS})`
@@ -76,16 +81,18 @@ export class Outbox extends Effect.Service<Outbox>()("rubr/Outbox", {
     }, Effect.orDie)
 
     const get = Effect.fn("Outbox.get")(function*(id: string, options: { readonly lock?: boolean } = {}) {
-      const [row] = yield* sql<OutboxRow>`
-        SELECT * FROM email_outbox WHERE id = ${id} ${sql.literal(options.lock ? "FOR UPDATE" : "")}`
+      const [row] = yield* sql`
+        SELECT * FROM email_outbox WHERE id = ${id} ${sql.literal(options.lock ? "FOR UPDATE" : "")}`.pipe(
+        Effect.flatMap(decodeRows(OutboxRows))
+      )
       return row
     }, Effect.orDie)
 
     const recent = Effect.fn("Outbox.recent")(function*(options: { readonly limit: number; readonly recipient?: string }) {
-      return yield* sql<OutboxRow>`
+      return yield* sql`
         SELECT * FROM email_outbox
         ${options.recipient ? sql`WHERE recipient = ${options.recipient}` : sql``}
-        ORDER BY seq DESC LIMIT ${options.limit}`
+        ORDER BY seq DESC LIMIT ${options.limit}`.pipe(Effect.flatMap(decodeRows(OutboxRows)))
     }, Effect.orDie)
 
     /** The message as delivered; mints its unsubscribe token (optional categories). */

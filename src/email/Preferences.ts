@@ -4,7 +4,8 @@
  * preferences all act on the same row. Must-receive categories are always on and cannot be patched.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import { type ErrorDetail, ValidationFailed } from "../domain/Errors.js"
 import { usableAccountEmail } from "./Address.js"
 import { type Category, categoryOf, mustReceiveCategories, NEWSLETTER, optionalCategories } from "./Categories.js"
@@ -58,6 +59,18 @@ export const checkChanges = (changes: ReadonlyArray<PreferenceChange>, hasAddres
   return details
 }
 
+const AccountRows = rowsOf("account email", Schema.Struct({
+  email: Schema.NullOr(Schema.String),
+  emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf
+}))
+const PreferenceRows = rowsOf("email preference", Schema.Struct({
+  category: Schema.String,
+  enabled: Schema.Boolean,
+  updatedAt: Schema.DateFromSelf
+}))
+const ChangedRows = rowsOf("changed email preference", Schema.Struct({ enabled: Schema.Boolean }))
+
 export class EmailPreferences extends Effect.Service<EmailPreferences>()("rubr/EmailPreferences", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -65,8 +78,8 @@ export class EmailPreferences extends Effect.Service<EmailPreferences>()("rubr/E
 
     const account = (userId: string) =>
       Effect.gen(function*() {
-        const [user] = yield* sql<{ email: string | null; emailVerifiedAt: Date | null; createdAt: Date }>`
-          SELECT email, email_verified_at, created_at FROM users WHERE id = ${userId}`
+        const [user] = yield* sql`
+          SELECT email, email_verified_at, created_at FROM users WHERE id = ${userId}`.pipe(Effect.flatMap(decodeRows(AccountRows)))
         // Only an address the identity provider verified: otherwise anyone could read or change the
         // newsletter choice of an address they merely typed into their profile.
         return { address: user.emailVerifiedAt === null ? null : usableAccountEmail(user.email), createdAt: user.createdAt }
@@ -74,8 +87,10 @@ export class EmailPreferences extends Effect.Service<EmailPreferences>()("rubr/E
 
     const get = Effect.fn("EmailPreferences.get")(function*(userId: string) {
       const { address, createdAt } = yield* account(userId)
-      const rows = address === null ? [] : yield* sql<{ category: string; enabled: boolean; updatedAt: Date }>`
-        SELECT category, enabled, updated_at FROM email_preferences WHERE email = ${address}`
+      const rows = address === null ? [] : yield* sql`
+        SELECT category, enabled, updated_at FROM email_preferences WHERE email = ${address}`.pipe(
+        Effect.flatMap(decodeRows(PreferenceRows))
+      )
       return {
         optional: optionalCategories.map((c) => {
           const row = rows.find((r) => r.category === c.key)
@@ -98,7 +113,7 @@ export class EmailPreferences extends Effect.Service<EmailPreferences>()("rubr/E
       if (address !== null && changes.length > 0) {
         yield* Effect.gen(function*() {
           for (const change of changes) {
-            const changed = yield* sql<{ enabled: boolean }>`
+            const changed = yield* sql`
               INSERT INTO email_preferences AS p (email, category, enabled, source, consent_at)
               VALUES (${address}, ${change.category}, ${change.enabled}, 'preferences',
                       CASE WHEN ${change.enabled}::boolean THEN now() END)
@@ -106,7 +121,7 @@ export class EmailPreferences extends Effect.Service<EmailPreferences>()("rubr/E
                 SET enabled = EXCLUDED.enabled, source = EXCLUDED.source,
                     consent_at = COALESCE(EXCLUDED.consent_at, p.consent_at), updated_at = now()
                 WHERE p.enabled IS DISTINCT FROM EXCLUDED.enabled
-              RETURNING enabled`
+              RETURNING enabled`.pipe(Effect.flatMap(decodeRows(ChangedRows)))
             // Turning the newsletter on (not re-confirming it) sends the same confirmation as subscribing.
             if (change.category === NEWSLETTER && changed.length === 1 && changed[0].enabled) {
               yield* outbox.enqueue(newsletterSubscribed(address))

@@ -4,7 +4,8 @@
  * UPDATE (its row lock decides between concurrent consumers) chained to the preference change.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import * as Crypto from "node:crypto"
 import { AppConfig } from "../config/AppConfig.js"
 import { resolvePublicBaseUrl } from "../config/PublicUrl.js"
@@ -17,6 +18,8 @@ export const generateToken = (): string => Crypto.randomBytes(32).toString("base
 export const hashToken = (raw: string): Buffer => Crypto.createHash("sha256").update(raw, "utf8").digest()
 
 export const isWellFormedToken = (raw: string): boolean => TOKEN_FORMAT.test(raw)
+
+const UnsubscribedRows = rowsOf("unsubscribed category", Schema.Struct({ category: Schema.String }))
 
 export class UnsubscribeTokens extends Effect.Service<UnsubscribeTokens>()("rubr/UnsubscribeTokens", {
   effect: Effect.gen(function*() {
@@ -46,7 +49,7 @@ export class UnsubscribeTokens extends Effect.Service<UnsubscribeTokens>()("rubr
      */
     const consume = Effect.fn("UnsubscribeTokens.consume")(function*(raw: string) {
       if (!isWellFormedToken(raw)) return Option.none<string>()
-      const rows = yield* sql<{ category: string }>`
+      const rows = yield* sql`
         WITH spent AS (
           UPDATE email_unsubscribe_tokens SET consumed_at = now()
           WHERE token_hash = ${hashToken(raw)} AND consumed_at IS NULL
@@ -56,7 +59,7 @@ export class UnsubscribeTokens extends Effect.Service<UnsubscribeTokens>()("rubr
         SELECT email, category, false, 'unsubscribe_token', now() FROM spent
         ON CONFLICT (email, category) DO UPDATE
           SET enabled = false, source = 'unsubscribe_token', updated_at = now()
-        RETURNING category`.pipe(Effect.orDie)
+        RETURNING category`.pipe(Effect.orDie, Effect.flatMap(decodeRows(UnsubscribedRows)))
       return rows.length === 1 ? Option.some(rows[0].category) : Option.none<string>()
     })
 

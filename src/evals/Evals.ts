@@ -5,7 +5,10 @@
  * on the run pipeline (src/jobs/Start.ts).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { FileId, RunId } from "../domain/Ids.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
@@ -21,7 +24,7 @@ import { DEFAULT_MAX_CASES, type EvalRequest, StartEvalData } from "./Api.js"
 import { generateCases, isEvalCase, normalizeCases, type ResolvedCases } from "./Cases.js"
 import { Evaluator } from "./Evaluator.js"
 import { EvalKind } from "./Kind.js"
-import { evalColumns, type EvalRunRow, type EvalSummaryJson, type EvalTargetJson, toEvalRunDetail, toEvalRunJson } from "./Records.js"
+import { evalColumns, EvalRunRows, EvalSideRow, type EvalSummaryJson, type EvalTargetJson, toEvalRunDetail, toEvalRunJson } from "./Records.js"
 import type { EvalSide } from "./Types.js"
 
 export const EVAL_MODEL_TIER: ModelTier = "standard"
@@ -53,16 +56,16 @@ export const estimateEval = (source: EvalSide, candidate: EvalSide, cases: Reado
   return { ...estimate, caseCount: cases.length }
 }
 
-interface VersionRow {
-  readonly fileId: string
-  readonly path: string
-  readonly fileVersionId: string
-  readonly versionNumber: number
-  readonly contentHash: string
-  readonly content: string
-  readonly artifactType: string
-  readonly fileStatus: string
-}
+/** a side's version, and whether its file is still active */
+const SideVersionRows = rowsOf("eval side version", Schema.Struct({ ...EvalSideRow.fields, fileStatus: Schema.String }))
+const EvalBundleRows = rowsOf("eval bundle", Schema.Struct({
+  status: Schema.String,
+  primaryFileId: Schema.NullOr(FileId),
+  settingsJson: Schema.String,
+  customRubricJson: Schema.String
+}))
+const PathRows = rowsOf("active path", Schema.Struct({ path: Schema.String }))
+const AuditEvalKitRows = rowsOf("audit eval kit", Schema.Struct({ id: RunId, evalKit: Schema.Unknown }))
 
 type SideSelector =
   | { readonly kind: "version"; readonly versionId: string }
@@ -71,6 +74,7 @@ type SideSelector =
 export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const starter = yield* RunStarter
     const records = yield* RunRecords
     const evaluator = yield* Evaluator
@@ -82,13 +86,13 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
           : selector.versionNumber === "latest"
           ? sql`v.file_id = ${selector.fileId} AND v.version_number = f.latest_version_number`
           : sql`v.file_id = ${selector.fileId} AND v.version_number = ${selector.versionNumber === "first" ? 1 : selector.versionNumber}`
-        const [row] = yield* sql<VersionRow>`
+        const [row] = yield* query(SideVersionRows, sql`
           SELECT v.file_id, v.file_path AS path, v.id AS file_version_id, v.version_number, v.content_hash, c.content,
                  f.artifact_type, f.status AS file_status
           FROM file_versions v
           JOIN bundle_files f ON f.id = v.file_id
           JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
-          WHERE v.artifact_bundle_id = ${bundleId} AND ${where}`.pipe(Effect.orDie)
+          WHERE v.artifact_bundle_id = ${bundleId} AND ${where}`).pipe(Effect.orDie)
         // a version of another bundle is not found here: 404, like any id the caller cannot see
         if (!row) return yield* NotFound.of(selector.kind === "version" ? "File version" : "File version")
         if (row.fileStatus !== "active") return yield* NotFound.of("File")
@@ -130,9 +134,9 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
 
     /** The bundle (404, archived 409), the two versions, the cases, the rubric and the estimate. */
     const prepare = Effect.fn("Evals.prepare")(function*(actor: Actor, bundleId: string, request: EvalRequest) {
-      const [bundle] = yield* sql<{ status: string; primaryFileId: string | null; settingsJson: string; customRubricJson: string }>`
+      const [bundle] = yield* query(EvalBundleRows, sql`
         SELECT status, primary_file_id, settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
-        FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${actor.userId}`.pipe(Effect.orDie)
+        FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${actor.userId}`).pipe(Effect.orDie)
       if (!bundle) return yield* NotFound.of("Artifact bundle")
       if (bundle.status === "archived") {
         return yield* new Conflict({
@@ -159,8 +163,8 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
         : yield* versionRow(bundleId, { kind: "file", fileId: source!.fileId, versionNumber: "latest" })
       const sourceSide = source ?? (yield* versionRow(bundleId, { kind: "file", fileId: candidate.fileId, versionNumber: "first" }))
 
-      const bundlePaths = (yield* sql<{ path: string }>`
-        SELECT path FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND status = 'active' ORDER BY path`.pipe(Effect.orDie))
+      const bundlePaths = (yield* query(PathRows, sql`
+        SELECT path FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND status = 'active' ORDER BY path`).pipe(Effect.orDie))
         .map((r) => r.path)
       const cases = yield* resolveCases(bundleId, sourceSide, request, bundlePaths)
 
@@ -219,11 +223,11 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
           return { cases, source: "request", auditRunId: null } satisfies ResolvedCases
         }
         const max = request.maxCases ?? DEFAULT_MAX_CASES
-        const [audit] = yield* sql<{ id: string; evalKit: unknown }>`
+        const [audit] = yield* query(AuditEvalKitRows, sql`
           SELECT id, result -> 'evalKit' -> 'cases' AS eval_kit FROM audit_runs
           WHERE artifact_bundle_id = ${bundleId} AND target_file_version_id = ${source.fileVersionId}
             AND status = 'completed' AND jsonb_array_length(COALESCE(result -> 'evalKit' -> 'cases', '[]'::jsonb)) > 0
-          ORDER BY completed_at DESC, id DESC LIMIT 1`.pipe(Effect.orDie)
+          ORDER BY completed_at DESC, id DESC LIMIT 1`).pipe(Effect.orDie)
         const kit = Array.isArray(audit?.evalKit) ? audit.evalKit.filter(isEvalCase) : []
         if (audit && kit.length > 0) return { cases: kit.slice(0, max), source: "audit_eval_kit", auditRunId: audit.id } satisfies ResolvedCases
         const generated = generateCases(source, source.artifactType, bundlePaths).slice(0, max)
@@ -247,7 +251,7 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
       credits: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) => prepared.estimate.estimatedCredits,
       insertRun: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, ids: { runId: string; jobId: string; apiKeyId: string | null }) => {
         const summary: EvalSummaryJson = { estimate: prepared.estimate, target: prepared.target, creditCost: prepared.creditCost }
-        return sql<EvalRunRow>`
+        return query(EvalRunRows, sql`
           INSERT INTO eval_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, source_file_id,
             source_file_version_id, candidate_file_id, candidate_file_version_id, audit_run_id, mode, rubric_key, rubric_version,
             evaluator_version, cases, cases_source, case_count, summary, estimated_credits)
@@ -256,7 +260,7 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
             ${prepared.cases.auditRunId}, ${request.mode ?? "standard"}, ${prepared.rubric.key}, ${prepared.rubric.version},
             ${evaluator.version}, ${JSON.stringify(prepared.cases.cases)}::jsonb, ${prepared.cases.source},
             ${prepared.cases.cases.length}, ${JSON.stringify(summary)}::jsonb, ${prepared.estimate.estimatedCredits})
-          RETURNING ${sql.literal(evalColumns)}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
+          RETURNING ${sql.literal(evalColumns)}`).pipe(Effect.orDie, Effect.map((rows) => rows[0]!))
       },
       respond: startedData(StartEvalData, "evalRun", toEvalRunJson)
     })
@@ -273,6 +277,7 @@ export class Evals extends Effect.Service<Evals>()("rubr/Evals", {
     const { findRun, list, get } = runReads(records, {
       name: "Evals",
       kind: EvalKind,
+      rows: EvalRunRows,
       columns: evalColumns,
       what: "Eval run",
       listKey: "evalRuns",

@@ -1,4 +1,8 @@
 /** The eval run record as stored in `eval_runs`, its results, and their wire shapes. */
+import { Schema } from "effect"
+import { rowsOf, storedJson } from "../db/Query.js"
+import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
+import { RunStatus } from "../jobs/Job.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
 import type { Reconciliation } from "../credits/Reconcile.js"
 import type { Usage } from "../ai/Usage.js"
@@ -76,38 +80,52 @@ export interface EvalAggregateJson {
   readonly knownLimitations: ReadonlyArray<string>
 }
 
-export interface EvalRunRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly userId: string
-  readonly jobId: string
-  readonly requestedByApiKeyId: string | null
-  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
-  readonly sourceFileId: string
-  readonly sourceFileVersionId: string
-  readonly candidateFileId: string
-  readonly candidateFileVersionId: string
-  readonly auditRunId: string | null
-  readonly mode: string
-  readonly rubricKey: string
-  readonly rubricVersion: string
-  readonly evaluatorVersion: string
-  readonly cases: ReadonlyArray<EvalCase>
-  readonly casesSource: CasesSource
-  readonly caseCount: number
-  readonly summary: EvalSummaryJson
-  readonly estimatedCredits: number
-  readonly finalChargedCredits: number | null
-  readonly results: ReadonlyArray<CaseResultJson>
-  readonly aggregate: EvalAggregateJson | null
-  readonly usage: Usage | null
-  readonly reconciliation: Reconciliation | null
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly completedAt: Date | null
-}
+/** One side of an eval as read from its file version (the evaluator's EvalSide). */
+export const EvalSideRow = Schema.Struct({
+  fileId: FileId,
+  path: Schema.String,
+  fileVersionId: VersionId,
+  versionNumber: Schema.Number,
+  contentHash: Schema.String,
+  content: Schema.String,
+  artifactType: Schema.String
+})
+export const EvalSideRows = rowsOf("eval side", EvalSideRow)
+
+export const EvalRunRow = Schema.Struct({
+  id: RunId,
+  artifactBundleId: BundleId,
+  userId: Schema.String,
+  jobId: JobId,
+  requestedByApiKeyId: Schema.NullOr(Schema.String),
+  status: RunStatus,
+  sourceFileId: FileId,
+  sourceFileVersionId: VersionId,
+  candidateFileId: FileId,
+  candidateFileVersionId: VersionId,
+  auditRunId: Schema.NullOr(RunId),
+  mode: Schema.String,
+  rubricKey: Schema.String,
+  rubricVersion: Schema.String,
+  evaluatorVersion: Schema.String,
+  cases: storedJson<ReadonlyArray<EvalCase>>("EvalCases"),
+  casesSource: Schema.Literal("request", "audit_eval_kit", "generated"),
+  caseCount: Schema.Number,
+  summary: storedJson<EvalSummaryJson>("EvalSummaryJson"),
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number),
+  results: storedJson<ReadonlyArray<CaseResultJson>>("CaseResults"),
+  aggregate: Schema.NullOr(storedJson<EvalAggregateJson>("EvalAggregateJson")),
+  usage: Schema.NullOr(storedJson<Usage>("Usage")),
+  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
+  errorCode: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  completedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type EvalRunRow = typeof EvalRunRow.Type
+export const EvalRunRows = rowsOf("eval run", EvalRunRow)
 
 export const evalColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, source_file_id,
   source_file_version_id, candidate_file_id, candidate_file_version_id, audit_run_id, mode, rubric_key, rubric_version,

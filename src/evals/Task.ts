@@ -12,45 +12,49 @@
  * provider calls cost (the mock's calls cost nothing).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Job.js"
 import { addUsage, type Usage } from "../ai/Usage.js"
 import { diffVersions } from "./Diff.js"
 import { Evaluator } from "./Evaluator.js"
-import { type CaseResultJson, comparisonOf, type EvalAggregateJson, evalColumns, type EvalRunRow } from "./Records.js"
-import type { EvalSide } from "./Types.js"
+import { type CaseResultJson, comparisonOf, type EvalAggregateJson, evalColumns, EvalRunRows, EvalSideRows } from "./Records.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 const usageOf = (results: ReadonlyArray<CaseResultJson>): Usage | null =>
   results.flatMap((r) => r.calls).reduce<Usage | null>((total, call) => addUsage(total, call.usage), null)
 
+const PathRows = rowsOf("active path", Schema.Struct({ path: Schema.String }))
+
 export const evalWork = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const evaluator = yield* Evaluator
-    const [run] = yield* sql<EvalRunRow>`
-      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
+    const [run] = yield* query(EvalRunRows, sql`
+      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
     if (!run) return yield* new JobFailure({ code: "run_missing", message: "The eval run no longer exists." })
     const started = Date.now()
     const estimate = run.summary.estimate
 
     // ---- preparing --------------------------------------------------------------------------------
-    const versions = yield* sql<Omit<EvalSide, "artifactType"> & { readonly artifactType: string }>`
+    const versions = yield* query(EvalSideRows, sql`
       SELECT v.file_id, v.file_path AS path, v.id AS file_version_id, v.version_number, v.content_hash, c.content, f.artifact_type
       FROM file_versions v
       JOIN bundle_files f ON f.id = v.file_id
       JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
-      WHERE v.id IN (${run.sourceFileVersionId}, ${run.candidateFileVersionId})`.pipe(Effect.orDie)
+      WHERE v.id IN (${run.sourceFileVersionId}, ${run.candidateFileVersionId})`).pipe(Effect.orDie)
     const source = versions.find((v) => v.fileVersionId === run.sourceFileVersionId)
     const candidate = versions.find((v) => v.fileVersionId === run.candidateFileVersionId)
     if (!source || !candidate) {
       return yield* new JobFailure({ code: "versions_missing", message: "A compared file version no longer exists." })
     }
-    const bundlePaths = (yield* sql<{ path: string }>`
-      SELECT path FROM bundle_files WHERE artifact_bundle_id = ${run.artifactBundleId} AND status = 'active' ORDER BY path`.pipe(Effect.orDie))
+    const bundlePaths = (yield* query(PathRows, sql`
+      SELECT path FROM bundle_files WHERE artifact_bundle_id = ${run.artifactBundleId} AND status = 'active' ORDER BY path`).pipe(Effect.orDie))
       .map((r) => r.path)
     yield* ctx.phase(
       "preparing",

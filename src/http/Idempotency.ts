@@ -6,13 +6,18 @@
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Duration, Effect, Schedule } from "effect"
+import { Duration, Effect, Schedule, Schema } from "effect"
 import * as Crypto from "node:crypto"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import { Conflict, ValidationFailed } from "../domain/Errors.js"
 import { currentRequestId } from "../domain/RequestId.js"
 
 // the header's schema lives in IdempotencyKey.ts (no server imports: the SDK carries it to browsers)
 import { IDEMPOTENCY_KEY, IDEMPOTENCY_KEY_RULE } from "./IdempotencyKey.js"
+
+
+/** a key's first request: its body's hash and the encoded data answered to it */
+const StoredKeyRows = rowsOf("idempotency key", Schema.Struct({ requestHash: Schema.String, responseData: Schema.Unknown }))
 
 export { IdempotencyHeaders } from "./IdempotencyKey.js"
 
@@ -40,9 +45,12 @@ export const idempotent = <E, R>(
       VALUES (${options.userId}, ${options.route}, ${options.key}, ${requestHash}, 'null'::jsonb)
       ON CONFLICT (user_id, route, key) DO NOTHING RETURNING 1`.pipe(Effect.orDie)
     if (inserted.length === 0) {
-      const [stored] = yield* sql<{ requestHash: string; responseData: unknown }>`
+      const [stored] = yield* sql`
         SELECT request_hash, response_data FROM idempotency_keys
-        WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(Effect.orDie)
+        WHERE user_id = ${options.userId} AND route = ${options.route} AND key = ${options.key}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(decodeRows(StoredKeyRows))
+      )
       if (stored.requestHash !== requestHash) {
         return yield* new Conflict({
           message: "This Idempotency-Key was already used with a different request body.",

@@ -4,25 +4,30 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PgPool, pgArray } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
-import { Effect, Redacted } from "effect"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { Effect, Redacted, Schema } from "effect"
 import * as Crypto from "node:crypto"
 import { NotFound, Unauthorized } from "../domain/Errors.js"
-import type { Counter } from "../limits/RateLimiter.js"
+import { Counter } from "../limits/RateLimiter.js"
 
-export interface ApiKeyRow {
-  readonly id: string
-  readonly userId: string
-  readonly name: string
-  readonly prefix: string
-  readonly scopes: ReadonlyArray<string>
-  readonly status: string
-  readonly lastUsedAt: Date | null
-  readonly expiresAt: Date | null
-  readonly revokedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const ApiKeyRow = Schema.Struct({
+  id: Schema.String,
+  userId: Schema.String,
+  name: Schema.String,
+  prefix: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  status: Schema.String,
+  lastUsedAt: Schema.NullOr(Schema.DateFromSelf),
+  expiresAt: Schema.NullOr(Schema.DateFromSelf),
+  revokedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type ApiKeyRow = typeof ApiKeyRow.Type
+
+const ApiKeyRows = rowsOf("api key", ApiKeyRow)
+/** the key and the rate-limit counters its request was counted in (the authentication statement) */
+const CountedKeyRows = rowsOf("authenticated api key", Schema.Struct({ ...ApiKeyRow.fields, counters: Schema.Array(Counter) }))
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const KEY_BODY_LENGTH = 40
@@ -54,31 +59,31 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
       input: { readonly name: string; readonly scopes: ReadonlyArray<string>; readonly expiresAt: Date | null }
     ) {
       const raw = generateRawKey()
-      const [row] = yield* sql<ApiKeyRow>`
+      const [row] = yield* rows(ApiKeyRows, sql`
         INSERT INTO api_keys (user_id, name, prefix, key_hash, scopes, expires_at)
         VALUES (${userId}, ${input.name}, ${raw.slice(0, PREFIX_LENGTH)}, ${hashKey(raw)},
                 ${pgArray([...new Set(input.scopes)])}, ${input.expiresAt})
-        RETURNING ${sql.literal(columns)}`
+        RETURNING ${sql.literal(columns)}`)
       return { apiKey: row, rawApiKey: Redacted.make(raw) }
     }, Effect.orDie)
 
     const list = Effect.fn("ApiKeys.list")(function*(userId: string) {
-      return yield* sql<ApiKeyRow>`
-        SELECT ${sql.literal(columns)} FROM api_keys WHERE user_id = ${userId} ORDER BY created_at DESC, id`
+      return yield* rows(ApiKeyRows, sql`
+        SELECT ${sql.literal(columns)} FROM api_keys WHERE user_id = ${userId} ORDER BY created_at DESC, id`)
     }, Effect.orDie)
 
     const get = Effect.fn("ApiKeys.get")(function*(userId: string, keyId: string) {
-      const [row] = yield* sql<ApiKeyRow>`
-        SELECT ${sql.literal(columns)} FROM api_keys WHERE id = ${keyId} AND user_id = ${userId}`.pipe(Effect.orDie)
+      const [row] = yield* rows(ApiKeyRows, sql`
+        SELECT ${sql.literal(columns)} FROM api_keys WHERE id = ${keyId} AND user_id = ${userId}`).pipe(Effect.orDie)
       return row ?? (yield* NotFound.of("API key"))
     })
 
     /** Revoking is one-way and idempotent: revoking a revoked key answers it unchanged. */
     const revoke = Effect.fn("ApiKeys.revoke")(function*(userId: string, keyId: string) {
-      const [row] = yield* sql<ApiKeyRow>`
+      const [row] = yield* rows(ApiKeyRows, sql`
         UPDATE api_keys SET status = 'revoked', revoked_at = now(), updated_at = now()
         WHERE id = ${keyId} AND user_id = ${userId} AND status = 'active'
-        RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
+        RETURNING ${sql.literal(columns)}`).pipe(Effect.orDie)
       return row ?? (yield* get(userId, keyId))
     })
 
@@ -89,7 +94,7 @@ export class ApiKeys extends Effect.Service<ApiKeys>()("rubr/ApiKeys", {
      * Untraced: it runs on every API-key request, inside the authentication span.
      */
     const authenticateCounting = Effect.fnUntraced(function*(raw: Redacted.Redacted<string>) {
-      const [row] = yield* rows(sql<ApiKeyRow & { counters: ReadonlyArray<Counter> }>`
+      const [row] = yield* rows(CountedKeyRows, sql`
         WITH k AS (
           SELECT ${sql.literal(columns)} FROM api_keys WHERE key_hash = ${hashKey(Redacted.value(raw))}
         ), live AS (

@@ -4,34 +4,47 @@
  * concurrent first requests, and the ledger's idempotency key makes a second grant impossible anyway.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { Ledger } from "../credits/Ledger.js"
 import type { LoginClaims } from "./LoginClaims.js"
 
 export const IDENTITY_PROVIDER = "firebase"
 
-export interface UserRow {
-  readonly id: string
-  readonly email: string | null
-  readonly status: string
-  readonly planKey: string
-  readonly displayName: string | null
-  readonly avatarUrl: string | null
-  readonly emailVerifiedAt: Date | null
-  readonly lastSeenAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+export const UserRow = Schema.Struct({
+  id: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  status: Schema.String,
+  planKey: Schema.String,
+  displayName: Schema.NullOr(Schema.String),
+  avatarUrl: Schema.NullOr(Schema.String),
+  emailVerifiedAt: Schema.NullOr(Schema.DateFromSelf),
+  lastSeenAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type UserRow = typeof UserRow.Type
+const UserRows = rowsOf("user", UserRow)
 
-export interface IdentityRow {
-  readonly provider: string
-  readonly providerUserId: string
-  readonly signInProvider: string
-  readonly email: string | null
-  readonly emailVerified: boolean
-  readonly lastAuthenticatedAt: Date
-}
+export const IdentityRow = Schema.Struct({
+  provider: Schema.String,
+  providerUserId: Schema.String,
+  signInProvider: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  emailVerified: Schema.Boolean,
+  lastAuthenticatedAt: Schema.DateFromSelf
+})
+export type IdentityRow = typeof IdentityRow.Type
+const IdentityRows = rowsOf("identity", IdentityRow)
+
+/** what sign-in reads of a known identity */
+const KnownIdentityRows = rowsOf("known identity", Schema.Struct({
+  userId: Schema.String,
+  ...IdentityRow.pick("lastAuthenticatedAt", "signInProvider", "email").fields
+}))
+const NewUserRows = rowsOf("new user", UserRow.pick("id"))
 
 const providerLabels: Record<string, string> = {
   "google.com": "Google",
@@ -44,23 +57,24 @@ export const signInProviderLabel = (provider: string) => providerLabels[provider
 export class Users extends Effect.Service<Users>()("rubr/Users", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const rows = makeRows(yield* PgPool)
     const ledger = yield* Ledger
     const { signupCredits } = (yield* AppConfig).credits
 
     const findIdentity = (sub: string) =>
-      sql<{ userId: string; lastAuthenticatedAt: Date; signInProvider: string; email: string | null }>`
+      rows(KnownIdentityRows, sql`
         SELECT user_id, last_authenticated_at, sign_in_provider, email FROM identities
-        WHERE provider = ${IDENTITY_PROVIDER} AND provider_user_id = ${sub}`
+        WHERE provider = ${IDENTITY_PROVIDER} AND provider_user_id = ${sub}`)
 
     const createUser = (claims: LoginClaims) =>
       Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`identity:${IDENTITY_PROVIDER}:${claims.sub}`}, 0))`
         const [again] = yield* findIdentity(claims.sub)
         if (again) return again.userId
-        const [user] = yield* sql<{ id: string }>`
+        const [user] = yield* rows(NewUserRows, sql`
           INSERT INTO users (email, display_name, avatar_url, email_verified_at, last_seen_at)
           VALUES (${claims.email}, ${claims.name}, ${claims.picture}, ${claims.emailVerified ? new Date() : null}, now())
-          RETURNING id`
+          RETURNING id`)
         yield* sql`
           INSERT INTO identities (user_id, provider, provider_user_id, sign_in_provider, email, email_verified)
           VALUES (${user.id}, ${IDENTITY_PROVIDER}, ${claims.sub}, ${claims.signInProvider}, ${claims.email}, ${claims.emailVerified})`
@@ -103,14 +117,14 @@ export class Users extends Effect.Service<Users>()("rubr/Users", {
           AND (last_seen_at IS NULL OR last_seen_at < now() - interval '1 minute')`.pipe(Effect.orDie)
 
     const get = Effect.fn("Users.get")(function*(userId: string) {
-      const [user] = yield* sql<UserRow>`SELECT * FROM users WHERE id = ${userId}`
+      const [user] = yield* rows(UserRows, sql`SELECT * FROM users WHERE id = ${userId}`)
       return user
     }, Effect.orDie)
 
     const identities = Effect.fn("Users.identities")(function*(userId: string) {
-      return yield* sql<IdentityRow>`
+      return yield* rows(IdentityRows, sql`
         SELECT provider, provider_user_id, sign_in_provider, email, email_verified, last_authenticated_at
-        FROM identities WHERE user_id = ${userId} ORDER BY created_at`
+        FROM identities WHERE user_id = ${userId} ORDER BY created_at`)
     }, Effect.orDie)
 
     return { signIn, get, identities, touch } as const

@@ -7,15 +7,20 @@
  * the debit together.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"
 import { Spend } from "../credits/Spend.js"
 import { AiCircuitBreakerOpen, UsageLimitExceeded } from "../domain/Errors.js"
 
 export const CIRCUIT_BREAKER_SETTING = "ai_circuit_breaker"
+
+/** the operator's breaker setting (a JSON value; only its `state` is read) */
+const BreakerSettingRows = rowsOf("circuit breaker setting", Schema.Struct({
+  value: Schema.NullOr(Schema.Struct({ state: Schema.optional(Schema.String) }))
+}))
 
 export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
   effect: Effect.gen(function*() {
@@ -52,7 +57,7 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
     const breakerState = Effect.gen(function*() {
       const override = config.ai.circuitBreakerOverride
       if (Option.isSome(override)) return { open: override.value === "open", reason: "environment override" }
-      const [setting] = yield* rows(sql<{ value: { state?: string } }>`
+      const [setting] = yield* rows(BreakerSettingRows, sql`
         SELECT value FROM service_settings WHERE key = ${CIRCUIT_BREAKER_SETTING}`).pipe(Effect.orDie)
       if (setting?.value?.state === "open") return { open: true, reason: "operator setting" }
       const budget = config.ai.dailyBudgetCredits

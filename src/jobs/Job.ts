@@ -5,45 +5,55 @@
  */
 import type * as Statement from "@effect/sql/Statement"
 import { type Effect, Schema } from "effect"
+import { BundleId, JobId, RunId } from "../domain/Ids.js"
 
-export type JobKind = "audit" | "rubr_flow_conversion" | "eval" | "proof_report"
-export type JobState = "queued" | "running" | "paused" | "completed" | "failed" | "cancelled"
+export const JobKind = Schema.Literal("audit", "rubr_flow_conversion", "eval", "proof_report")
+export type JobKind = typeof JobKind.Type
+export const JobState = Schema.Literal("queued", "running", "paused", "completed", "failed", "cancelled")
+export type JobState = typeof JobState.Type
+/** A run record's status: its job's state, but never paused. */
+export const RunStatus = Schema.Literal("queued", "running", "completed", "failed", "cancelled")
+export type RunStatus = typeof RunStatus.Type
 export const terminalStates: ReadonlyArray<JobState> = ["completed", "failed", "cancelled"]
 
-export interface JobRow {
-  readonly id: string
-  readonly userId: string
-  readonly artifactBundleId: string
-  readonly kind: JobKind
-  readonly state: JobState
-  readonly phase: string
-  readonly percent: number
-  readonly message: string
-  readonly resourceType: string
-  readonly resourceId: string
-  readonly attempts: number
-  readonly maxAttempts: number
-  readonly result: unknown
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly requestedByApiKeyId: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly startedAt: Date | null
-  readonly finishedAt: Date | null
-}
+export const JobRow = Schema.Struct({
+  id: JobId,
+  userId: Schema.String,
+  artifactBundleId: BundleId,
+  kind: JobKind,
+  state: JobState,
+  phase: Schema.String,
+  percent: Schema.Number,
+  message: Schema.String,
+  resourceType: Schema.String,
+  /** the run record the job does the work of */
+  resourceId: RunId,
+  attempts: Schema.Number,
+  maxAttempts: Schema.Number,
+  /** the job's safe result metadata (JSON), null until it completes */
+  result: Schema.Unknown,
+  errorCode: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  requestedByApiKeyId: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  startedAt: Schema.NullOr(Schema.DateFromSelf),
+  finishedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type JobRow = typeof JobRow.Type
 
-export interface JobEventRow {
-  readonly id: string
-  readonly jobId: string
-  readonly sequence: number
-  readonly kind: string
-  readonly state: JobState
-  readonly phase: string
-  readonly percent: number
-  readonly message: string
-  readonly createdAt: Date
-}
+export const JobEventRow = Schema.Struct({
+  id: Schema.String,
+  jobId: JobId,
+  sequence: Schema.Number,
+  kind: Schema.String,
+  state: JobState,
+  phase: Schema.String,
+  percent: Schema.Number,
+  message: Schema.String,
+  createdAt: Schema.DateFromSelf
+})
+export type JobEventRow = typeof JobEventRow.Type
 
 /** An expected, user-visible failure of a job: its code and message are safe to show. */
 export class JobFailure extends Schema.TaggedError<JobFailure>()("JobFailure", {

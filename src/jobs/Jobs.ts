@@ -6,13 +6,14 @@
  */
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Ledger } from "../credits/Ledger.js"
 import { pgArray, PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { makeRows, rowsOf, type RowsOf } from "../db/Query.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
+import type { BundleId, JobId, RunId } from "../domain/Ids.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { type JobEventRow, type JobKind, type JobRow, type JobState, terminalStates } from "./Job.js"
+import { JobEventRow, type JobKind, JobRow, type JobState, terminalStates } from "./Job.js"
 import { RunKinds } from "./RunKind.js"
 
 /** The most events one read answers (a job has a few dozen; a poll asks for the ones after its last). */
@@ -44,6 +45,15 @@ const jobColumnNames = ["id", "user_id", "artifact_bundle_id", "kind", "state", 
   "updated_at", "started_at", "finished_at"] as const
 const jobColumns = jobColumnNames.join(", ")
 const jobColumnsOf = (alias: string) => jobColumnNames.map((c) => `${alias}.${c}`).join(", ")
+
+const JobRows = rowsOf("job", JobRow)
+const JobEventRows = rowsOf("job event", JobEventRow)
+/** a transition's row: the job as moved, and what the kind's `load` read with it */
+const MovedJobRows = rowsOf("moved job", Schema.Struct({ ...JobRow.fields, loaded: Schema.optional(Schema.Unknown) }))
+const HeartbeatRows = rowsOf("job heartbeat", JobRow.pick("state"))
+const RefundableRows = rowsOf("refundable credits", Schema.Struct({ debited: Schema.Number, refunded: Schema.Number }))
+/** what `createWith` adds to the run's row: the job's own timestamps */
+const jobTimestamps = { jobCreatedAt: Schema.DateFromSelf, jobUpdatedAt: Schema.DateFromSelf }
 
 /** A progress event not yet written: it goes in before the event of the next write of its job. */
 export interface PendingEvent {
@@ -97,18 +107,25 @@ export interface JobChange {
 }
 
 export interface NewJob {
-  readonly id: string
+  readonly id: JobId
   readonly userId: string
-  readonly artifactBundleId: string
+  readonly artifactBundleId: BundleId
   readonly kind: JobKind
   readonly task: string
   readonly phase: string
   readonly message: string
   readonly resourceType: string
-  readonly resourceId: string
+  readonly resourceId: RunId
   readonly requestedByApiKeyId: string | null
   readonly maxAttempts?: number
 }
+
+/** A run's row as `createWith` reads it: with its job's timestamps beside it. */
+export type WithJobTimestamps<Row> = Row & { readonly jobCreatedAt: Date; readonly jobUpdatedAt: Date }
+
+/** The rows `createWith` decodes for a kind whose run row decodes with `row` (compile at module level). */
+export const runInsertRowsOf = <F extends Schema.Struct.Fields>(name: string, row: Schema.Struct<F>) =>
+  rowsOf(name, Schema.Struct({ ...row.fields, ...jobTimestamps }) as unknown as Schema.Schema<WithJobTimestamps<Schema.Struct.Type<F>>, any>)
 
 export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
   effect: Effect.gen(function*() {
@@ -140,7 +157,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
 
     /** Call inside the start transaction: the job row, its first event and the graphile-worker job, in one statement. */
     const create = Effect.fn("Jobs.create")(function*(job: NewJob) {
-      const [row] = yield* rows(sql<JobRow>`WITH ${jobInserts(job, jobColumns)} SELECT j.* FROM j, w`)
+      const [row] = yield* rows(JobRows, sql`WITH ${jobInserts(job, jobColumns)} SELECT j.* FROM j, w`)
       return row!
     }, Effect.orDie)
 
@@ -149,8 +166,12 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
      * the job, its first event, the graphile-worker job and the run. The job row is the new job as
      * inserted (its defaults, the database's timestamps).
      */
-    const createWith = Effect.fn("Jobs.create")(function*<Row extends object>(job: NewJob, run: Statement.Statement<Row>) {
-      const [row] = yield* rows(sql<Row & { readonly jobCreatedAt: Date; readonly jobUpdatedAt: Date }>`
+    const createWith = Effect.fn("Jobs.create")(function*<Row extends object>(
+      job: NewJob,
+      run: Statement.Statement<unknown>,
+      runRows: RowsOf<WithJobTimestamps<Row>>
+    ) {
+      const [row] = yield* rows(runRows, sql`
         WITH ${jobInserts(job, "id, artifact_bundle_id, phase, message, created_at, updated_at")}, r AS (
           ${run}
         )
@@ -178,16 +199,16 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         startedAt: null,
         finishedAt: null
       }
-      return { job: jobRow, run: runRow as unknown as Row }
+      return { job: jobRow, run: runRow as Row }
     }, Effect.orDie)
 
-    const find = (jobId: string) =>
-      sql<JobRow>`SELECT ${sql.literal(jobColumns)} FROM jobs WHERE id = ${jobId}`.pipe(
+    const find = (jobId: JobId) =>
+      rows(JobRows, sql`SELECT ${sql.literal(jobColumns)} FROM jobs WHERE id = ${jobId}`).pipe(
         Effect.orDie,
         Effect.map((rows) => rows[0])
       )
 
-    const get = Effect.fn("Jobs.get")(function*(userId: string, jobId: string) {
+    const get = Effect.fn("Jobs.get")(function*(userId: string, jobId: JobId) {
       const job = yield* find(jobId)
       if (!job || job.userId !== userId) return yield* NotFound.of("Job")
       return job
@@ -196,7 +217,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     /** The user's jobs, newest first (keyset pages over created_at, id; the index jobs_user_idx). */
     const list = Effect.fn("Jobs.list")(function*(userId: string, params: {
       readonly state?: JobState | "active" | "ended" | undefined
-      readonly artifactBundleId?: string | undefined
+      readonly artifactBundleId?: BundleId | undefined
       readonly limit?: number | undefined
       readonly cursor?: string | undefined
     }) {
@@ -209,29 +230,29 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
         : params.state === undefined
         ? undefined
         : [params.state]
-      const rows = yield* sql<JobRow>`
+      const found = yield* rows(JobRows, sql`
         SELECT ${sql.literal(jobColumns)} FROM jobs
         WHERE user_id = ${userId}
           ${params.artifactBundleId ? sql`AND artifact_bundle_id = ${params.artifactBundleId}` : sql``}
           ${states ? sql`AND state IN ${sql.in(states)}` : sql``}
           ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
-        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-      const items = rows.slice(0, limit)
+        ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`).pipe(Effect.orDie)
+      const items = found.slice(0, limit)
       return {
         items,
-        pagination: { limit, offset: 0, nextOffset: null, nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null }
+        pagination: { limit, offset: 0, nextOffset: null, nextCursor: found.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null }
       }
     })
 
     /** A job's events after `afterSequence`, at most `limit` (1..MAX_EVENTS_PAGE, default all of that). */
-    const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: string, afterSequence = 0, limit = MAX_EVENTS_PAGE) {
+    const events = Effect.fn("Jobs.events")(function*(userId: string, jobId: JobId, afterSequence = 0, limit = MAX_EVENTS_PAGE) {
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENTS_PAGE) {
         return yield* ValidationFailed.at("limit", `must be between 1 and ${MAX_EVENTS_PAGE}`)
       }
       yield* get(userId, jobId)
-      return yield* sql<JobEventRow>`
+      return yield* rows(JobEventRows, sql`
         SELECT id, job_id, sequence, kind, state, phase, percent, message, created_at FROM job_events
-        WHERE job_id = ${jobId} AND sequence > ${afterSequence} ORDER BY sequence LIMIT ${limit}`.pipe(Effect.orDie)
+        WHERE job_id = ${jobId} AND sequence > ${afterSequence} ORDER BY sequence LIMIT ${limit}`).pipe(Effect.orDie)
     })
 
     /**
@@ -240,7 +261,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
      * of its kind (`status` when the state changes, plus `runSet`). `from` guards the transition (e.g. a
      * cancelled job is never moved back to running); returns undefined when refused, writing nothing.
      */
-    const transition = Effect.fn("Jobs.transition")(function*(jobId: string, change: JobChange) {
+    const transition = Effect.fn("Jobs.transition")(function*(jobId: JobId, change: JobChange) {
       const terminal = terminalStates.includes(change.state)
       const pending = change.pending ?? []
       const now = performance.now()
@@ -255,7 +276,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
             FROM j WHERE run.id = j.resource_id
           )`
         : sql``
-      const [row] = yield* rows(sql<JobRow>`
+      const [row] = yield* rows(MovedJobRows, sql`
         WITH j AS (
           UPDATE jobs SET
             state = ${change.state},
@@ -291,12 +312,12 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
           FROM j
         )${run}
         SELECT ${sql.literal(jobColumnsOf("j"))}${change.load ? sql.literal(`, (${change.load}) AS loaded`) : sql``} FROM j`)
-      return row as (JobRow & { readonly loaded?: unknown }) | undefined
+      return row
     }, Effect.orDie)
 
     /** A running job's heartbeat; false once the claim no longer holds it (cancelled, handed back, claimed again). */
-    const heartbeat = (jobId: string, claim: JobClaim) =>
-      rows(sql<{ state: string }>`
+    const heartbeat = (jobId: JobId, claim: JobClaim) =>
+      rows(HeartbeatRows, sql`
         UPDATE jobs SET heartbeat_at = now()
         WHERE id = ${jobId} AND state = 'running' AND worker_id = ${claim.workerId} AND attempts = ${claim.attempts}
         RETURNING state`).pipe(
@@ -309,7 +330,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
      * the job row goes back to queued without spending an attempt, and a new graphile-worker job with the
      * same key is scheduled (graphile-worker clears the key of the running one, which then ends).
      */
-    const requeueLater = Effect.fn("Jobs.requeueLater")(function*(jobId: string, later: {
+    const requeueLater = Effect.fn("Jobs.requeueLater")(function*(jobId: JobId, later: {
       readonly task: string
       readonly seconds: number
       readonly message: string
@@ -342,15 +363,15 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     const refundRemaining = Effect.fn("Jobs.refundRemaining")(function*(
       userId: string,
       resourceType: string,
-      resourceId: string,
+      resourceId: RunId,
       reason: string,
-      bundleId: string,
+      bundleId: BundleId,
       keepCredits = 0
     ) {
-      const [{ debited, refunded }] = yield* sql<{ debited: number; refunded: number }>`
+      const [{ debited, refunded }] = yield* rows(RefundableRows, sql`
         SELECT COALESCE(SUM(amount) FILTER (WHERE type = 'debit'), 0)::int AS debited,
                COALESCE(SUM(amount) FILTER (WHERE type = 'refund'), 0)::int AS refunded
-        FROM credit_ledger WHERE user_id = ${userId} AND resource_type = ${resourceType} AND resource_id = ${resourceId}`
+        FROM credit_ledger WHERE user_id = ${userId} AND resource_type = ${resourceType} AND resource_id = ${resourceId}`)
       const amount = debited - refunded - Math.max(0, Math.floor(keepCredits))
       if (amount <= 0) return 0
       yield* ledger.append({
@@ -367,7 +388,7 @@ export class Jobs extends Effect.Service<Jobs>()("rubr/Jobs", {
     }, (effect) => sql.withTransaction(effect), Effect.orDie)
 
     /** Cancels a job that has not finished; a terminal job is a 409. Unused credits are refunded in full. */
-    const cancel = Effect.fn("Jobs.cancel")(function*(userId: string, jobId: string) {
+    const cancel = Effect.fn("Jobs.cancel")(function*(userId: string, jobId: JobId) {
       const job = yield* get(userId, jobId)
       if (terminalStates.includes(job.state)) {
         return yield* new Conflict({

@@ -3,19 +3,23 @@
  * rate limit, one run by id, and the runs of a bundle newest first with keyset pagination.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { makeRows, type RowsOf, rowsOf } from "../db/Query.js"
 import { NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
-import { countedSelect } from "../limits/RateLimiter.js"
+import { countedRowsOf, countedSelect } from "../limits/RateLimiter.js"
 import type { RunKind } from "./RunKind.js"
 
 export interface ListParams {
   readonly limit?: number | undefined
   readonly cursor?: string | undefined
 }
+
+const BundleIdRow = Schema.Struct({ id: Schema.String })
+const OwnedBundleRows = rowsOf("owned bundle", BundleIdRow)
+const CountedBundleRows = countedRowsOf("counted bundle", BundleIdRow)
 
 export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", {
   effect: Effect.gen(function*() {
@@ -25,9 +29,9 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
 
     /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
     const requireOwnedBundle = (userId: string, bundleId: string) =>
-      sql<{ id: string }>`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`.pipe(
+      rows(OwnedBundleRows, sql`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`).pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => (rows.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
+        Effect.flatMap((found) => (found.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
       )
 
     /**
@@ -37,25 +41,35 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
      * for file reads), so another user's bundle is a 404 that counts nothing.
      */
     const guardBundle = (userId: string, bundleId: string) =>
-      countedSelect<{ id: string }>(
+      countedSelect(
         sql,
         rows,
+        CountedBundleRows,
         { key: `bundle:${bundleId}`, limit, label: "bundle" },
         sql`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`
       ).pipe(Effect.flatMap((row) => (row ? Effect.void : Effect.fail(NotFound.of("Artifact bundle")))))
 
     /** One run of the caller's bundle, or 404 naming `what`. */
-    const find = <Row extends object>(kind: Pick<RunKind<any>, "table">, columns: string, userId: string, bundleId: string, runId: string, what: string) =>
-      sql<Row>`
+    const find = <Row>(
+      kind: Pick<RunKind<any>, "table">,
+      runRows: RowsOf<Row>,
+      columns: string,
+      userId: string,
+      bundleId: string,
+      runId: string,
+      what: string
+    ) =>
+      rows(runRows, sql`
         SELECT ${sql.literal(columns)} FROM ${sql(kind.table)}
-        WHERE id = ${runId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
+        WHERE id = ${runId} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`).pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => (rows[0] ? Effect.succeed(rows[0]) : Effect.fail(NotFound.of(what))))
+        Effect.flatMap((found) => (found[0] ? Effect.succeed(found[0]) : Effect.fail(NotFound.of(what))))
       )
 
     /** A page of a bundle's runs, newest first (the caller guarded the bundle). */
     const page = <Row extends { readonly createdAt: Date; readonly id: string }>(
       kind: Pick<RunKind<any>, "table">,
+      runRows: RowsOf<Row>,
       columns: string,
       bundleId: string,
       params: ListParams
@@ -63,19 +77,19 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
       Effect.gen(function*() {
         const { limit } = yield* resolvePage({ limit: params.limit })
         const after = yield* createdAtCursor.decode(params.cursor)
-        const rows = yield* sql<Row>`
+        const found = yield* rows(runRows, sql`
           SELECT ${sql.literal(columns)} FROM ${sql(kind.table)}
           WHERE artifact_bundle_id = ${bundleId}
             ${after ? sql`AND (created_at, id) < (${after.at}, ${after.id})` : sql``}
-          ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`.pipe(Effect.orDie)
-        const items = rows.slice(0, limit)
+          ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`).pipe(Effect.orDie)
+        const items = found.slice(0, limit)
         return {
           items,
           pagination: {
             limit,
             offset: 0,
             nextOffset: null,
-            nextCursor: rows.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null
+            nextCursor: found.length > limit ? createdAtCursor.encode(items[items.length - 1]!) : null
           }
         }
       })

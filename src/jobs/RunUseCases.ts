@@ -9,12 +9,15 @@ import type { Pagination } from "../http/Envelope.js"
 import type { JobRow } from "./Job.js"
 import { toJobJson } from "./Jobs.js"
 import type { RunKind } from "./RunKind.js"
+import type { RowsOf } from "../db/Query.js"
 import type { ListParams, RunRecords } from "./RunRecords.js"
 
 export interface RunReadsSpec<Row, Json, Detail, ListKey extends string> {
   /** the span prefix, e.g. `Audits` (spans `Audits.list`, `Audits.get`) */
   readonly name: string
   readonly kind: Pick<RunKind<any>, "table">
+  /** how its rows decode (the run record's schema) */
+  readonly rows: RowsOf<Row>
   /** the run table's columns as its record mapper reads them */
   readonly columns: string
   /** what a missing run is called in its 404, e.g. `Audit run` */
@@ -38,11 +41,11 @@ export const runReads = <Row extends { readonly createdAt: Date; readonly id: st
   spec: RunReadsSpec<Row, Json, Detail, ListKey>
 ) => {
   const findRun = (userId: string, bundleId: string, runId: string) =>
-    records.find<Row>(spec.kind, spec.columns, userId, bundleId, runId, spec.what)
+    records.find(spec.kind, spec.rows, spec.columns, userId, bundleId, runId, spec.what)
 
   const list = Effect.fn(`${spec.name}.list`)(function*(actor: Actor, bundleId: string, params: ListParams) {
     yield* records.guardBundle(actor.userId, bundleId)
-    const { items, pagination } = yield* records.page<Row>(spec.kind, spec.columns, bundleId, params)
+    const { items, pagination } = yield* records.page(spec.kind, spec.rows, spec.columns, bundleId, params)
     const page = { [spec.listKey]: items.map(spec.toJson), pagination }
     return page as { readonly [K in ListKey]: ReadonlyArray<Json> } & { readonly pagination: Pagination }
   })

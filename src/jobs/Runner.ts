@@ -5,13 +5,15 @@
  * outcome. Expected failures become a safe error and a refund; a defect is retried by graphile-worker
  * until the attempts run out, then fails safely with a refund.
  */
-import { Cause, Duration, Effect, Either, Exit, Fiber, Runtime, Schedule } from "effect"
+import { Cause, Duration, Effect, Either, Exit, Fiber, Runtime, Schedule, Schema } from "effect"
 import * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { pgArray } from "../db/Database.js"
+import { pgArray, PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import { atMost } from "../domain/Bounded.js"
-import { type JobContext, JobFailure } from "./Job.js"
+import type { JobId } from "../domain/Ids.js"
+import { type JobContext, JobFailure, JobRow } from "./Job.js"
 import { type JobClaim, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
@@ -30,7 +32,7 @@ export const PROGRESS_FLUSH_INTERVAL = Duration.millis(200)
  * writes the job next takes them through `withPending`, under a lock, so buffered events keep their
  * order with the state change that writes them.
  */
-const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string, claim: JobClaim) =>
+const progressBuffer = (jobs: Jobs, jobId: JobId, resourceType: string, claim: JobClaim) =>
   Effect.gen(function*() {
     const lock = yield* Effect.makeSemaphore(1)
     const runtime = yield* Effect.runtime<never>()
@@ -103,7 +105,7 @@ const progressBuffer = (jobs: Jobs, jobId: string, resourceType: string, claim: 
   })
 
 /** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
-export const runTrackedJob = (kind: RegisteredRunKind, jobId: string, workerId: string) =>
+export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: string) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     const sql = yield* PgClient.PgClient
@@ -275,7 +277,7 @@ const recordOnRunTable = (table: string, runId: string, failure: { readonly code
  * `recordFailure`) and the refund of everything but `keepCredits`, in one transaction.
  */
 export const failAndRefund = (
-  jobId: string,
+  jobId: JobId,
   code: string,
   message: string,
   keepCredits: number,
@@ -308,6 +310,12 @@ export const failAndRefund = (
     }).pipe(sql.withTransaction, Effect.orDie)
   })
 
+const StaleJobRows = rowsOf("stale job", Schema.Struct({
+  ...JobRow.pick("id", "attempts", "maxAttempts", "resourceType").fields,
+  workerId: Schema.NullOr(Schema.String)
+}))
+const LostWorkerRows = rowsOf("lost worker", Schema.Struct({ lockedBy: Schema.String }))
+
 /**
  * Jobs whose worker stopped beating (killed, crashed, machine lost) are handed back to graphile-worker
  * while attempts remain, or failed with a refund. One transaction: every stale job is moved in our table
@@ -319,12 +327,13 @@ export const failAndRefund = (
 export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const rows = makeRows(yield* PgPool)
     const jobs = yield* Jobs
     return yield* Effect.gen(function*() {
-      const stale = yield* sql<{ id: string; workerId: string | null; attempts: number; maxAttempts: number; resourceType: string }>`
+      const stale = yield* rows(StaleJobRows, sql`
         SELECT id, worker_id, attempts, max_attempts, resource_type FROM jobs
         WHERE state = 'running' AND heartbeat_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})
-        FOR UPDATE SKIP LOCKED`
+        FOR UPDATE SKIP LOCKED`)
       for (const job of stale) {
         if (job.attempts < job.maxAttempts) {
           yield* jobs.transition(job.id, {
@@ -341,10 +350,10 @@ export const recoverStaleJobs = (staleAfter: Duration.Duration) =>
       }
       // A job still queued in our table while its graphile-worker job has been locked that long was fetched
       // by a worker that died before claiming it (a live one claims at once): that worker is lost too.
-      const neverClaimed = yield* sql<{ lockedBy: string }>`
+      const neverClaimed = yield* rows(LostWorkerRows, sql`
         SELECT DISTINCT w.locked_by FROM graphile_worker.jobs w JOIN jobs j ON w.key = j.id::text
         WHERE j.state = 'queued' AND w.locked_by IS NOT NULL
-          AND w.locked_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`
+          AND w.locked_at < now() - make_interval(secs => ${Duration.toSeconds(staleAfter)})`)
       const lostWorkers = [...new Set([
         ...stale.flatMap((job) => (job.workerId ? [job.workerId] : [])),
         ...neverClaimed.map((row) => row.lockedBy)

@@ -8,16 +8,18 @@ import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
+import type { RowsOf } from "../db/Query.js"
+import { BundleId, JobId, RunId } from "../domain/Ids.js"
 import { idempotent } from "../http/Idempotency.js"
 import { Admission } from "./Admission.js"
 import { type JobRow } from "./Job.js"
-import { Jobs } from "./Jobs.js"
+import { Jobs, type WithJobTimestamps } from "./Jobs.js"
 import type { RunKind } from "./RunKind.js"
 import { RunRecords } from "./RunRecords.js"
 
 export interface RunIds {
-  readonly runId: string
-  readonly jobId: string
+  readonly runId: RunId
+  readonly jobId: JobId
   readonly apiKeyId: string | null
 }
 
@@ -27,11 +29,17 @@ export interface RunIds {
  */
 export interface RunInsert<Row> {
   readonly _tag: "RunInsert"
-  readonly statement: Statement.Statement<Row>
+  readonly statement: Statement.Statement<unknown>
+  /** the run's row with its job's timestamps (`runInsertRowsOf`) */
+  readonly rows: RowsOf<WithJobTimestamps<Row>>
 }
 
 /** Hands the run's INSERT … RETURNING (one row) to the start, to go with the job's insert. */
-export const runInsert = <Row>(statement: Statement.Statement<Row>): RunInsert<Row> => ({ _tag: "RunInsert", statement })
+export const runInsert = <Row>(rows: RowsOf<WithJobTimestamps<Row>>, statement: Statement.Statement<unknown>): RunInsert<Row> => ({
+  _tag: "RunInsert",
+  statement,
+  rows
+})
 
 const isRunInsert = (value: unknown): value is RunInsert<any> =>
   typeof value === "object" && value !== null && (value as { _tag?: unknown })._tag === "RunInsert"
@@ -75,14 +83,14 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
         const { actor, bundleId, kind } = options
         const prepared = yield* options.prepare
         const ids: RunIds = {
-          runId: crypto.randomUUID(),
-          jobId: crypto.randomUUID(),
+          runId: RunId.make(crypto.randomUUID()),
+          jobId: JobId.make(crypto.randomUUID()),
           apiKeyId: actor.kind === "apiKey" ? actor.apiKeyId : null
         }
         const newJob = {
           id: ids.jobId,
           userId: actor.userId,
-          artifactBundleId: bundleId,
+          artifactBundleId: BundleId.make(bundleId),
           kind: kind.kind,
           task: kind.task,
           phase: kind.phases[0]?.name ?? "queued",
@@ -93,7 +101,7 @@ export class RunStarter extends Effect.Service<RunStarter>()("rubr/RunStarter", 
         }
         const insert = options.insertRun(prepared, ids)
         const { job, run } = isRunInsert(insert)
-          ? yield* jobs.createWith(newJob, insert.statement as Statement.Statement<Row & object>)
+          ? yield* jobs.createWith<Row & object>(newJob, insert.statement, insert.rows)
           : { job: yield* jobs.create(newJob), run: yield* (insert as Effect.Effect<Row, E2, R2>) }
         // the answer is encoded before admission: the debit takes the balance row lock (one user's starts
         // queue on it) and holds it until COMMIT, so nothing but the commit comes after it

@@ -18,6 +18,7 @@ import { AppConfig } from "../config/AppConfig.js"
 import { describeDatabaseError, isDatabaseUnavailable } from "../db/Availability.js"
 import { PgPool } from "../db/Database.js"
 import { atMost } from "../domain/Bounded.js"
+import { JobId } from "../domain/Ids.js"
 import { runTrackedJob } from "./Runner.js"
 import { RunKinds } from "./RunKind.js"
 
@@ -32,9 +33,9 @@ export class WorkerTasks extends Context.Tag("rubr/WorkerTasks")<
 
 /** The payload every run-kind task is queued with (Jobs.create): `{ jobId }`, a UUID. */
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const jobIdOf = (payload: unknown): string | undefined => {
+const jobIdOf = (payload: unknown): JobId | undefined => {
   const jobId = (payload as { jobId?: unknown } | null)?.jobId
-  return typeof jobId === "string" && uuid.test(jobId) ? jobId : undefined
+  return typeof jobId === "string" && uuid.test(jobId) ? JobId.make(jobId) : undefined
 }
 
 export const workerId = `${Os.hostname()}:${process.pid}`

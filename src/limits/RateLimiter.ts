@@ -2,11 +2,11 @@
  * Fixed one-minute request windows counted in PostgreSQL, so every API process shares them.
  * One statement per request counts all the buckets it touches (user, key, bundle or IP).
  */
-import type * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { pgArray } from "../db/Database.js"
-import { Duration, Effect, Schedule } from "effect"
+import { pgArray, PgPool } from "../db/Database.js"
+import { makeRows, type Rows, rowsOf, type RowsOf } from "../db/Query.js"
+import { Duration, Effect, Schedule, Schema } from "effect"
 import { RateLimitExceeded } from "../domain/Errors.js"
 
 export interface Bucket {
@@ -15,11 +15,23 @@ export interface Bucket {
   readonly label: string
 }
 
-export interface Counter {
-  readonly bucket: string
-  readonly hits: number
-  readonly resetSeconds: number
+export const Counter = Schema.Struct({ bucket: Schema.String, hits: Schema.Number, resetSeconds: Schema.Number })
+export type Counter = typeof Counter.Type
+const CounterRows = rowsOf("rate limit counter", Counter)
+
+/** What `countedSelect` adds to its row: the bucket's count, null when nothing was found to count. */
+const countedFields = { rateHits: Schema.NullOr(Schema.Number), rateResetSeconds: Schema.NullOr(Schema.Number) }
+type Counted = Schema.Struct.Type<typeof countedFields>
+
+/** The rows of a `countedSelect` that finds an `A`. */
+export interface CountedRows<A> {
+  readonly rows: RowsOf<A & Counted>
 }
+
+/** The rows of a `countedSelect` over rows of `row` (compile at module level, like `rowsOf`). */
+export const countedRowsOf = <F extends Schema.Struct.Fields>(name: string, row: Schema.Struct<F>): CountedRows<Schema.Struct.Type<F>> => ({
+  rows: rowsOf(name, Schema.Struct({ ...row.fields, ...countedFields }) as unknown as Schema.Schema<Schema.Struct.Type<F> & Counted, any>)
+})
 
 /** The first exceeded bucket, in the caller's order (most specific first), as a 429. */
 export const checkCounters = (buckets: ReadonlyArray<Bucket>, rows: ReadonlyArray<Counter>) => {
@@ -46,12 +58,13 @@ export const checkCounters = (buckets: ReadonlyArray<Bucket>, rows: ReadonlyArra
  */
 export const countedSelect = <A extends object>(
   sql: PgClient.PgClient,
-  run: <R extends object>(statement: Statement.Statement<R>) => Effect.Effect<ReadonlyArray<R>, SqlError.SqlError>,
+  run: Rows,
+  counted: CountedRows<A>,
   bucket: Bucket,
   select: Statement.Fragment
 ): Effect.Effect<A | undefined, RateLimitExceeded> =>
   Effect.gen(function*() {
-    const [row] = yield* run(sql<A & { readonly rateHits: number | null; readonly rateResetSeconds: number | null }>`
+    const [row] = yield* run(counted.rows, sql`
       WITH target AS (${select}),
       hit AS (
         INSERT INTO rate_limit_counters (bucket, window_start, hits)
@@ -67,20 +80,21 @@ export const countedSelect = <A extends object>(
       yield* checkCounters([bucket], [{ bucket: bucket.key, hits: row.rateHits, resetSeconds: row.rateResetSeconds ?? 60 }])
     }
     const { rateHits: _hits, rateResetSeconds: _reset, ...found } = row
-    return found as unknown as A
+    return found as A
   })
 
 export class RateLimiter extends Effect.Service<RateLimiter>()("rubr/RateLimiter", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const run = makeRows(yield* PgPool)
 
     const hit = Effect.fn("RateLimiter.hit")(function*(buckets: ReadonlyArray<Bucket>) {
       if (buckets.length === 0) return
-      const rows = yield* sql<Counter>`
+      const rows = yield* run(CounterRows, sql`
         INSERT INTO rate_limit_counters (bucket, window_start, hits)
         SELECT b, date_trunc('minute', now()), 1 FROM unnest(${pgArray(buckets.map((b) => b.key))}::text[]) AS b
         ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-        RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`.pipe(
+        RETURNING bucket, hits, ceil(extract(epoch FROM (window_start + interval '1 minute' - now())))::int AS reset_seconds`).pipe(
         Effect.orDie
       )
       return yield* checkCounters(buckets, rows)

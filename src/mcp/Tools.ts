@@ -19,6 +19,7 @@ import { CreateBundle, PutFile, RestoreBundle, UploadItem } from "../bundles/Api
 import { ConversionRequest } from "../conversions/Api.js"
 import { Conversions } from "../conversions/Conversions.js"
 import { type ApiError, Forbidden, NotFound, type RateLimitExceeded, type Unauthorized, ValidationFailed } from "../domain/Errors.js"
+import * as Ids from "../domain/Ids.js"
 import { EvalRequestFields } from "../evals/Api.js"
 import { Evals } from "../evals/Evals.js"
 import { RubrApi } from "../Api.js"
@@ -307,10 +308,10 @@ const fileTools = Effect.gen(function*() {
       annotations: read("Read a file"),
       run: ({ artifactBundleId, fileId, versionNumber }, actor) =>
         versionNumber === undefined
-          ? bundleFiles.get(actor, artifactBundleId, fileId)
+          ? bundleFiles.get(actor, artifactBundleId, Ids.FileId.make(fileId))
           : Effect.gen(function*() {
-            const latest = yield* bundleFiles.get(actor, artifactBundleId, fileId)
-            const { version, content } = yield* bundleVersions.getOfFile(actor, artifactBundleId, fileId, versionNumber)
+            const latest = yield* bundleFiles.get(actor, artifactBundleId, Ids.FileId.make(fileId))
+            const { version, content } = yield* bundleVersions.getOfFile(actor, artifactBundleId, Ids.FileId.make(fileId), versionNumber)
             return { file: latest.file, version, content }
           })
     }),
@@ -322,7 +323,7 @@ const fileTools = Effect.gen(function*() {
       access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
       annotations: write("Update a file"),
       run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
-        bundleFiles.write(actor, artifactBundleId, fileId, content, { mediaType, message }) as any,
+        bundleFiles.write(actor, artifactBundleId, Ids.FileId.make(fileId), content, { mediaType, message }) as any,
       render: render.written
     })
   ]
@@ -361,7 +362,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
       annotations: read("List file versions"),
       run: ({ artifactBundleId, fileId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, artifactBundleId, fileId, page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, artifactBundleId, Ids.FileId.make(fileId), page, cursor)) as any,
       render: render.versions
     }),
     tool({
@@ -376,7 +377,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"),
       annotations: write("Restore a file version"),
       run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
-        bundleVersions.restoreFile(actor, artifactBundleId, fileId, versionNumber, message) as any,
+        bundleVersions.restoreFile(actor, artifactBundleId, Ids.FileId.make(fileId), versionNumber, message) as any,
       render: render.written
     })
   ]
@@ -502,8 +503,8 @@ const jobTools = Effect.gen(function*() {
       annotations: read("Poll a job"),
       run: ({ jobId, eventsAfter }, actor) =>
         Effect.gen(function*() {
-          const job = yield* jobs.get(actor.userId, jobId)
-          const events = yield* jobs.events(actor.userId, jobId, eventsAfter ?? 0)
+          const job = yield* jobs.get(actor.userId, Ids.JobId.make(jobId))
+          const events = yield* jobs.events(actor.userId, job.id, eventsAfter ?? 0)
           const ended = ["completed", "failed", "cancelled"].includes(job.state)
           let run: unknown = null
           let runNote: string | null = ended ? null : "The run's record is included once the job has ended."

@@ -5,6 +5,10 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { RunId } from "../domain/Ids.js"
+import { RunStatus } from "../jobs/Job.js"
+import { makeRows, rowsOf } from "../db/Query.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import { EvalRequestFields } from "../evals/Api.js"
@@ -17,7 +21,7 @@ import { sha256Tag } from "../domain/ContentHash.js"
 import { ObjectStore } from "../storage/ObjectStore.js"
 import { CreateProofReportData, type ProofReportRequest } from "./Api.js"
 import { ProofReportKind } from "./Kind.js"
-import { proofColumns, type ProofReportRow, toProofReportDetail, toProofReportJson } from "./Records.js"
+import { proofColumns, ProofReportRows, toProofReportDetail, toProofReportJson } from "./Records.js"
 
 const encodeCreate = Schema.encode(CreateProofReportData)
 
@@ -31,9 +35,13 @@ export const PROOF_REPORT_CREDIT_COST = {
 
 const evalFieldNames = Object.keys(EvalRequestFields) as ReadonlyArray<keyof typeof EvalRequestFields>
 
+const RunStatusRows = rowsOf("run status", Schema.Struct({ id: RunId, status: RunStatus }))
+const ComparedHashRows = rowsOf("compared content hashes", Schema.Struct({ sourceHash: Schema.String, candidateHash: Schema.String }))
+
 export class ProofReports extends Effect.Service<ProofReports>()("rubr/ProofReports", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const starter = yield* RunStarter
     const records = yield* RunRecords
     const evals = yield* Evals
@@ -42,8 +50,8 @@ export class ProofReports extends Effect.Service<ProofReports>()("rubr/ProofRepo
     /** A completed run of this kind in the caller's bundle: 404 when unknown or foreign, 409 while not completed. */
     const completedRun = (table: "eval_runs" | "audit_runs", what: string, userId: string, bundleId: string, id: string) =>
       Effect.gen(function*() {
-        const [row] = yield* sql<{ id: string; status: string }>`
-          SELECT id, status FROM ${sql(table)} WHERE id = ${id} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`.pipe(
+        const [row] = yield* query(RunStatusRows, sql`
+          SELECT id, status FROM ${sql(table)} WHERE id = ${id} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`).pipe(
           Effect.orDie
         )
         if (!row) return yield* NotFound.of(what)
@@ -90,18 +98,18 @@ export class ProofReports extends Effect.Service<ProofReports>()("rubr/ProofRepo
         credits: () => 0,
         insertRun: ({ evalRun }, ids) =>
           Effect.gen(function*() {
-            const [hashes] = yield* sql<{ sourceHash: string; candidateHash: string }>`
+            const [hashes] = yield* query(ComparedHashRows, sql`
               SELECT (SELECT content_hash FROM file_versions WHERE id = ${evalRun.sourceFileVersionId}) AS source_hash,
-                     (SELECT content_hash FROM file_versions WHERE id = ${evalRun.candidateFileVersionId}) AS candidate_hash`.pipe(
+                     (SELECT content_hash FROM file_versions WHERE id = ${evalRun.candidateFileVersionId}) AS candidate_hash`).pipe(
               Effect.orDie
             )
-            const [row] = yield* sql<ProofReportRow>`
+            const [row] = yield* query(ProofReportRows, sql`
               INSERT INTO proof_reports (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, eval_run_id, audit_run_id,
                 source_file_version_id, source_content_hash, candidate_file_version_id, candidate_content_hash, summary)
               VALUES (${ids.runId}, ${bundleId}, ${actor.userId}, ${ids.jobId}, ${ids.apiKeyId}, ${evalRun.id}, ${auditRunId ?? null},
                 ${evalRun.sourceFileVersionId}, ${hashes!.sourceHash}, ${evalRun.candidateFileVersionId}, ${hashes!.candidateHash},
                 ${JSON.stringify({ creditCost: PROOF_REPORT_CREDIT_COST })}::jsonb)
-              RETURNING ${sql.literal(proofColumns)}`.pipe(Effect.orDie)
+              RETURNING ${sql.literal(proofColumns)}`).pipe(Effect.orDie)
             return row!
           }),
         respond: ({ started }, run, job) =>
@@ -117,11 +125,11 @@ export class ProofReports extends Effect.Service<ProofReports>()("rubr/ProofRepo
     })
 
     const findReport = (userId: string, bundleId: string, id: string) =>
-      records.find<ProofReportRow>(ProofReportKind, proofColumns, userId, bundleId, id, "Proof report")
+      records.find(ProofReportKind, ProofReportRows, proofColumns, userId, bundleId, id, "Proof report")
 
     const list = Effect.fn("ProofReports.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
       yield* records.guardBundle(actor.userId, bundleId)
-      const { items, pagination } = yield* records.page<ProofReportRow>(ProofReportKind, proofColumns, bundleId, params)
+      const { items, pagination } = yield* records.page(ProofReportKind, ProofReportRows, proofColumns, bundleId, params)
       return { proofReports: items.map(toProofReportJson), pagination }
     })
 

@@ -1,4 +1,8 @@
 /** The proof report record as stored in `proof_reports`, and its wire shapes. */
+import { Schema } from "effect"
+import { rowsOf, storedJson } from "../db/Query.js"
+import { BundleId, JobId, RunId, VersionId } from "../domain/Ids.js"
+import { RunStatus } from "../jobs/Job.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
 
 export interface ExportMetadataJson {
@@ -16,31 +20,33 @@ export interface ExportFailureJson {
   readonly at: string
 }
 
-export interface ProofReportRow {
-  readonly id: string
-  readonly artifactBundleId: string
-  readonly userId: string
-  readonly jobId: string
-  readonly requestedByApiKeyId: string | null
-  readonly status: "queued" | "running" | "completed" | "failed" | "cancelled"
-  readonly evalRunId: string
-  readonly auditRunId: string | null
-  readonly sourceFileVersionId: string
-  readonly sourceContentHash: string
-  readonly candidateFileVersionId: string
-  readonly candidateContentHash: string
-  readonly summary: { readonly creditCost: CreditCostJson }
-  readonly document: string | null
-  readonly signingKid: string | null
-  readonly signingAlg: string | null
-  readonly export: ExportMetadataJson | null
-  readonly exportFailure: ExportFailureJson | null
-  readonly errorCode: string | null
-  readonly errorMessage: string | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly completedAt: Date | null
-}
+export const ProofReportRow = Schema.Struct({
+  id: RunId,
+  artifactBundleId: BundleId,
+  userId: Schema.String,
+  jobId: JobId,
+  requestedByApiKeyId: Schema.NullOr(Schema.String),
+  status: RunStatus,
+  evalRunId: RunId,
+  auditRunId: Schema.NullOr(RunId),
+  sourceFileVersionId: VersionId,
+  sourceContentHash: Schema.String,
+  candidateFileVersionId: VersionId,
+  candidateContentHash: Schema.String,
+  summary: storedJson<{ readonly creditCost: CreditCostJson }>("ProofSummaryJson"),
+  document: Schema.NullOr(Schema.String),
+  signingKid: Schema.NullOr(Schema.String),
+  signingAlg: Schema.NullOr(Schema.String),
+  export: Schema.NullOr(storedJson<ExportMetadataJson>("ExportMetadataJson")),
+  exportFailure: Schema.NullOr(storedJson<ExportFailureJson>("ExportFailureJson")),
+  errorCode: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  completedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type ProofReportRow = typeof ProofReportRow.Type
+export const ProofReportRows = rowsOf("proof report", ProofReportRow)
 
 export const proofColumns = `id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, status, eval_run_id, audit_run_id,
   source_file_version_id, source_content_hash, candidate_file_version_id, candidate_content_hash, summary, document,

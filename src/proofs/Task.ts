@@ -13,33 +13,62 @@
  */
 import { VERSION } from "../Version.js"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
-import { evalColumns, type EvalRunRow } from "../evals/Records.js"
+import { Effect, Schema } from "effect"
+import { PgPool } from "../db/Database.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { evalColumns, EvalRunRows } from "../evals/Records.js"
 import { type JobContext, JobDeferred, JobFailure } from "../jobs/Job.js"
 import { SigningKeys } from "../signing/SigningKeys.js"
 import { ObjectStore } from "../storage/ObjectStore.js"
 import { type AuditFacts, buildPayload, type VersionFacts } from "./Payload.js"
-import type { ExportFailureJson, ExportMetadataJson } from "./Records.js"
+import { type ExportFailureJson, type ExportMetadataJson, ProofReportRow } from "./Records.js"
+import { FileId, RunId, VersionId } from "../domain/Ids.js"
 
 /** How long a report waits for its eval before it gives up. */
 export const EVAL_WAIT_LIMIT_MS = 60 * 60 * 1000
 
 const SERVICE = { name: "rubr", version: VERSION }
 
+const ReportRows = rowsOf("proof report to build", Schema.Struct({
+  ...ProofReportRow.pick("id", "evalRunId", "auditRunId", "artifactBundleId", "createdAt").fields,
+  bundleName: Schema.String
+}))
+const VersionFactRows = rowsOf("compared version", Schema.Struct({
+  fileId: FileId,
+  path: Schema.String,
+  fileVersionId: VersionId,
+  versionNumber: Schema.Number,
+  contentHash: Schema.String,
+  sizeBytes: Schema.Number
+}))
+/** the audit's facts; of its stored result only the score and the number of findings are read */
+const AuditFactRows = rowsOf("audit facts", Schema.Struct({
+  id: RunId,
+  rubricKey: Schema.String,
+  rubricVersion: Schema.String,
+  targetFileVersionId: Schema.NullOr(VersionId),
+  completedAt: Schema.NullOr(Schema.DateFromSelf),
+  result: Schema.NullOr(Schema.Struct({
+    overallScore: Schema.optional(Schema.Number),
+    findings: Schema.optional(Schema.Array(Schema.Unknown))
+  }))
+}))
+
 export const proofReportWork = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
     const signing = yield* SigningKeys
     const store = yield* ObjectStore
-    const [report] = yield* sql<{ id: string; evalRunId: string; auditRunId: string | null; artifactBundleId: string; bundleName: string; createdAt: Date }>`
+    const [report] = yield* query(ReportRows, sql`
       SELECT p.id, p.eval_run_id, p.audit_run_id, p.artifact_bundle_id, b.name AS bundle_name, p.created_at
       FROM proof_reports p JOIN artifact_bundles b ON b.id = p.artifact_bundle_id
-      WHERE p.id = ${ctx.job.resourceId}`.pipe(Effect.orDie)
+      WHERE p.id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
     if (!report) return yield* new JobFailure({ code: "run_missing", message: "The proof report no longer exists." })
 
     // ---- waiting_for_eval -------------------------------------------------------------------------
-    const [evalRun] = yield* sql<EvalRunRow>`
-      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${report.evalRunId}`.pipe(Effect.orDie)
+    const [evalRun] = yield* query(EvalRunRows, sql`
+      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${report.evalRunId}`).pipe(Effect.orDie)
     if (!evalRun) return yield* new JobFailure({ code: "eval_missing", message: "The eval run of this report no longer exists." })
     if (evalRun.status === "queued" || evalRun.status === "running") {
       const waited = Date.now() - report.createdAt.getTime()
@@ -59,17 +88,17 @@ export const proofReportWork = (ctx: JobContext) =>
 
     // ---- assembling -------------------------------------------------------------------------------
     yield* ctx.phase("assembling", `Assembling the evidence of eval ${evalRun.id}: ${evalRun.caseCount} case(s).`)
-    const versions = yield* sql<VersionFacts>`
+    const versions: ReadonlyArray<VersionFacts> = yield* query(VersionFactRows, sql`
       SELECT file_id, file_path AS path, id AS file_version_id, version_number, content_hash, size_bytes
-      FROM file_versions WHERE id IN (${evalRun.sourceFileVersionId}, ${evalRun.candidateFileVersionId})`.pipe(Effect.orDie)
+      FROM file_versions WHERE id IN (${evalRun.sourceFileVersionId}, ${evalRun.candidateFileVersionId})`).pipe(Effect.orDie)
     const source = versions.find((v) => v.fileVersionId === evalRun.sourceFileVersionId)
     const candidate = versions.find((v) => v.fileVersionId === evalRun.candidateFileVersionId)
     if (!source || !candidate) return yield* new JobFailure({ code: "versions_missing", message: "A compared file version no longer exists." })
     let audit: AuditFacts | null = null
     if (report.auditRunId !== null) {
-      const [row] = yield* sql<AuditFacts & { result: { overallScore?: number; findings?: ReadonlyArray<unknown> } | null }>`
+      const [row] = yield* query(AuditFactRows, sql`
         SELECT id, rubric_key, rubric_version, target_file_version_id, completed_at, result
-        FROM audit_runs WHERE id = ${report.auditRunId}`.pipe(Effect.orDie)
+        FROM audit_runs WHERE id = ${report.auditRunId}`).pipe(Effect.orDie)
       if (row) {
         audit = {
           id: row.id,

@@ -10,9 +10,10 @@
  * Tests: `SigningKeys.Test` (a fixed in-memory Ed25519 key, no database), `SigningKeys.fromKey(key)`.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import { ConfigError, Effect, Layer, Option } from "effect"
+import { ConfigError, Effect, Layer, Option, Schema } from "effect"
 import type * as jose from "jose"
 import { AppConfig } from "../config/AppConfig.js"
+import { decodeRows, rowsOf } from "../db/Query.js"
 import { type ExportDocument, type JsonObject, signPayload, type SigningAlg } from "./Document.js"
 import { ensureGeneratedKey, readKeyFile } from "./KeyFile.js"
 import { deterministicPrivateJwk, fromPrivateJwk, type SigningKey } from "./Keys.js"
@@ -71,6 +72,9 @@ export const loadActiveKey = Effect.gen(function*() {
   return { key: generated.key, source: "generated" as const, path: generated.path, created: generated.created }
 })
 
+/** a published key's public JWK, as text (parsed into the JWKS) */
+const PublicKeyRows = rowsOf("public signing key", Schema.Struct({ jwk: Schema.String }))
+
 export class SigningKeys extends Effect.Service<SigningKeys>()("rubr/SigningKeys", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -82,9 +86,10 @@ export class SigningKeys extends Effect.Service<SigningKeys>()("rubr/SigningKeys
     yield* Effect.logInfo(created ? "signing key generated" : "signing key loaded").pipe(
       Effect.annotateLogs({ kid: key.kid, alg: key.alg, source, path })
     )
-    const jwks = sql<{ jwk: string }>`
+    const jwks = sql`
       SELECT public_jwk::text AS jwk FROM signing_keys
       ORDER BY (kid = ${key.kid}) DESC, created_at DESC, kid`.pipe(
+      Effect.flatMap(decodeRows(PublicKeyRows)),
       Effect.map((rows): Jwks => ({ keys: rows.map((row) => JSON.parse(row.jwk) as jose.JWK) })),
       Effect.orDie,
       Effect.withSpan("SigningKeys.jwks")

@@ -16,9 +16,10 @@
  * file makes the current state bundle mode over the remaining files.
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { makeRows } from "../db/Query.js"
+import { makeRows, rowsOf } from "../db/Query.js"
+import { BundleId, FileId, VersionId } from "../domain/Ids.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
 import type { ArtifactType } from "../domain/Artifact.js"
 import { sha256Tag } from "../domain/ContentHash.js"
@@ -35,13 +36,21 @@ export interface InputFile extends SnapshotRow {
   readonly underReview: boolean
 }
 
-export interface BundleHead {
-  readonly id: string
-  readonly name: string
-  readonly userId: string
-  readonly status: string
-  readonly primaryFileId: string | null
-  readonly versionCount: number
+/** The bundle's columns a run reads, its JSON settings as text (parsed by `headOf`). */
+const HeadRow = Schema.Struct({
+  id: BundleId,
+  name: Schema.String,
+  userId: Schema.String,
+  status: Schema.String,
+  primaryFileId: Schema.NullOr(FileId),
+  versionCount: Schema.Number,
+  settingsJson: Schema.String,
+  customRubricJson: Schema.String
+})
+type HeadRow = typeof HeadRow.Type
+const HeadRows = rowsOf("bundle head", HeadRow)
+
+export interface BundleHead extends Omit<HeadRow, "settingsJson" | "customRubricJson"> {
   readonly settings: Record<string, unknown>
   readonly customRubric: unknown
 }
@@ -100,16 +109,34 @@ export const dominantArtifactType = (files: ReadonlyArray<{ artifactType: string
 }
 
 /** One input file at one version, with its content: what a run reads (audits read theirs back by version id). */
-export interface SnapshotRow {
-  readonly fileId: string
-  readonly path: string
-  readonly artifactType: string
-  readonly fileVersionId: string
-  readonly versionNumber: number
-  readonly artifactBundleVersionNumber: number
-  readonly contentHash: string
-  readonly content: string
-}
+export const SnapshotRow = Schema.Struct({
+  fileId: FileId,
+  path: Schema.String,
+  artifactType: Schema.String,
+  fileVersionId: VersionId,
+  versionNumber: Schema.Number,
+  artifactBundleVersionNumber: Schema.Number,
+  contentHash: Schema.String,
+  content: Schema.String
+})
+export type SnapshotRow = typeof SnapshotRow.Type
+const SnapshotRows = rowsOf("input file", SnapshotRow)
+/** the bundle with each current file beside it (the file's columns null when the bundle has none) */
+const HeadWithCurrentRows = rowsOf("bundle head with file", Schema.Struct({
+  ...HeadRow.fields,
+  fileId: Schema.NullOr(FileId),
+  path: Schema.NullOr(Schema.String),
+  artifactType: Schema.NullOr(Schema.String),
+  fileVersionId: Schema.NullOr(VersionId),
+  versionNumber: Schema.NullOr(Schema.Number),
+  artifactBundleVersionNumber: Schema.NullOr(Schema.Number),
+  contentHash: Schema.NullOr(Schema.String),
+  content: Schema.NullOr(Schema.String)
+}))
+const VersionAtRows = rowsOf("version at", Schema.Struct({
+  ...SnapshotRow.pick("fileId", "versionNumber", "artifactBundleVersionNumber").fields,
+  status: Schema.String
+}))
 
 export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
   effect: Effect.gen(function*() {
@@ -119,7 +146,6 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
     /** The bundle's columns both reads select, its JSON settings as text (parsed by `headOf`). */
     const headColumns = sql.literal(`b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
       b.settings::text AS settings_json, b.custom_rubric::text AS custom_rubric_json`)
-    type HeadRow = Omit<BundleHead, "settings" | "customRubric"> & { readonly settingsJson: string; readonly customRubricJson: string }
     const headOf = (row: HeadRow): BundleHead => ({
       id: row.id,
       name: row.name,
@@ -132,7 +158,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
     })
 
     const bundleHead = (userId: string, bundleId: string) =>
-      rows(sql<HeadRow>`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`).pipe(
+      rows(HeadRows, sql`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`).pipe(
         Effect.orDie,
         Effect.map((rows) => (rows[0] ? headOf(rows[0]) : undefined))
       )
@@ -143,7 +169,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
      * when the bundle has none; no row when it is not the user's.
      */
     const headWithCurrent = (userId: string, bundleId: string) =>
-      rows(sql<HeadRow & { readonly [K in keyof SnapshotRow]: SnapshotRow[K] | null }>`
+      rows(HeadWithCurrentRows, sql`
         SELECT ${headColumns}, cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
                cur.artifact_bundle_version_number, cur.content_hash, cur.content
         FROM artifact_bundles b
@@ -177,7 +203,7 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
 
     /** The still-active files as they were at bundle version `n`. */
     const snapshot = (bundleId: string, n: number) =>
-      sql<SnapshotRow>`
+      rows(SnapshotRows, sql`
         SELECT * FROM (
           SELECT DISTINCT ON (v.file_id) v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id,
                  v.version_number, v.artifact_bundle_version_number, v.content_hash, c.content
@@ -186,18 +212,18 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
           JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
           WHERE v.artifact_bundle_id = ${bundleId} AND v.artifact_bundle_version_number <= ${n}
           ORDER BY v.file_id, v.artifact_bundle_version_number DESC
-        ) s ORDER BY path`.pipe(Effect.orDie)
+        ) s ORDER BY path`).pipe(Effect.orDie)
 
     const versionOf = (bundleId: string, where: { fileId: string; versionNumber: number } | { event: number }) =>
       ("event" in where
-        ? sql<{ fileId: string; versionNumber: number; artifactBundleVersionNumber: number; status: string }>`
+        ? rows(VersionAtRows, sql`
             SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
             JOIN bundle_files f ON f.id = v.file_id
-            WHERE v.artifact_bundle_id = ${bundleId} AND v.artifact_bundle_version_number = ${where.event}`
-        : sql<{ fileId: string; versionNumber: number; artifactBundleVersionNumber: number; status: string }>`
+            WHERE v.artifact_bundle_id = ${bundleId} AND v.artifact_bundle_version_number = ${where.event}`)
+        : rows(VersionAtRows, sql`
             SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
             JOIN bundle_files f ON f.id = v.file_id
-            WHERE v.artifact_bundle_id = ${bundleId} AND v.file_id = ${where.fileId} AND v.version_number = ${where.versionNumber}`
+            WHERE v.artifact_bundle_id = ${bundleId} AND v.file_id = ${where.fileId} AND v.version_number = ${where.versionNumber}`)
       ).pipe(Effect.orDie, Effect.map((rows) => rows[0]))
 
     const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: string | null, n: number) => {
@@ -306,14 +332,14 @@ export class Targets extends Effect.Service<Targets>()("rubr/Targets", {
 
     /** Reads input versions back by id (the worker re-reads exactly what was admitted). */
     const loadVersions = Effect.fn("Targets.loadVersions")(function*(bundleId: string, versionIds: ReadonlyArray<string>) {
-      return yield* sql<SnapshotRow>`
+      return yield* rows(SnapshotRows, sql`
         SELECT v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id, v.version_number,
                v.artifact_bundle_version_number, v.content_hash, c.content
         FROM file_versions v
         JOIN bundle_files f ON f.id = v.file_id
         JOIN file_contents c ON c.artifact_bundle_id = v.artifact_bundle_id AND c.content_hash = v.content_hash
         WHERE v.artifact_bundle_id = ${bundleId} AND v.id IN ${sql.in(versionIds)}
-        ORDER BY v.file_path`.pipe(Effect.orDie)
+        ORDER BY v.file_path`).pipe(Effect.orDie)
     })
 
     return { resolve, loadVersions, bundleHead } as const
