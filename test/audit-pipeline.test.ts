@@ -14,6 +14,7 @@ import { runTrackedJob } from "../src/jobs/Runner.js"
 import { MockReviewerLive } from "../src/review/mock/MockReviewer.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { balanceMatchesLedger, call, skillBundle, waitForJob } from "./support/fixtures.js"
+import { openJson } from "./support/Api.js"
 
 interface EventRow {
   readonly sequence: number
@@ -75,8 +76,8 @@ layer(makeTestApp({ role: "all" }))("a short audit", (it) => {
         const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.auditRun.id}`, { token }))).body.data.auditRun
         expect(run.status).toBe("completed")
         expect(run.completedAt).not.toBeNull()
-        expect(run.overallScore).toBe(job.result.overallScore)
-        expect(run.findings.length).toBe(job.result.findingCount)
+        expect(run.overallScore).toBe(openJson(job.result).overallScore)
+        expect(run.findings.length).toBe(openJson(job.result).findingCount)
         expect(run.finalChargedCredits).toBe(started.auditRun.summary.estimate.estimatedCredits)
         expect(run.reconciliation).toMatchObject({ status: "not_applicable", refundedCredits: 0 })
         expect(run.resultMetadata).toMatchObject({ provider: "mock" })

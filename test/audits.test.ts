@@ -33,9 +33,9 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       const detail = run.body.data.auditRun
       expect(detail.status).toBe("completed")
       expect(detail.overallScore).toBeGreaterThan(0)
-      const dangling = detail.findings.find((f: any) => JSON.stringify(f).includes("templates/notes.md"))
+      const dangling = detail.findings.find((f) => JSON.stringify(f).includes("templates/notes.md"))
       expect(dangling).toBeDefined()
-      expect(dangling.filePath).toBe("SKILL.md")
+      expect(dangling!.filePath).toBe("SKILL.md")
       expect(detail.improvedVersion).not.toBeNull()
       expect(detail.finalChargedCredits).toBe(credits)
 

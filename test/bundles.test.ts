@@ -151,7 +151,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
           fileCount: 2,
           settings: {}
         })
-        expect(after.body.data.artifactBundle.primaryFile.path).toBe("SKILL.md")
+        expect(after.body.data.artifactBundle.primaryFile!.path).toBe("SKILL.md")
       }))
 
     it.effect("archived bundles are readable but reject every write with 409; archive is idempotent", () =>
@@ -328,7 +328,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
     it.effect("the OpenAPI document lists every bundle, file and version route with its statuses", () =>
       Effect.gen(function*() {
-        const reply = yield* call((app) => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
+        const reply = yield* call((app) => app.requestAs<OpenApiDocument>("GET", "/openapi.json"))
         expect(reply.status).toBe(200)
         const paths = reply.body.paths
         const expected: Record<string, Record<string, ReadonlyArray<string>>> = {

@@ -33,7 +33,8 @@ const latestEmailTo = (app: TestAppShape, recipient: string) =>
     Effect.provide(emailServices(app))
   )
 
-const pathOf = (url: string) => new URL(url).pathname.replace(/^\/api\/v1/, "")
+/** The API path of an emailed link (the links are the unsubscribe-token routes). */
+const pathOf = (url: string) => new URL(url).pathname.replace(/^\/api\/v1/, "") as `/email/unsubscribe-tokens/${string}/consume`
 
 const prefsOf = (app: TestAppShape, sub: string) =>
   Effect.promise(async () => app.request("GET", "/me/email-preferences", { token: await app.token(sub) }))

@@ -101,7 +101,7 @@ layer(app)("evals with the real evaluator layer", (it) => {
       }
       expect(evalRun.usage).toEqual({ inputTokens: 400, outputTokens: 80, totalTokens: 480 })
       expect(evalRun.metadata).toMatchObject({ provider: "openai-compatible", model: "fake-model", calls: 4 })
-      expect(evalRun.reconciliation.actualCredits).toBe(1)
+      expect(evalRun.reconciliation!.actualCredits).toBe(1)
       expect(evalRun.finalChargedCredits).toBe(1)
       expect(credits.balance).toBe(99)
       expect(started.estimate.caseCount).toBe(1)
@@ -116,8 +116,8 @@ layer(app)("evals with the real evaluator layer", (it) => {
       const second = { ...CASE, id: "prod-2", name: "Refuses production again" }
       const { job, evalRun, credits, started } = yield* runEval("flaky", [CASE, second])
       expect(job.state).toBe("failed")
-      expect(job.error.code).toMatch(/^provider_/)
-      expect(job.error.message).toContain("kept as evidence")
+      expect(job.error!.code).toMatch(/^provider_/)
+      expect(job.error!.message).toContain("kept as evidence")
       expect(JSON.stringify(job)).not.toContain("secret-internal-detail")
       expect(evalRun.status).toBe("failed")
       expect(evalRun.results.map((r: any) => r.caseId)).toEqual(["prod"])

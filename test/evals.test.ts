@@ -85,7 +85,7 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
       expect(evalRun.rubricVersion).toMatch(/\d{4}-\d{2}-\d{2}/)
       expect(evalRun.scenarioCount).toBe(2)
       expect(evalRun.passCount + evalRun.failCount).toBe(2)
-      const prod = evalRun.results.find((r: any) => r.caseId === "prod")
+      const prod = evalRun.results.find((r) => r.caseId === "prod")!
       expect(prod.source.evidence.join(" ")).toContain("Never deploy to production")
       expect(prod.candidate.score).toBeLessThan(prod.source.score)
       expect(prod.verdict).toBe("regressed")
@@ -96,11 +96,11 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
       }
       expect(evalRun.comparison).toMatchObject({ regressedCount: 1 })
       expect(evalRun.diff).toMatchObject({ identical: false, linesAdded: 0, linesRemoved: 1 })
-      expect(evalRun.diff.unified).toContain("-- Never deploy to production from this skill.")
+      expect(evalRun.diff!.unified).toContain("-- Never deploy to production from this skill.")
       expect(evalRun.metadata).toMatchObject({ provider: "mock", calls: 0 })
       expect(evalRun.knownLimitations.length).toBeGreaterThan(0)
       expect(evalRun.finalChargedCredits).toBe(started.creditCost.credits)
-      expect(evalRun.reconciliation.status).toBe("not_applicable")
+      expect(evalRun.reconciliation!.status).toBe("not_applicable")
     }))
 
   it.effect("the same version on both sides: every case unchanged, score delta 0; repeatable", () =>

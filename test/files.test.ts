@@ -85,8 +85,8 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         expect(b.fileCount).toBe(files.length)
         expect(b.versionCount).toBe(files.length)
         expect(b.activeVersionNumber).toBe(files.length)
-        expect(b.primaryFile.path).toBe("SKILL.md")
-        expect(b.latestVersion.artifactBundleVersionNumber).toBe(files.length)
+        expect(b.primaryFile!.path).toBe("SKILL.md")
+        expect(b.latestVersion!.artifactBundleVersionNumber).toBe(files.length)
         expect(bundle.body.data.files).toHaveLength(files.length)
         // tree: folders first, then files, sorted by name
         const tree = bundle.body.data.tree
@@ -108,9 +108,9 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
           isPrimary: true,
           sizeBytes: Buffer.byteLength(files.find((f) => f.path === "SKILL.md")!.content)
         })
-        const examples = tree.find((n: any) => n.name === "examples")
+        const examples = tree.find((n) => n.name === "examples")!
         expect(examples.path).toBe("examples")
-        expect(examples.children.map((c: any) => c.path)).toEqual([
+        expect(examples.children!.map((c) => c.path)).toEqual([
           "examples/conversation-to-faq.md",
           "examples/decision-capture.md",
           "examples/how-to-guide.md"
@@ -182,7 +182,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         ])
         const skillId = up.body.data.files[1].file.id
         let bundle = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))).body.data
-        expect(bundle.artifactBundle.primaryFile.path).toBe("SKILL.md")
+        expect(bundle.artifactBundle.primaryFile!.path).toBe("SKILL.md")
 
         const del = yield* call((app) => app.request("DELETE", `/artifact-bundles/${bundleId}/files/${skillId}`, { token }))
         expect(del.status).toBe(200)
@@ -191,9 +191,9 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
         bundle = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))).body.data
         expect(bundle.artifactBundle.fileCount).toBe(2)
-        expect(bundle.artifactBundle.primaryFile.path).toBe("README.md")
+        expect(bundle.artifactBundle.primaryFile!.path).toBe("README.md")
         expect(bundle.files.map((f: any) => f.path)).toEqual(["notes/a.md", "README.md"].sort())
-        expect(bundle.files.find((f: any) => f.path === "README.md").isPrimary).toBe(true)
+        expect(bundle.files.find((f) => f.path === "README.md")!.isPrimary).toBe(true)
 
         expectError(yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${skillId}`, { token })), 404, "not_found")
         expectError(yield* call((app) => app.request("DELETE", `/artifact-bundles/${bundleId}/files/${skillId}`, { token })), 404, "not_found")

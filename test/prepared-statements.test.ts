@@ -93,7 +93,7 @@ const readHotPaths = (app: TestAppShape, s: Seed) =>
   Effect.promise(async () => {
     const answers: Record<string, unknown> = {}
     for (const path of hotPaths(s)) {
-      const reply = await app.request("GET", path, { token: s.key })
+      const reply = await app.requestAs<{ readonly data: unknown }>("GET", path, { token: s.key })
       if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`)
       answers[path] = reply.body.data
     }

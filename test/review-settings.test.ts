@@ -78,12 +78,12 @@ layer(makeTestApp({ role: "all" }))("review settings and rule ids", (it) => {
       const destructive = plain.findings.find((f: any) => f.ruleId === "SK-SAFE-DESTRUCTIVE")
       expect(destructive).toMatchObject({ severity: "critical", criterionKey: "safety", filePath: "SKILL.md", lineStart: 15 })
       for (const f of plain.findings) expect(f.ruleId).toMatch(/^SK-[A-Z]+(-[A-Z0-9]+)+$/)
-      expect(plain.improvedVersion.content).toContain("Ask the user to confirm before running it")
+      expect(plain.improvedVersion!.content).toContain("Ask the user to confirm before running it")
 
       const off = yield* auditOf(token, "release-notes", { disabledRules: ["SK-SAFE-DESTRUCTIVE"] })
       expect(off.findings.map((f: any) => f.ruleId)).not.toContain("SK-SAFE-DESTRUCTIVE")
-      expect(off.scores.find((s: any) => s.key === "safety").score).toBe(100)
-      expect(off.overallScore).toBeGreaterThan(plain.overallScore + 10)
+      expect(off.scores.find((s) => s.key === "safety")!.score).toBe(100)
+      expect(off.overallScore).toBeGreaterThan(plain.overallScore! + 10)
       expect(off.improvedVersion?.content ?? SKILL).not.toContain("Ask the user to confirm before running it")
     }))
 
@@ -94,8 +94,8 @@ layer(makeTestApp({ role: "all" }))("review settings and rule ids", (it) => {
       expect(same.findings.map((f: any) => f.ruleId)).not.toContain("SK-NAME-FOLDER")
       const other = yield* auditOf(token, "changelog-drafter")
       expect(other.findings.find((f: any) => f.ruleId === "SK-NAME-FOLDER")).toMatchObject({ severity: "major", lineStart: 2 })
-      expect(other.improvedVersion.content).toContain("\nname: changelog-drafter\n")
-      expect(other.improvedVersion.changes).toContain("Line 2: set `name` to `changelog-drafter`, the folder's name (it was `release-notes`).")
+      expect(other.improvedVersion!.content).toContain("\nname: changelog-drafter\n")
+      expect(other.improvedVersion!.changes).toContain("Line 2: set `name` to `changelog-drafter`, the folder's name (it was `release-notes`).")
     }))
 
   it.effect("the bundle's name is part of what makes two audits identical", () =>

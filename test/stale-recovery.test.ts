@@ -70,7 +70,7 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       yield* recover
       const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
       expect(job.body.data.job.state).toBe("failed")
-      expect(job.body.data.job.error.code).toBe("worker_lost")
+      expect(job.body.data.job.error!.code).toBe("worker_lost")
       expect(yield* count("credit_ledger", `resource_id = '${runId}' AND type = 'refund'`)).toBe(1)
       const graphile = yield* graphileJob(jobId)
       expect(graphile === undefined || graphile.lockedBy === null).toBe(true)
