@@ -72,7 +72,7 @@ layer(makeTestApp({ role: "all" }))("a short audit", (it) => {
         expect(job.result).toMatchObject({ auditRunId: started.auditRun.id })
         expectAuditEvents(yield* eventsOf(started.jobId))
         const api = yield* call((app) => app.request("GET", `/jobs/${started.jobId}/events`, { token }))
-        expect(api.body.data.events.map((e: any) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6])
+        expect(api.body.data.events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6])
         const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.auditRun.id}`, { token }))).body.data.auditRun
         expect(run.status).toBe("completed")
         expect(run.completedAt).not.toBeNull()

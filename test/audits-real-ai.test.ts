@@ -69,7 +69,7 @@ layer(app)("audits with the real provider layer", (it) => {
       expect(run.resultMetadata).toMatchObject({ provider: "openai-compatible", model: "fake-model", modelTier: "standard", reasoningEffort: "medium" })
       expect(run.improvedVersion!.content.startsWith("---\nname: release-notes\n")).toBe(true)
       expect(credits.balance).toBe(99)
-      expect(credits.ledger.filter((e: any) => e.type === "refund")).toHaveLength(1)
+      expect(credits.ledger.filter((e) => e.type === "refund")).toHaveLength(1)
       const request = fake.requests[fake.requests.length - 1]
       expect(request.url).toBe("/v1/chat/completions")
       expect(request.headers.authorization).toBe("Bearer sk-test")
@@ -86,7 +86,7 @@ layer(app)("audits with the real provider layer", (it) => {
       expect(run.reconciliation!.overageCredits).toBeGreaterThan(0)
       expect(run.finalChargedCredits).toBe(estimated)
       expect(credits.balance).toBe(100 - estimated)
-      expect(credits.ledger.filter((e: any) => e.type === "refund")).toHaveLength(0)
+      expect(credits.ledger.filter((e) => e.type === "refund")).toHaveLength(0)
     }))
 
   it.effect("a provider failure is a safe job error and the credits come back in full, once", () =>
@@ -100,7 +100,7 @@ layer(app)("audits with the real provider layer", (it) => {
       expect(run.error!.code).toBe(job.error!.code)
       expect(JSON.stringify(run)).not.toContain("secret-internal-detail")
       expect(credits.balance).toBe(100)
-      expect(credits.ledger.filter((e: any) => e.type === "refund")).toHaveLength(1)
+      expect(credits.ledger.filter((e) => e.type === "refund")).toHaveLength(1)
       expect(yield* count("audit_runs", "result IS NOT NULL AND status = 'failed'")).toBe(0)
     }))
 })

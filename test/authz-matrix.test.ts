@@ -199,7 +199,7 @@ layer(makeTestApp({
       const bundle = yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}`, { token: alice }))
       expect(bundle.body.data.artifactBundle.status).toBe("active")
       const aliceKeys = yield* call((a) => a.request("GET", "/api-keys", { token: alice }))
-      expect(aliceKeys.body.data.apiKeys.map((k: any) => k.revokedAt ?? null)).toEqual([null])
+      expect(aliceKeys.body.data.apiKeys.map((k) => k.revokedAt ?? null)).toEqual([null])
       const job = yield* call((a) => a.request("GET", `/jobs/${audit.jobId}`, { token: alice }))
       expect(job.body.data.job.state).toBe("completed")
       const applied = yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}/audits/${audit.auditRun.id}`, { token: alice }))

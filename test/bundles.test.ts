@@ -103,17 +103,17 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
         const all = yield* call((app) => app.request("GET", "/artifact-bundles", { token }))
         expect(all.status).toBe(200)
-        expect(all.body.data.artifactBundles.map((b: any) => b.id)).toEqual([...ids].reverse())
+        expect(all.body.data.artifactBundles.map((b) => b.id)).toEqual([...ids].reverse())
         expect(all.body.data.pagination).toEqual({ limit: 50, offset: 0, nextOffset: null, nextCursor: null })
 
         const active = yield* call((app) => app.request("GET", "/artifact-bundles?status=active", { token }))
         expect(active.body.data.artifactBundles).toHaveLength(4)
         const archived = yield* call((app) => app.request("GET", "/artifact-bundles?status=archived", { token }))
-        expect(archived.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ids[1]])
+        expect(archived.body.data.artifactBundles.map((b) => b.id)).toEqual([ids[1]])
         expect(archived.body.data.artifactBundles[0].status).toBe("archived")
 
         const page = yield* call((app) => app.request("GET", "/artifact-bundles?limit=2&offset=2", { token }))
-        expect(page.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ids[2], ids[1]])
+        expect(page.body.data.artifactBundles.map((b) => b.id)).toEqual([ids[2], ids[1]])
         expect(page.body.data.pagination).toEqual({ limit: 2, offset: 2, nextOffset: 4, nextCursor: "4" })
 
         for (const q of ["status=deleted", "limit=0", "limit=201", "limit=abc", "offset=-1", "limit=1.5"]) {
@@ -224,7 +224,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const bundle = yield* call((app) => app.request("GET", `/artifact-bundles/${owner.bundleId}`, { token: owner.token }))
         expect(bundle.body.data.artifactBundle).toMatchObject({ name: "b-owner", status: "active", fileCount: 2, versionCount: 3 })
         const list = yield* call((app) => app.request("GET", "/artifact-bundles", { token: intruder }))
-        expect(list.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ownId])
+        expect(list.body.data.artifactBundles.map((b) => b.id)).toEqual([ownId])
       }))
 
     it.effect("malformed ids and version numbers are 400 before any lookup", () =>

@@ -113,8 +113,8 @@ layer(app)("conversions with the real converter layer", (it) => {
       expect(conversion.repair!.attempted).toBe(false)
       expect(conversion.resultMetadata).toMatchObject({ provider: "openai-compatible", model: "fake-model", modelTier: "cheap" })
       expect(conversion.usage).toEqual({ inputTokens: 100, outputTokens: 50, totalTokens: 150 })
-      expect(conversion.missingRequirements.map((m: any) => m.code)).toContain("no_rollback")
-      expect(conversion.blockMapping.map((b: any) => b.block)).toEqual(expect.arrayContaining(["steps.0", "steps.1", "guardrails.0"]))
+      expect(conversion.missingRequirements.map((m) => m.code)).toContain("no_rollback")
+      expect(conversion.blockMapping.map((b) => b.block)).toEqual(expect.arrayContaining(["steps.0", "steps.1", "guardrails.0"]))
       const charged = started.creditCost.credits
       expect(conversion.reconciliation).toMatchObject({ status: charged > 1 ? "refunded" : "matched", actualCredits: 1 })
       expect(conversion.finalChargedCredits).toBe(1)
@@ -144,7 +144,7 @@ layer(app)("conversions with the real converter layer", (it) => {
       expect(repairMessages[3]!.content).toContain("missing_check")
       expect(repairMessages[3]!.content).toContain("steps.0.check")
       expect(conversion.repair).toMatchObject({ attempted: true, succeeded: true })
-      expect(conversion.repair!.issuesBefore.map((i: any) => i.code)).toContain("missing_check")
+      expect(conversion.repair!.issuesBefore.map((i) => i.code)).toContain("missing_check")
       expect(conversion.validation!.valid).toBe(true)
       expect(conversion.usage).toEqual({ inputTokens: 200, outputTokens: 100, totalTokens: 300 })
     }))
@@ -160,12 +160,12 @@ layer(app)("conversions with the real converter layer", (it) => {
       expect(conversion.status).toBe("failed")
       expect(conversion.outputFileId).toBeNull()
       expect(conversion.validation!.valid).toBe(false)
-      expect(conversion.validation!.issues.map((i: any) => i.code)).toContain("missing_check")
+      expect(conversion.validation!.issues.map((i) => i.code)).toContain("missing_check")
       expect(conversion.repair).toMatchObject({ attempted: true, succeeded: false })
       expect(yield* count("file_versions", `artifact_bundle_id = '${bundleId}' AND source = 'rubr_flow_conversion'`)).toBe(0)
       // two small calls cost 1 credit; the rest of the estimate comes back, once
       const charged = started.creditCost.credits
-      const refunds = credits.ledger.filter((e: any) => e.type === "refund")
+      const refunds = credits.ledger.filter((e) => e.type === "refund")
       expect(refunds).toHaveLength(charged > 1 ? 1 : 0)
       if (charged > 1) expect(refunds[0].amount).toBe(charged - 1)
       expect(credits.balance).toBe(99)
@@ -183,7 +183,7 @@ layer(app)("conversions with the real converter layer", (it) => {
       expect(conversion.error!.code).toBe(job.error!.code)
       expect(JSON.stringify(conversion)).not.toContain("secret-internal-detail")
       expect(credits.balance).toBe(100)
-      expect(credits.ledger.filter((e: any) => e.type === "refund")).toHaveLength(1)
+      expect(credits.ledger.filter((e) => e.type === "refund")).toHaveLength(1)
     }))
 
   it.effect("an unreadable answer is invalid output: repaired once, then failed with the issues", () =>
@@ -193,7 +193,7 @@ layer(app)("conversions with the real converter layer", (it) => {
       const { job, conversion } = yield* runConversion("prose")
       expect(job.state).toBe("failed")
       expect(job.error!.code).toBe("conversion_invalid")
-      expect(conversion.remainingRisks.map((r: any) => r.code)).toContain("model_answer_unreadable")
-      expect(conversion.validation!.issues.some((i: any) => i.code === "unsupported_version" || i.code === "missing_field")).toBe(true)
+      expect(conversion.remainingRisks.map((r) => r.code)).toContain("model_answer_unreadable")
+      expect(conversion.validation!.issues.some((i) => i.code === "unsupported_version" || i.code === "missing_field")).toBe(true)
     }))
 })

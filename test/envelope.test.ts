@@ -93,7 +93,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       for (const detail of reply.body.error.details) {
         expect(Object.keys(detail).sort()).toEqual(["message", "path"])
       }
-      expect(reply.body.error.details.map((d: any) => d.path).sort()).toEqual(["name", "scopes"])
+      expect(reply.body.error.details.map((d) => d.path).sort()).toEqual(["name", "scopes"])
       const array = yield* call((app) => app.request("POST", "/api-keys", { token, body: [1, 2] }))
       expectError(array, 400, "validation_failed")
     }))

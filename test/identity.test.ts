@@ -136,7 +136,7 @@ layer(makeTestApp())("API keys", (it) => {
       )
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))
       expect(listed.status).toBe(200)
-      expect(listed.body.data.apiKeys.map((k: any) => k.id)).toContain(key.id)
+      expect(listed.body.data.apiKeys.map((k) => k.id)).toContain(key.id)
       expect(listed.text).not.toContain(raw)
       expect(listed.text).not.toContain(raw.slice(12))
       // only the hash is stored
@@ -204,10 +204,10 @@ layer(makeTestApp())("API keys", (it) => {
       for (const [body, path] of cases) {
         const reply = yield* call((app) => app.request("POST", "/api-keys", { token, body }))
         expectError(reply, 400, "validation_failed")
-        expect(reply.body.error.details.map((d: any) => d.path)).toContain(path)
+        expect(reply.body.error.details.map((d) => d.path)).toContain(path)
       }
       const both = yield* call((app) => app.request("POST", "/api-keys", { token, body: { name: "", scopes: [] } }))
-      expect(both.body.error.details.map((d: any) => d.path).sort()).toEqual(["name", "scopes"])
+      expect(both.body.error.details.map((d) => d.path).sort()).toEqual(["name", "scopes"])
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))
       expect(listed.body.data.apiKeys).toEqual([])
     }))

@@ -10,7 +10,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import { openJson } from "./support/Api.js"
+import { type OpenJson, openJson } from "./support/Api.js"
 import { type ExportDocument, verifyExport } from "../src/signing/Document.js"
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from "./support/S3rver.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
@@ -115,11 +115,11 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       const reformatted = JSON.parse(JSON.stringify(exported.body))
       expect((yield* Effect.promise(() => verifyExport(reformatted, keys))).valid).toBe(true)
       for (const tamper of [
-        (d: any) => (d.payload.cases[0].candidate.score += 1),
-        (d: any) => (d.payload.candidate.contentHash = target.sourceHash),
-        (d: any) => (d.payload.eval.passCount += 1),
-        (d: any) => (d.payload.generatedAt = "2000-01-01T00:00:00.000Z"),
-        (d: any) => (d.payload.knownLimitations = [])
+        (d: OpenJson) => (d.payload.cases[0].candidate.score += 1),
+        (d: OpenJson) => (d.payload.candidate.contentHash = target.sourceHash),
+        (d: OpenJson) => (d.payload.eval.passCount += 1),
+        (d: OpenJson) => (d.payload.generatedAt = "2000-01-01T00:00:00.000Z"),
+        (d: OpenJson) => (d.payload.knownLimitations = [])
       ]) {
         const copy = JSON.parse(exported.text)
         tamper(copy)

@@ -57,7 +57,7 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
       expect(job.body.data.job.state).toBe("queued")
       const events = yield* call((a) => a.request("GET", `/jobs/${jobId}/events`, { token }))
-      expect(events.body.data.events.map((e: any) => e.kind)).toEqual(["queued", "worker_lost"])
+      expect(events.body.data.events.map((e) => e.kind)).toEqual(["queued", "worker_lost"])
       expect(yield* graphileJob(jobId)).toEqual({ lockedAt: null, lockedBy: null })
       // a second pass finds nothing of it to do
       yield* recover
