@@ -15,6 +15,7 @@ import { JobId } from "../src/domain/Ids.js"
 import { MockReviewerLive } from "../src/review/mock/MockReviewer.js"
 import { makeTestApp, sleep, TestApp } from "./support/TestApp.js"
 import { balanceMatchesLedger, call, skillBundle, waitForJob } from "./support/fixtures.js"
+import { openJson } from "./support/Api.js"
 
 interface EventRow {
   readonly sequence: number
@@ -72,12 +73,12 @@ layer(makeTestApp({ role: "all" }))("a short audit", (it) => {
         expect(job.result).toMatchObject({ auditRunId: started.auditRun.id })
         expectAuditEvents(yield* eventsOf(started.jobId))
         const api = yield* call((app) => app.request("GET", `/jobs/${started.jobId}/events`, { token }))
-        expect(api.body.data.events.map((e: any) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6])
+        expect(api.body.data.events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6])
         const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.auditRun.id}`, { token }))).body.data.auditRun
         expect(run.status).toBe("completed")
         expect(run.completedAt).not.toBeNull()
-        expect(run.overallScore).toBe(job.result.overallScore)
-        expect(run.findings.length).toBe(job.result.findingCount)
+        expect(run.overallScore).toBe(openJson(job.result).overallScore)
+        expect(run.findings.length).toBe(openJson(job.result).findingCount)
         expect(run.finalChargedCredits).toBe(started.auditRun.summary.estimate.estimatedCredits)
         expect(run.reconciliation).toMatchObject({ status: "not_applicable", refundedCredits: 0 })
         expect(run.resultMetadata).toMatchObject({ provider: "mock" })

@@ -239,7 +239,7 @@ layer(makeTestApp({ role: "api" }))("access, targets and cancel before start", (
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("targeter"))
       const { bundleId, files } = yield* skillBundle(token)
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
       const v1 = skill.version.id
       const edit = yield* call((app) =>
         app.request("PUT", `/artifact-bundles/${bundleId}/files/${skill.file.id}`, { token, body: { content: "# Release notes\n\nNow shorter.\n" } })
@@ -261,7 +261,7 @@ layer(makeTestApp({ role: "api" }))("access, targets and cancel before start", (
       const plain = yield* bundleWith(token, [{ path: "notes/a.md", content: "# A\n\nDo a thing.\n" }, { path: "notes/b.md", content: "# B\n" }])
       const bundleMode = yield* call((app) => app.request("POST", `/artifact-bundles/${plain.bundleId}/audits/estimate`, { token, body: {} }))
       expect(bundleMode.body.data.target).toMatchObject({ targetMode: "bundle", targetFileId: null, targetFileVersionId: null })
-      expect(bundleMode.body.data.estimate.breakdown.every((b: any) => b.role === "artifact")).toBe(true)
+      expect(bundleMode.body.data.estimate.breakdown.every((b) => b.role === "artifact")).toBe(true)
     }))
 
   it.effect("cancel before start: the job never starts, the run is cancelled, the debit is refunded once; a second cancel is 409", () =>
@@ -283,7 +283,7 @@ layer(makeTestApp({ role: "api" }))("access, targets and cancel before start", (
       expect(credits.body.data.totals).toMatchObject({ debited: cost, refunded: cost })
       expect(credits.body.data.balance).toBe(100)
       const events = yield* call((app) => app.request("GET", `/jobs/${jobId}/events`, { token }))
-      expect(events.body.data.events.map((e: any) => e.state)).toEqual(["queued", "cancelled"])
+      expect(events.body.data.events.map((e) => e.state)).toEqual(["queued", "cancelled"])
       yield* balanceMatchesLedger
     }))
 })
@@ -308,7 +308,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "4000" } }
       expect(run.body.data.auditRun.scores).toEqual([])
       const credits = yield* call((app) => app.request("GET", "/credits", { token }))
       expect(credits.body.data.balance).toBe(100)
-      expect(credits.body.data.ledger.filter((e: any) => e.type === "refund")).toHaveLength(1)
+      expect(credits.body.data.ledger.filter((e) => e.type === "refund")).toHaveLength(1)
     }))
 })
 

@@ -46,7 +46,7 @@ layer(makeTestApp({ role: "api" }))("worker crash", (it) => {
       expect(job.state).toBe("completed")
       expect(job.attempts).toBe(2)
       const events = yield* call((a) => a.request("GET", `/jobs/${jobId}/events`, { token }))
-      expect(events.body.data.events.map((e: any) => e.kind)).toContain("worker_lost")
+      expect(events.body.data.events.map((e) => e.kind)).toContain("worker_lost")
       const runId = started.body.data.auditRun.id
       expect(yield* count("credit_ledger", `resource_id = '${runId}' AND type = 'debit'`)).toBe(1)
       expect(yield* count("credit_ledger", `resource_id = '${runId}' AND type = 'refund'`)).toBe(0)

@@ -25,17 +25,17 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       const job = yield* waitForJob(token, started.body.data.jobId)
       expect(job.state).toBe("completed")
       const events = yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))
-      expect(events.body.data.events.map((e: any) => e.sequence)).toEqual(events.body.data.events.map((_: any, i: number) => i + 1))
-      expect(events.body.data.events.map((e: any) => e.phase)).toEqual(expect.arrayContaining(["preparing_context", "scoring", "writing_results", "completed"]))
+      expect(events.body.data.events.map((e) => e.sequence)).toEqual(events.body.data.events.map((_, i) => i + 1))
+      expect(events.body.data.events.map((e) => e.phase)).toEqual(expect.arrayContaining(["preparing_context", "scoring", "writing_results", "completed"]))
 
       const run = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}`, { token }))
       expect(run.status).toBe(200)
       const detail = run.body.data.auditRun
       expect(detail.status).toBe("completed")
       expect(detail.overallScore).toBeGreaterThan(0)
-      const dangling = detail.findings.find((f: any) => JSON.stringify(f).includes("templates/notes.md"))
+      const dangling = detail.findings.find((f) => JSON.stringify(f).includes("templates/notes.md"))
       expect(dangling).toBeDefined()
-      expect(dangling.filePath).toBe("SKILL.md")
+      expect(dangling!.filePath).toBe("SKILL.md")
       expect(detail.improvedVersion).not.toBeNull()
       expect(detail.finalChargedCredits).toBe(credits)
 
@@ -51,7 +51,7 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
 
       const ledger = yield* call((app) => app.request("GET", "/credits", { token }))
       expect(ledger.body.data.balance).toBe(100 - credits)
-      expect(ledger.body.data.ledger.map((e: any) => [e.type, e.amount, e.reason])).toEqual([
+      expect(ledger.body.data.ledger.map((e) => [e.type, e.amount, e.reason])).toEqual([
         ["debit", credits, "audit_run"],
         ["grant", 100, "signup_grant"]
       ])
@@ -73,11 +73,11 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       const run = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}`, { token }))).body.data.auditRun
       expect(run.improvedVersion).toBeNull()
       expect(run.improvedFiles.length).toBeGreaterThan(0)
-      expect(new Set(run.findings.map((f: any) => f.filePath))).toEqual(new Set(["prompts/triage.md", "prompts/summary.md"]))
+      expect(new Set(run.findings.map((f) => f.filePath))).toEqual(new Set(["prompts/triage.md", "prompts/summary.md"]))
       const applied = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${run.id}/apply`, { token }))
       expect(applied.status).toBe(200)
       expect(applied.body.data.appliedCount).toBe(run.improvedFiles.length)
-      expect(applied.body.data.files.map((f: any) => f.versionNumber)).toEqual(run.improvedFiles.map(() => 2))
+      expect(applied.body.data.files.map((f) => f.versionNumber)).toEqual(run.improvedFiles.map(() => 2))
     }))
 
   it.effect("apply is 409 when a file changed after the audit (and while the run is not completed: audits-admission.test.ts)", () =>
@@ -86,7 +86,7 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       const { bundleId, files } = yield* skillBundle(token)
       const started = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} }))
       yield* waitForJob(token, started.body.data.jobId)
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
       yield* call((app) => app.request("PUT", `/artifact-bundles/${bundleId}/files/${skill.file.id}`, { token, body: { content: "# Changed meanwhile\n" } }))
       const late = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/audits/${started.body.data.auditRun.id}/apply`, { token }))
       expect(late.status).toBe(409)
@@ -132,7 +132,7 @@ layer(makeTestApp({ role: "all" }))("audits end to end", (it) => {
       expect((yield* waitForJob(token, whole.body.data.jobId)).state).toBe("completed")
       const wholeRun = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${whole.body.data.auditRun.id}`, { token }))).body.data.auditRun
       expect(wholeRun.improvedVersion).toBeNull()
-      expect(new Set(wholeRun.findings.map((f: any) => f.filePath)).has("SKILL.md")).toBe(true)
+      expect(new Set(wholeRun.findings.map((f) => f.filePath)).has("SKILL.md")).toBe(true)
       const both = yield* estimate({ targetMode: "bundle", targetFileId: wholeRun.improvedFiles[0]?.fileId ?? crypto.randomUUID() })
       expect([both.status, both.body.error.details[0].path]).toEqual([400, "targetMode"])
 

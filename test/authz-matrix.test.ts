@@ -16,7 +16,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { type AccessRule, allScopes, keySatisfies } from "../src/auth/Scopes.js"
 import { openApiDocument } from "../src/system/Http.js"
-import { makeTestApp, TestApp } from "./support/TestApp.js"
+import { makeTestApp, type Reply, TestApp } from "./support/TestApp.js"
 import { bundleWith, call, DEPLOY_SKILL, waitForJob } from "./support/fixtures.js"
 
 interface Operation {
@@ -77,7 +77,7 @@ layer(makeTestApp({
       const revoked = yield* call(async (a) => {
         const key = await a.apiKey("matrix-revoked", [...allScopes])
         const token = await a.token("matrix-revoked")
-        const keys = await a.request<any>("GET", "/api-keys", { token })
+        const keys = await a.request("GET", "/api-keys", { token })
         await a.request("DELETE", `/api-keys/${keys.body.data.apiKeys[0].id}`, { token })
         return key
       })
@@ -150,17 +150,18 @@ layer(makeTestApp({
         token: alice,
         body: { content: DEPLOY_SKILL.replace("2. Install dependencies", "2. Install the locked dependencies") }
       }))
-      const start = (path: string, body: unknown) =>
+      const start = <const P extends string>(path: P, body: unknown) =>
+        call((a) => a.request("POST", `/artifact-bundles/${bundleId}${path}`, { token: alice, body }))
+      const completed = <D extends { readonly jobId: string }>(path: string, started: Reply<{ readonly data: D }>) =>
         Effect.gen(function*() {
-          const started = yield* call((a) => a.request("POST", `/artifact-bundles/${bundleId}${path}`, { token: alice, body }))
           expect([path, started.status]).toEqual([path, 202])
           expect((yield* waitForJob(alice, started.body.data.jobId)).state).toBe("completed")
           return started.body.data
         })
-      const audit = yield* start("/audits", {})
-      const conversion = yield* start("/rubr-flow/conversions", {})
-      const evalRun = yield* start("/evals", { maxCases: 2 })
-      const proof = yield* start("/proof-reports", { evalRunId: evalRun.evalRun.id })
+      const audit = yield* completed("/audits", yield* start("/audits", {}))
+      const conversion = yield* completed("/rubr-flow/conversions", yield* start("/rubr-flow/conversions", {}))
+      const evalRun = yield* completed("/evals", yield* start("/evals", { maxCases: 2 }))
+      const proof = yield* completed("/proof-reports", yield* start("/proof-reports", { evalRunId: evalRun.evalRun.id }))
       const keyList = yield* call((a) => a.request("GET", "/api-keys", { token: alice }))
       const ids: Record<string, string> = {
         artifactBundleId: bundleId,
@@ -198,7 +199,7 @@ layer(makeTestApp({
       const bundle = yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}`, { token: alice }))
       expect(bundle.body.data.artifactBundle.status).toBe("active")
       const aliceKeys = yield* call((a) => a.request("GET", "/api-keys", { token: alice }))
-      expect(aliceKeys.body.data.apiKeys.map((k: any) => k.revokedAt ?? null)).toEqual([null])
+      expect(aliceKeys.body.data.apiKeys.map((k) => k.revokedAt ?? null)).toEqual([null])
       const job = yield* call((a) => a.request("GET", `/jobs/${audit.jobId}`, { token: alice }))
       expect(job.body.data.job.state).toBe("completed")
       const applied = yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}/audits/${audit.auditRun.id}`, { token: alice }))

@@ -103,17 +103,17 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
         const all = yield* call((app) => app.request("GET", "/artifact-bundles", { token }))
         expect(all.status).toBe(200)
-        expect(all.body.data.artifactBundles.map((b: any) => b.id)).toEqual([...ids].reverse())
+        expect(all.body.data.artifactBundles.map((b) => b.id)).toEqual([...ids].reverse())
         expect(all.body.data.pagination).toEqual({ limit: 50, offset: 0, nextOffset: null, nextCursor: null })
 
         const active = yield* call((app) => app.request("GET", "/artifact-bundles?status=active", { token }))
         expect(active.body.data.artifactBundles).toHaveLength(4)
         const archived = yield* call((app) => app.request("GET", "/artifact-bundles?status=archived", { token }))
-        expect(archived.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ids[1]])
+        expect(archived.body.data.artifactBundles.map((b) => b.id)).toEqual([ids[1]])
         expect(archived.body.data.artifactBundles[0].status).toBe("archived")
 
         const page = yield* call((app) => app.request("GET", "/artifact-bundles?limit=2&offset=2", { token }))
-        expect(page.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ids[2], ids[1]])
+        expect(page.body.data.artifactBundles.map((b) => b.id)).toEqual([ids[2], ids[1]])
         expect(page.body.data.pagination).toEqual({ limit: 2, offset: 2, nextOffset: 4, nextCursor: "4" })
 
         for (const q of ["status=deleted", "limit=0", "limit=201", "limit=abc", "offset=-1", "limit=1.5"]) {
@@ -151,7 +151,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
           fileCount: 2,
           settings: {}
         })
-        expect(after.body.data.artifactBundle.primaryFile.path).toBe("SKILL.md")
+        expect(after.body.data.artifactBundle.primaryFile!.path).toBe("SKILL.md")
       }))
 
     it.effect("archived bundles are readable but reject every write with 409; archive is idempotent", () =>
@@ -224,7 +224,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const bundle = yield* call((app) => app.request("GET", `/artifact-bundles/${owner.bundleId}`, { token: owner.token }))
         expect(bundle.body.data.artifactBundle).toMatchObject({ name: "b-owner", status: "active", fileCount: 2, versionCount: 3 })
         const list = yield* call((app) => app.request("GET", "/artifact-bundles", { token: intruder }))
-        expect(list.body.data.artifactBundles.map((b: any) => b.id)).toEqual([ownId])
+        expect(list.body.data.artifactBundles.map((b) => b.id)).toEqual([ownId])
       }))
 
     it.effect("malformed ids and version numbers are 400 before any lookup", () =>
@@ -328,7 +328,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
     it.effect("the OpenAPI document lists every bundle, file and version route with its statuses", () =>
       Effect.gen(function*() {
-        const reply = yield* call((app) => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
+        const reply = yield* call((app) => app.requestAs<OpenApiDocument>("GET", "/openapi.json"))
         expect(reply.status).toBe(200)
         const paths = reply.body.paths
         const expected: Record<string, Record<string, ReadonlyArray<string>>> = {

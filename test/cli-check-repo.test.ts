@@ -284,7 +284,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
       const auditId = JSON.parse(fixed.stdout).audit.id
       const bundleId = JSON.parse(fixed.stdout).bundle.id
       const detail = (yield* call((a) => a.request("GET", `/artifact-bundles/${bundleId}/audits/${auditId}`, { token: key }))).body.data.auditRun
-      expect(after).toBe(detail.improvedVersion.content)
+      expect(after).toBe(detail.improvedVersion!.content)
 
       // over the repository: every rewritten file is inside its own artifact; other files are untouched
       const before = new Map(ARTIFACTS.map((a) => [a, Fs.readFileSync(Path.join(root, a.endsWith(".md") ? a : `${a}/SKILL.md`), "utf8")]))

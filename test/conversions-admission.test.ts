@@ -177,7 +177,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "3000" } }
       expect(yield* count("file_versions", `artifact_bundle_id = '${bundleId}' AND source = 'rubr_flow_conversion'`)).toBe(0)
       const credits = yield* call((app) => app.request("GET", "/credits", { token }))
       expect(credits.body.data.balance).toBe(100)
-      expect(credits.body.data.ledger.filter((e: any) => e.type === "refund")).toHaveLength(1)
+      expect(credits.body.data.ledger.filter((e) => e.type === "refund")).toHaveLength(1)
       expect((yield* call((app) => app.request("POST", `/jobs/${jobId}/cancel`, { token }))).status).toBe(409)
       yield* balanceMatchesLedger
     }))

@@ -41,14 +41,14 @@ const deployBundle = (token: string) =>
 
 const fileAt = (token: string, bundleId: string, path: string) =>
   Effect.map(call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files`, { token })), (reply) =>
-    (reply.body.data.files as Array<any>).find((f) => f.path === path))
+    reply.body.data.files.find((f) => f.path === path)!)
 
 layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => {
   it.effect("converts a skill: phases in order, a new output file the validator accepts, a full report; again appends a version", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("converter"))
       const { bundleId, files } = yield* deployBundle(token)
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
 
       const estimate = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/rubr-flow/conversions/estimate`, { token, body: {} }))
       expect(estimate.status).toBe(200)
@@ -72,12 +72,12 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       expect(data.estimate).toEqual(estimate.body.data.estimate)
       expect(data.target).toEqual(estimate.body.data.target)
       expect(data.creditCost).toMatchObject({ credits: data.estimate.estimatedCredits, reason: "rubr_flow_conversion", mode: "dynamic" })
-      expect(data.conversion.sourceMapping.sources.map((s: any) => s.path)).toEqual(["SKILL.md"])
+      expect(data.conversion.sourceMapping.sources.map((s) => s.path)).toEqual(["SKILL.md"])
 
       const job = yield* waitForJob(token, data.jobId)
       expect(job.state).toBe("completed")
       expect(job.result).toMatchObject({ conversionId: data.conversion.id, outputPath: "generated/rubr_flow.rubr_flow", outputVersionNumber: 1 })
-      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events as Array<any>
+      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events
       const progress = events.filter((e) => e.kind === "progress" || e.kind === "started")
       const phases = [...new Set(progress.map((e) => e.phase))]
       expect(phases).toEqual(PHASES)
@@ -98,9 +98,9 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
         expect(b.lineStart).toBeGreaterThanOrEqual(1)
         expect(b.lineEnd).toBeLessThanOrEqual(sourceLines)
       }
-      expect(conversion.blockMapping.map((b: any) => b.kind)).toEqual(expect.arrayContaining(["identity", "input", "step", "guardrail"]))
+      expect(conversion.blockMapping.map((b) => b.kind)).toEqual(expect.arrayContaining(["identity", "input", "step", "guardrail"]))
       // the identity comes from the frontmatter and the opening
-      expect(conversion.blockMapping.find((b: any) => b.kind === "identity")).toMatchObject({ block: "identity", lineStart: 1 })
+      expect(conversion.blockMapping.find((b) => b.kind === "identity")).toMatchObject({ block: "identity", lineStart: 1 })
       expect(conversion.sourceMapping.coverage).toBeGreaterThan(0.5)
       expect(conversion.sourceSummary.mode).toBe("file")
       expect(Array.isArray(conversion.missingRequirements)).toBe(true)
@@ -108,7 +108,7 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       expect(conversion.suggestedEvals.length).toBeGreaterThan(0)
       expect(conversion.resultMetadata).toMatchObject({ provider: "mock", modelTier: "cheap" })
       expect(conversion.finalChargedCredits).toBe(data.creditCost.credits)
-      expect(conversion.reconciliation.status).toBe("not_applicable")
+      expect(conversion.reconciliation!.status).toBe("not_applicable")
 
       // the output file: version 1, source rubr_flow_conversion, a rubr_flow file the validator accepts
       const out = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${conversion.outputFileId}`, { token }))
@@ -132,17 +132,17 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
 
       const list = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/rubr-flow/conversions?limit=1`, { token }))
       expect(list.status).toBe(200)
-      expect(list.body.data.conversions.map((c: any) => c.id)).toEqual([second.started.conversion.id])
+      expect(list.body.data.conversions.map((c) => c.id)).toEqual([second.started.conversion.id])
       expect(list.body.data.pagination.nextCursor).not.toBeNull()
       const page2 = yield* call((app) =>
         app.request("GET", `/artifact-bundles/${bundleId}/rubr-flow/conversions?limit=1&cursor=${list.body.data.pagination.nextCursor}`, { token }))
-      expect(page2.body.data.conversions.map((c: any) => c.id)).toEqual([data.conversion.id])
+      expect(page2.body.data.conversions.map((c) => c.id)).toEqual([data.conversion.id])
       expect(page2.body.data.pagination.nextCursor).toBeNull()
       const badCursor = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/rubr-flow/conversions?cursor=nope`, { token }))
       expect(badCursor.status).toBe(400)
 
       const credits = yield* call((app) => app.request("GET", "/credits", { token }))
-      expect(credits.body.data.ledger.filter((e: any) => e.reason === "rubr_flow_conversion")).toHaveLength(2)
+      expect(credits.body.data.ledger.filter((e) => e.reason === "rubr_flow_conversion")).toHaveLength(2)
     }))
 
   it.effect("repair that succeeds: the first draft is invalid, one repair fixes it, the report shows both", () =>
@@ -151,20 +151,20 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       const { bundleId } = yield* bundleWith(token, [{ path: "SKILL.md", content: REPAIRABLE_SKILL }])
       const { job, conversion } = yield* convertAndWait(token, bundleId)
       expect(job.state).toBe("completed")
-      expect(conversion.repair.attempted).toBe(true)
-      expect(conversion.repair.succeeded).toBe(true)
-      expect(conversion.repair.issuesBefore.filter((i: any) => i.severity === "error").length).toBeGreaterThan(0)
-      expect(conversion.repair.changes.length).toBeGreaterThan(0)
-      expect(conversion.validation.valid).toBe(true)
-      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events as Array<any>
-      expect(events.find((e) => e.phase === "repair").message).toMatch(/repair/i)
+      expect(conversion.repair!.attempted).toBe(true)
+      expect(conversion.repair!.succeeded).toBe(true)
+      expect(conversion.repair!.issuesBefore.filter((i) => i.severity === "error").length).toBeGreaterThan(0)
+      expect(conversion.repair!.changes.length).toBeGreaterThan(0)
+      expect(conversion.validation!.valid).toBe(true)
+      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events
+      expect(events.find((e) => e.phase === "repair")!.message).toMatch(/repair/i)
       const out = yield* fileAt(token, bundleId, "generated/rubr_flow.rubr_flow")
       expect(out.latestVersionNumber).toBe(1)
       // both texts the validator checked, each with its issues, so each issue can be shown on its line
-      expect(conversion.attempts.map((a: any) => [a.attempt, a.kind, a.validation.valid])).toEqual([[1, "draft", false], [2, "repair", true]])
-      expect(conversion.attempts[0].validation.issues).toEqual(conversion.repair.issuesBefore)
+      expect(conversion.attempts.map((a) => [a.attempt, a.kind, a.validation.valid])).toEqual([[1, "draft", false], [2, "repair", true]])
+      expect(conversion.attempts[0].validation.issues).toEqual(conversion.repair!.issuesBefore)
       expect(conversion.attempts[1].validation).toEqual(conversion.validation)
-      expect(conversion.attempts[1].changes).toEqual(conversion.repair.changes)
+      expect(conversion.attempts[1].changes).toEqual(conversion.repair!.changes)
       const draftLines = conversion.attempts[0].text.split("\n")
       for (const issue of conversion.attempts[0].validation.issues) expect(issue.line).toBeLessThanOrEqual(draftLines.length)
       const saved = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${conversion.outputFileId}`, { token }))
@@ -177,23 +177,23 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       const { bundleId } = yield* bundleWith(token, [{ path: "SKILL.md", content: CONTRADICTORY_SKILL }])
       const { job, conversion, started } = yield* convertAndWait(token, bundleId)
       expect(job.state).toBe("failed")
-      expect(job.error.code).toBe("conversion_invalid")
+      expect(job.error!.code).toBe("conversion_invalid")
       expect(conversion.status).toBe("failed")
-      expect(conversion.error.code).toBe("conversion_invalid")
+      expect(conversion.error!.code).toBe("conversion_invalid")
       expect(conversion.outputFileId).toBeNull()
-      expect(conversion.validation.valid).toBe(false)
-      expect(conversion.validation.issues.map((i: any) => i.code)).toContain("contradictory_guardrails")
+      expect(conversion.validation!.valid).toBe(false)
+      expect(conversion.validation!.issues.map((i) => i.code)).toContain("contradictory_guardrails")
       expect(conversion.repair).toMatchObject({ attempted: true, succeeded: false })
-      expect(conversion.repair.issuesBefore.map((i: any) => i.code)).toContain("contradictory_guardrails")
+      expect(conversion.repair!.issuesBefore.map((i) => i.code)).toContain("contradictory_guardrails")
       // nothing saved, but the text the issues point into is in the report
-      expect(conversion.attempts.map((a: any) => [a.kind, a.validation.valid])).toEqual([["draft", false], ["repair", false]])
-      const contradiction = conversion.attempts[1].validation.issues.find((i: any) => i.code === "contradictory_guardrails")
-      expect(conversion.attempts[1].text.split("\n")[contradiction.line - 1]).toMatch(/\S/)
+      expect(conversion.attempts.map((a) => [a.kind, a.validation.valid])).toEqual([["draft", false], ["repair", false]])
+      const contradiction = conversion.attempts[1].validation.issues.find((i) => i.code === "contradictory_guardrails")
+      expect(conversion.attempts[1].text.split("\n")[contradiction!.line - 1]).toMatch(/\S/)
       expect(yield* fileAt(token, bundleId, "generated/rubr_flow.rubr_flow")).toBeUndefined()
       expect(yield* count("file_versions", `artifact_bundle_id = '${bundleId}' AND source = 'rubr_flow_conversion'`)).toBe(0)
       const credits = yield* call((app) => app.request("GET", "/credits", { token }))
       expect(credits.body.data.balance).toBe(100)
-      const refunds = credits.body.data.ledger.filter((e: any) => e.type === "refund")
+      const refunds = credits.body.data.ledger.filter((e) => e.type === "refund")
       expect(refunds).toHaveLength(1)
       expect(refunds[0]).toMatchObject({ amount: started.creditCost.credits, resourceId: started.conversion.id })
     }))
@@ -202,7 +202,7 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("targeter"))
       const { bundleId, files } = yield* deployBundle(token)
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
       const edit = yield* call((app) =>
         app.request("PUT", `/artifact-bundles/${bundleId}/files/${skill.file.id}`, { token, body: { content: DEPLOY_SKILL.replace("Deploy preview", "Deploy a preview") } }))
       expect(edit.status).toBe(200)
@@ -236,8 +236,8 @@ layer(makeTestApp({ role: "all" }))("rubr_flow conversions end to end", (it) => 
       expect(bundled.started.target).toMatchObject({ targetMode: "bundle", targetFileId: null, targetFileVersionId: null })
       expect(bundled.conversion.sourceFileVersionId).toBeNull()
       expect(bundled.job.state).toBe("completed")
-      expect(bundled.conversion.sourceMapping.sources.map((s: any) => s.path).sort()).toEqual(["prompts/summary.md", "prompts/triage.md"])
-      expect(new Set(bundled.conversion.blockMapping.map((b: any) => b.path))).toEqual(new Set(["prompts/summary.md", "prompts/triage.md"]))
+      expect(bundled.conversion.sourceMapping.sources.map((s) => s.path).sort()).toEqual(["prompts/summary.md", "prompts/triage.md"])
+      expect(new Set(bundled.conversion.blockMapping.map((b) => b.path))).toEqual(new Set(["prompts/summary.md", "prompts/triage.md"]))
       // the generated flow is now the bundle's main artifact, yet a new conversion still reads the sources
       const again = yield* convertAndWait(token, plain.bundleId)
       expect(again.started.target.targetMode).toBe("bundle")
@@ -342,13 +342,13 @@ layer(makeTestApp({ role: "api", env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE:
     Effect.gen(function*() {
       yield* inOneMinuteWindow()
       const app = yield* TestApp
-      const reply = yield* Effect.promise(() => app.request<never, ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))
+      const reply = yield* Effect.promise(() => app.requestAs<ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))
       expect(reply.status).toBe(200)
       expect(reply.headers.get("content-type")).toContain("application/schema+json")
       expect(reply.body).toEqual(rubrFlowJsonSchema())
       expect(reply.body.$schema).toBe("https://json-schema.org/draft/2020-12/schema")
       const statuses: Array<number> = []
-      for (let i = 0; i < 3; i++) statuses.push((yield* Effect.promise(() => app.request<never, ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))).status)
+      for (let i = 0; i < 3; i++) statuses.push((yield* Effect.promise(() => app.requestAs<ReturnType<typeof rubrFlowJsonSchema>>("GET", "/rubr-flow/schema.json"))).status)
       expect(statuses.at(-1)).toBe(429)
     }))
 })

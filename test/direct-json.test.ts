@@ -70,7 +70,7 @@ layer(makeTestApp())("routes answering with direct JSON", (it) => {
       const page = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${fileId}/versions?limit=1`, { token }))
       expect(page.status).toBe(200)
       expect(() => exactly(FileVersionPage, page.body)).not.toThrow()
-      expect(page.body.data.versions.map((v: any) => v.versionNumber)).toEqual([2])
+      expect(page.body.data.versions.map((v) => v.versionNumber)).toEqual([2])
       expect(page.body.data.pagination.nextCursor).toEqual(expect.any(String))
     }))
 
@@ -87,7 +87,7 @@ layer(makeTestApp())("routes answering with direct JSON", (it) => {
       expect(upload.headers.get("content-type")).toBe("application/json")
       expect(upload.body.requestId).toBe(upload.headers.get("x-request-id"))
       expect(() => exactly(UploadedFiles, upload.body)).not.toThrow()
-      expect(upload.body.data.files.map((f: any) => [f.file.path, f.version.versionNumber, f.version.message])).toEqual([
+      expect(upload.body.data.files.map((f) => [f.file.path, f.version.versionNumber, f.version.message])).toEqual([
         ["references/a.md", 1, null],
         ["references/b.md", 1, "b"]
       ])

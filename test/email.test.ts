@@ -5,6 +5,7 @@ import { AppConfig } from "../src/config/AppConfig.js"
 import { showOutbox } from "../src/email/DevOutbox.js"
 import { Outbox } from "../src/email/Outbox.js"
 import { generateToken, hashToken, UnsubscribeTokens } from "../src/email/UnsubscribeTokens.js"
+import type { BodyOf } from "./support/Api.js"
 import { inOneMinuteWindow, makeTestApp, TestApp, type TestAppShape } from "./support/TestApp.js"
 
 const withoutRequestId = (text: string) => {
@@ -33,12 +34,13 @@ const latestEmailTo = (app: TestAppShape, recipient: string) =>
     Effect.provide(emailServices(app))
   )
 
-const pathOf = (url: string) => new URL(url).pathname.replace(/^\/api\/v1/, "")
+/** The API path of an emailed link (the links are the unsubscribe-token routes). */
+const pathOf = (url: string) => new URL(url).pathname.replace(/^\/api\/v1/, "") as `/email/unsubscribe-tokens/${string}/consume`
 
 const prefsOf = (app: TestAppShape, sub: string) =>
   Effect.promise(async () => app.request("GET", "/me/email-preferences", { token: await app.token(sub) }))
 
-const newsletterOf = (body: any) => body.data.optional.find((i: any) => i.key === "marketing_newsletter")
+const newsletterOf = (body: BodyOf<"GET", "/me/email-preferences">) => body.data.optional.find((i) => i.key === "marketing_newsletter")!
 
 const count = (app: TestAppShape, table: string, where = "true") =>
   Effect.map(app.sql.unsafe<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`), (r) => r[0].n)
@@ -58,7 +60,7 @@ layer(makeTestApp())("email preferences", (it) => {
       expect(typeof newsletterOf(reply.body).label).toBe("string")
       expect(typeof newsletterOf(reply.body).description).toBe("string")
       expect(new Date(newsletterOf(reply.body).updatedAt).toISOString()).toBe(newsletterOf(reply.body).updatedAt)
-      expect(reply.body.data.mustReceive.map((i: any) => i.key)).toEqual([
+      expect(reply.body.data.mustReceive.map((i) => i.key)).toEqual([
         "account_security",
         "service_critical",
         "billing",

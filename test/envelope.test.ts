@@ -93,7 +93,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
       for (const detail of reply.body.error.details) {
         expect(Object.keys(detail).sort()).toEqual(["message", "path"])
       }
-      expect(reply.body.error.details.map((d: any) => d.path).sort()).toEqual(["name", "scopes"])
+      expect(reply.body.error.details.map((d) => d.path).sort()).toEqual(["name", "scopes"])
       const array = yield* call((app) => app.request("POST", "/api-keys", { token, body: [1, 2] }))
       expectError(array, 400, "validation_failed")
     }))
@@ -113,7 +113,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
 
   it.effect("the OpenAPI document is 3.1.0, derived from the API, and shows the error envelope", () =>
     Effect.gen(function*() {
-      const reply = yield* call((app) => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
+      const reply = yield* call((app) => app.requestAs<OpenApiDocument>("GET", "/openapi.json"))
       expect(reply.status).toBe(200)
       expect(reply.body.openapi).toBe("3.1.0")
       expect(Object.keys(reply.body.paths)).toEqual(expect.arrayContaining(["/api/v1/health", "/api/v1/me", "/api/v1/api-keys", "/api/v1/api-keys/{keyId}"]))

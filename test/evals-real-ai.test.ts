@@ -94,14 +94,14 @@ layer(app)("evals with the real evaluator layer", (it) => {
       expect(result.source.score).toBe(90)
       expect(result.candidate.score).toBe(30)
       expect(result.verdict).toBe("regressed")
-      expect(result.calls.map((c: any) => c.purpose)).toEqual(["run_source", "run_candidate", "judge_source_first", "judge_candidate_first"])
+      expect(result.calls.map((c) => c.purpose)).toEqual(["run_source", "run_candidate", "judge_source_first", "judge_candidate_first"])
       for (const c of result.calls) {
         expect(c).toMatchObject({ provider: "openai-compatible", model: "fake-model", modelTier: "standard", reasoningEffort: "low" })
         expect(c.usage).toEqual({ inputTokens: 100, outputTokens: 20, totalTokens: 120 })
       }
       expect(evalRun.usage).toEqual({ inputTokens: 400, outputTokens: 80, totalTokens: 480 })
       expect(evalRun.metadata).toMatchObject({ provider: "openai-compatible", model: "fake-model", calls: 4 })
-      expect(evalRun.reconciliation.actualCredits).toBe(1)
+      expect(evalRun.reconciliation!.actualCredits).toBe(1)
       expect(evalRun.finalChargedCredits).toBe(1)
       expect(credits.balance).toBe(99)
       expect(started.estimate.caseCount).toBe(1)
@@ -116,15 +116,15 @@ layer(app)("evals with the real evaluator layer", (it) => {
       const second = { ...CASE, id: "prod-2", name: "Refuses production again" }
       const { job, evalRun, credits, started } = yield* runEval("flaky", [CASE, second])
       expect(job.state).toBe("failed")
-      expect(job.error.code).toMatch(/^provider_/)
-      expect(job.error.message).toContain("kept as evidence")
+      expect(job.error!.code).toMatch(/^provider_/)
+      expect(job.error!.message).toContain("kept as evidence")
       expect(JSON.stringify(job)).not.toContain("secret-internal-detail")
       expect(evalRun.status).toBe("failed")
-      expect(evalRun.results.map((r: any) => r.caseId)).toEqual(["prod"])
+      expect(evalRun.results.map((r) => r.caseId)).toEqual(["prod"])
       expect(evalRun.comparison).toMatchObject({ regressedCount: 1 })
       // 4 small calls cost 1 credit; the rest of the estimate comes back, once
       const charged = started.creditCost.credits
-      const refunds = credits.ledger.filter((e: any) => e.type === "refund")
+      const refunds = credits.ledger.filter((e) => e.type === "refund")
       expect(refunds).toHaveLength(1)
       expect(refunds[0].amount).toBe(charged - 1)
       expect(credits.balance).toBe(99)

@@ -69,11 +69,11 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
 
       const { started, job, evalRun } = yield* evalAndWait(token, bundleId, { testCases: CASES })
       expect(started.evalRun).toMatchObject({ status: "queued", scenarioCount: 2, casesSource: "request", auditRunId: null })
-      expect(started.evalRun.cases.map((c: any) => [c.id, c.type])).toEqual([["case-1", "standard"], ["prod", "scenario"]])
+      expect(started.evalRun.cases.map((c) => [c.id, c.type])).toEqual([["case-1", "standard"], ["prod", "scenario"]])
       expect(started.creditCost).toMatchObject({ reason: "eval_run", mode: "dynamic", credits: started.estimate.estimatedCredits })
       expect(job.state).toBe("completed")
       expect(job.result).toMatchObject({ evalRunId: evalRun.id, scenarioCount: 2 })
-      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events as Array<any>
+      const events = (yield* call((app) => app.request("GET", `/jobs/${job.id}/events`, { token }))).body.data.events
       expect([...new Set(events.filter((e) => e.kind !== "queued").map((e) => e.phase))]).toEqual(["preparing", "evaluating", "comparing", "saving", "completed"])
       expect(events.filter((e) => e.phase === "evaluating").map((e) => e.message)).toEqual([
         "Case 1/2: Deploys a preview on request.",
@@ -85,7 +85,7 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
       expect(evalRun.rubricVersion).toMatch(/\d{4}-\d{2}-\d{2}/)
       expect(evalRun.scenarioCount).toBe(2)
       expect(evalRun.passCount + evalRun.failCount).toBe(2)
-      const prod = evalRun.results.find((r: any) => r.caseId === "prod")
+      const prod = evalRun.results.find((r) => r.caseId === "prod")!
       expect(prod.source.evidence.join(" ")).toContain("Never deploy to production")
       expect(prod.candidate.score).toBeLessThan(prod.source.score)
       expect(prod.verdict).toBe("regressed")
@@ -96,28 +96,28 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
       }
       expect(evalRun.comparison).toMatchObject({ regressedCount: 1 })
       expect(evalRun.diff).toMatchObject({ identical: false, linesAdded: 0, linesRemoved: 1 })
-      expect(evalRun.diff.unified).toContain("-- Never deploy to production from this skill.")
+      expect(evalRun.diff!.unified).toContain("-- Never deploy to production from this skill.")
       expect(evalRun.metadata).toMatchObject({ provider: "mock", calls: 0 })
       expect(evalRun.knownLimitations.length).toBeGreaterThan(0)
       expect(evalRun.finalChargedCredits).toBe(started.creditCost.credits)
-      expect(evalRun.reconciliation.status).toBe("not_applicable")
+      expect(evalRun.reconciliation!.status).toBe("not_applicable")
     }))
 
   it.effect("the same version on both sides: every case unchanged, score delta 0; repeatable", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("same"))
       const { bundleId, files } = yield* skillBundle(token)
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
       const body = { sourceFileVersionId: skill.version.id, candidateFileVersionId: skill.version.id }
       const first = yield* evalAndWait(token, bundleId, body)
       expect(first.evalRun.casesSource).toBe("generated")
       expect(first.evalRun.scenarioCount).toBeGreaterThan(2)
-      expect(first.evalRun.results.every((r: any) => r.verdict === "unchanged" && r.scoreDelta === 0)).toBe(true)
+      expect(first.evalRun.results.every((r) => r.verdict === "unchanged" && r.scoreDelta === 0)).toBe(true)
       expect(first.evalRun.scoreDelta).toBe(0)
       expect(first.evalRun.diff).toMatchObject({ identical: true, linesAdded: 0, linesRemoved: 0, unified: "" })
       const again = yield* evalAndWait(token, bundleId, body)
-      expect(again.evalRun.results.map((r: any) => [r.caseId, r.source, r.candidate])).toEqual(
-        first.evalRun.results.map((r: any) => [r.caseId, r.source, r.candidate])
+      expect(again.evalRun.results.map((r) => [r.caseId, r.source, r.candidate])).toEqual(
+        first.evalRun.results.map((r) => [r.caseId, r.source, r.candidate])
       )
     }))
 
@@ -147,8 +147,8 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
         { path: "SKILL.md", content: DEPLOY_SKILL },
         { path: "reference/notes.md", content: "# Notes\n\n1. Keep it short.\n" }
       ])
-      const skill = files.find((f: any) => f.file.path === "SKILL.md")
-      const notes = files.find((f: any) => f.file.path === "reference/notes.md")
+      const skill = files.find((f) => f.file.path === "SKILL.md")!
+      const notes = files.find((f) => f.file.path === "reference/notes.md")!
       const v2 = yield* edit(token, bundleId, skill.file.id, DEPLOY_SKILL.replace("Deploy preview", "Deploy a preview"))
       const v3 = yield* edit(token, bundleId, skill.file.id, DEPLOY_SKILL.replace("Deploy preview", "Preview deploys"))
       const target = (body: unknown) => Effect.map(evalEstimate(token, bundleId, body), (r) => [r.status, r.body.data?.target ?? r.body.error])
@@ -219,10 +219,10 @@ layer(makeTestApp({ role: "all" }))("evals end to end", (it) => {
       const a = yield* evalAndWait(owner, bundleId, { maxCases: 1 })
       const b = yield* evalAndWait(owner, bundleId, { maxCases: 1 })
       const page1 = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/evals?limit=1`, { token: owner }))
-      expect(page1.body.data.evalRuns.map((r: any) => r.id)).toEqual([b.evalRun.id])
+      expect(page1.body.data.evalRuns.map((r) => r.id)).toEqual([b.evalRun.id])
       const page2 = yield* call((app) =>
         app.request("GET", `/artifact-bundles/${bundleId}/evals?limit=1&cursor=${page1.body.data.pagination.nextCursor}`, { token: owner }))
-      expect(page2.body.data.evalRuns.map((r: any) => r.id)).toEqual([a.evalRun.id])
+      expect(page2.body.data.evalRuns.map((r) => r.id)).toEqual([a.evalRun.id])
 
       const intruder = yield* call((app) => app.token("intruder"))
       for (const [method, path] of [

@@ -65,18 +65,18 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
             message: "initial import"
           })
         }
-        const byPath = new Map<string, any>(reply.body.data.files.map((x: any) => [x.file.path, x.file]))
-        expect(byPath.get("SKILL.md").isPrimary).toBe(true)
-        expect(byPath.get("SKILL.md").artifactType).toBe("skill")
-        expect(byPath.get("examples/how-to-guide.md").artifactType).toBe("skill")
-        expect(byPath.get("SKILL.md").metadata).toEqual({
+        const byPath = new Map(reply.body.data.files.map((x) => [x.file.path, x.file]))
+        expect(byPath.get("SKILL.md")!.isPrimary).toBe(true)
+        expect(byPath.get("SKILL.md")!.artifactType).toBe("skill")
+        expect(byPath.get("examples/how-to-guide.md")!.artifactType).toBe("skill")
+        expect(byPath.get("SKILL.md")!.metadata).toEqual({
           mediaType: "text/markdown",
           detectedLanguage: "markdown",
           storageProvider: "postgres"
         })
-        expect(byPath.get("evaluations/decision-record.json").metadata.detectedLanguage).toBe("json")
-        expect(byPath.get("evaluations/decision-record.json").metadata.mediaType).toBe("application/json")
-        expect(byPath.get("LICENSE.txt").metadata.detectedLanguage).toBe("text")
+        expect(byPath.get("evaluations/decision-record.json")!.metadata.detectedLanguage).toBe("json")
+        expect(byPath.get("evaluations/decision-record.json")!.metadata.mediaType).toBe("application/json")
+        expect(byPath.get("LICENSE.txt")!.metadata.detectedLanguage).toBe("text")
         expect([...byPath.values()].filter((f) => f.isPrimary)).toHaveLength(1)
 
         const bundle = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))
@@ -85,19 +85,19 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         expect(b.fileCount).toBe(files.length)
         expect(b.versionCount).toBe(files.length)
         expect(b.activeVersionNumber).toBe(files.length)
-        expect(b.primaryFile.path).toBe("SKILL.md")
-        expect(b.latestVersion.artifactBundleVersionNumber).toBe(files.length)
+        expect(b.primaryFile!.path).toBe("SKILL.md")
+        expect(b.latestVersion!.artifactBundleVersionNumber).toBe(files.length)
         expect(bundle.body.data.files).toHaveLength(files.length)
         // tree: folders first, then files, sorted by name
         const tree = bundle.body.data.tree
-        expect(tree.map((n: any) => `${n.type}:${n.name}`)).toEqual([
+        expect(tree.map((n) => `${n.type}:${n.name}`)).toEqual([
           "folder:evaluations",
           "folder:examples",
           "folder:reference",
           "file:LICENSE.txt",
           "file:SKILL.md"
         ])
-        const skill = tree.find((n: any) => n.name === "SKILL.md")
+        const skill = tree.find((n) => n.name === "SKILL.md")
         expect(skill).toMatchObject({
           type: "file",
           path: "SKILL.md",
@@ -108,9 +108,9 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
           isPrimary: true,
           sizeBytes: Buffer.byteLength(files.find((f) => f.path === "SKILL.md")!.content)
         })
-        const examples = tree.find((n: any) => n.name === "examples")
+        const examples = tree.find((n) => n.name === "examples")!
         expect(examples.path).toBe("examples")
-        expect(examples.children.map((c: any) => c.path)).toEqual([
+        expect(examples.children!.map((c) => c.path)).toEqual([
           "examples/conversation-to-faq.md",
           "examples/decision-capture.md",
           "examples/how-to-guide.md"
@@ -182,7 +182,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         ])
         const skillId = up.body.data.files[1].file.id
         let bundle = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))).body.data
-        expect(bundle.artifactBundle.primaryFile.path).toBe("SKILL.md")
+        expect(bundle.artifactBundle.primaryFile!.path).toBe("SKILL.md")
 
         const del = yield* call((app) => app.request("DELETE", `/artifact-bundles/${bundleId}/files/${skillId}`, { token }))
         expect(del.status).toBe(200)
@@ -191,9 +191,9 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
         bundle = (yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))).body.data
         expect(bundle.artifactBundle.fileCount).toBe(2)
-        expect(bundle.artifactBundle.primaryFile.path).toBe("README.md")
-        expect(bundle.files.map((f: any) => f.path)).toEqual(["notes/a.md", "README.md"].sort())
-        expect(bundle.files.find((f: any) => f.path === "README.md").isPrimary).toBe(true)
+        expect(bundle.artifactBundle.primaryFile!.path).toBe("README.md")
+        expect(bundle.files.map((f) => f.path)).toEqual(["notes/a.md", "README.md"].sort())
+        expect(bundle.files.find((f) => f.path === "README.md")!.isPrimary).toBe(true)
 
         expectError(yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${skillId}`, { token })), 404, "not_found")
         expectError(yield* call((app) => app.request("DELETE", `/artifact-bundles/${bundleId}/files/${skillId}`, { token })), 404, "not_found")
@@ -206,7 +206,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const [{ n }] = yield* call((app) => Effect.runPromise(app.sql<{ n: number }>`SELECT count(*)::int AS n FROM file_versions WHERE file_id = ${skillId}`))
         expect(n).toBe(1)
         const events = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/versions`, { token }))
-        expect(events.body.data.versions.some((e: any) => e.fileId === skillId)).toBe(true)
+        expect(events.body.data.versions.some((e) => e.fileId === skillId)).toBe(true)
 
         // the path is reusable: a new file, a new id, version 1, primary again
         const reup = yield* upload(token, bundleId, [{ path: "SKILL.md", content: "skill again" }])
@@ -224,9 +224,9 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const page = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files?limit=3&offset=3`, { token }))
         expect(page.status).toBe(200)
         const sorted = files.map((f) => f.path).sort()
-        expect(page.body.data.files.map((f: any) => f.path)).toEqual(sorted.slice(3, 6))
+        expect(page.body.data.files.map((f) => f.path)).toEqual(sorted.slice(3, 6))
         expect(page.body.data.pagination).toEqual({ limit: 3, offset: 3, nextOffset: 6, nextCursor: "6" })
-        expect(page.body.data.tree.map((n: any) => n.path)).toEqual(["dir0", "dir1"])
+        expect(page.body.data.tree.map((n) => n.path)).toEqual(["dir0", "dir1"])
         expect(page.body.data.tree[0].children).toHaveLength(4)
         const last = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files?limit=3&offset=6`, { token }))
         expect(last.body.data.pagination.nextOffset).toBeNull()
@@ -267,7 +267,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const { token, bundleId } = yield* setup("types")
         const paths = ["AGENTS.md", "agents/reviewer.md", "commands/fix.md", "workflows/release.md", "a.rubr_flow", "prompt.md", "notes.md"]
         const reply = yield* upload(token, bundleId, paths.map((path) => ({ path, content: "x" })))
-        expect(reply.body.data.files.map((f: any) => f.file.artifactType)).toEqual([
+        expect(reply.body.data.files.map((f) => f.file.artifactType)).toEqual([
           "agent",
           "agent",
           "command",
@@ -300,11 +300,11 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         for (const path of bad) {
           const reply = yield* upload(token, bundleId, [{ path: "ok.md", content: "fine" }, { path, content: "x" }])
           expectError(reply, 400, "validation_failed")
-          expect(reply.body.error.details.some((d: any) => d.path === "files.1.path")).toBe(true)
+          expect(reply.body.error.details.some((d) => d.path === "files.1.path")).toBe(true)
         }
         // all problems are reported together
         const many = yield* upload(token, bundleId, [{ path: "/a", content: "x" }, { path: "b/..", content: "y\u0000" }])
-        expect(many.body.error.details.map((d: any) => d.path)).toEqual(["files.0.path", "files.1.path", "files.1.content"])
+        expect(many.body.error.details.map((d) => d.path)).toEqual(["files.0.path", "files.1.path", "files.1.content"])
         // 512 characters is fine; so are unicode and spaces
         const ok = yield* upload(token, bundleId, [
           { path: "y".repeat(512), content: "x" },
@@ -407,7 +407,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         expectError(reply, 409, "conflict")
         expect(reply.body.error.details).toEqual([{ path: "a.md" }])
         const bundle = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}`, { token }))
-        expect(bundle.body.data.files.map((f: any) => f.path)).toEqual(["a.md"])
+        expect(bundle.body.data.files.map((f) => f.path)).toEqual(["a.md"])
         expect(bundle.body.data.artifactBundle.versionCount).toBe(1)
       }))
 

@@ -64,7 +64,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "1000" } }))
       expect(at64.body.error.message).not.toContain("nests deeper")
       // nothing was written or removed
       const list = yield* call((app) => app.request("GET", "/artifact-bundles", { token }))
-      expect(list.body.data.artifactBundles.map((b: any) => [b.name, b.status])).toEqual([["deep", "active"]])
+      expect(list.body.data.artifactBundles.map((b) => [b.name, b.status])).toEqual([["deep", "active"]])
     }))
 
   it.effect("a streamed (chunked) deep body gets the same answer; a streamed good one still decodes (test/envelope: oversized is 413)", () =>

@@ -19,7 +19,7 @@ layer(makeTestApp())("login tokens", (it) => {
       expect(user.planKey).toBe("free")
       expect(apiKey).toBeUndefined()
       expect(identities).toHaveLength(1)
-      expect(identities[0]).toMatchObject({
+      expect(identities![0]).toMatchObject({
         provider: "firebase",
         providerUserId: "alice",
         signInProvider: "google.com",
@@ -80,7 +80,7 @@ layer(makeTestApp())("login tokens", (it) => {
       const github = yield* call((app) => app.token("gh-user", { signInProvider: "github.com" }))
       const reply = yield* call((app) => app.request("GET", "/me", { token: github }))
       expect(reply.status).toBe(200)
-      expect(reply.body.data.identities[0].signInProviderLabel).toBe("GitHub")
+      expect(reply.body.data.identities![0].signInProviderLabel).toBe("GitHub")
       const rows = yield* Effect.flatMap(TestApp, (app) => app.sql`SELECT 1 FROM identities WHERE provider_user_id LIKE 'p-%'`)
       expect(rows).toHaveLength(0)
     }))
@@ -136,7 +136,7 @@ layer(makeTestApp())("API keys", (it) => {
       )
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))
       expect(listed.status).toBe(200)
-      expect(listed.body.data.apiKeys.map((k: any) => k.id)).toContain(key.id)
+      expect(listed.body.data.apiKeys.map((k) => k.id)).toContain(key.id)
       expect(listed.text).not.toContain(raw)
       expect(listed.text).not.toContain(raw.slice(12))
       // only the hash is stored
@@ -144,20 +144,20 @@ layer(makeTestApp())("API keys", (it) => {
       expect(stored.keyHash.toString("hex")).toBe(Crypto.createHash("sha256").update(raw).digest("hex"))
       const me = yield* call((app) => app.request("GET", "/me", { token: raw }))
       expect(me.status).toBe(200)
-      expect(me.body.data.apiKey.id).toBe(key.id)
-      expect(me.body.data.identities).toBeUndefined()
+      expect(me.body.data.apiKey!.id).toBe(key.id)
+      expect(me.body.data.identities!).toBeUndefined()
       expect(me.text).not.toContain(raw)
-      expect(me.body.data.apiKey.lastUsedAt).not.toBeNull()
+      expect(me.body.data.apiKey!.lastUsedAt).not.toBeNull()
       const revoked = yield* call((app) => app.request("DELETE", `/api-keys/${key.id}`, { token }))
       expect(revoked.status).toBe(200)
       expect(revoked.body.data.apiKey).toMatchObject({ id: key.id, status: "revoked" })
-      expect(revoked.body.data.apiKey.revokedAt).not.toBeNull()
+      expect(revoked.body.data.apiKey!.revokedAt).not.toBeNull()
       expect(revoked.text).not.toContain(raw)
       expectError(yield* call((app) => app.request("GET", "/me", { token: raw })), 401, "unauthorized")
       // revoking again is idempotent
       const again = yield* call((app) => app.request("DELETE", `/api-keys/${key.id}`, { token }))
       expect(again.status).toBe(200)
-      expect(again.body.data.apiKey.revokedAt).toBe(revoked.body.data.apiKey.revokedAt)
+      expect(again.body.data.apiKey!.revokedAt).toBe(revoked.body.data.apiKey!.revokedAt)
     }))
 
   it.effect("key management accepts login tokens only", () =>
@@ -176,7 +176,7 @@ layer(makeTestApp())("API keys", (it) => {
       const owner = yield* call((app) => app.token("owner-a"))
       const created = yield* call((app) => app.request("POST", "/api-keys", { token: owner, body: { name: "a", scopes: ["files:read"] } }))
       const intruder = yield* call((app) => app.token("intruder-b"))
-      expectError(yield* call((app) => app.request("DELETE", `/api-keys/${created.body.data.apiKey.id}`, { token: intruder })), 404, "not_found")
+      expectError(yield* call((app) => app.request("DELETE", `/api-keys/${created.body.data.apiKey!.id}`, { token: intruder })), 404, "not_found")
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token: intruder }))
       expect(listed.body.data.apiKeys).toEqual([])
       expect((yield* call((app) => app.request("GET", "/me", { token: created.body.data.rawApiKey }))).status).toBe(200)
@@ -204,10 +204,10 @@ layer(makeTestApp())("API keys", (it) => {
       for (const [body, path] of cases) {
         const reply = yield* call((app) => app.request("POST", "/api-keys", { token, body }))
         expectError(reply, 400, "validation_failed")
-        expect(reply.body.error.details.map((d: any) => d.path)).toContain(path)
+        expect(reply.body.error.details.map((d) => d.path)).toContain(path)
       }
       const both = yield* call((app) => app.request("POST", "/api-keys", { token, body: { name: "", scopes: [] } }))
-      expect(both.body.error.details.map((d: any) => d.path).sort()).toEqual(["name", "scopes"])
+      expect(both.body.error.details.map((d) => d.path).sort()).toEqual(["name", "scopes"])
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))
       expect(listed.body.data.apiKeys).toEqual([])
     }))
@@ -218,11 +218,11 @@ layer(makeTestApp())("API keys", (it) => {
       const expiresAt = new Date(Date.now() + 3600_000).toISOString()
       const created = yield* call((app) => app.request("POST", "/api-keys", { token, body: { name: "short", scopes: ["files:read"], expiresAt } }))
       expect(created.status).toBe(201)
-      expect(created.body.data.apiKey.expiresAt).toBe(expiresAt)
+      expect(created.body.data.apiKey!.expiresAt).toBe(expiresAt)
       const raw = created.body.data.rawApiKey
       expect((yield* call((app) => app.request("GET", "/me", { token: raw }))).status).toBe(200)
       const sql = (yield* TestApp).sql
-      yield* sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${created.body.data.apiKey.id}`
+      yield* sql`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = ${created.body.data.apiKey!.id}`
       const reply = yield* call((app) => app.request("GET", "/me", { token: raw }))
       expectError(reply, 401, "unauthorized")
       expect(reply.body.error.message).toContain("expired")
@@ -233,8 +233,8 @@ layer(makeTestApp())("API keys", (it) => {
       const raw = yield* call((app) => app.apiKey("busy", ["files:read"]))
       const first = yield* call((app) => app.request("GET", "/me", { token: raw }))
       const second = yield* call((app) => app.request("GET", "/me", { token: raw }))
-      expect(first.body.data.apiKey.lastUsedAt).not.toBeNull()
-      expect(second.body.data.apiKey.lastUsedAt).toBe(first.body.data.apiKey.lastUsedAt)
+      expect(first.body.data.apiKey!.lastUsedAt).not.toBeNull()
+      expect(second.body.data.apiKey!.lastUsedAt).toBe(first.body.data.apiKey!.lastUsedAt)
     }))
 })
 

@@ -24,8 +24,8 @@ layer(makeTestApp({ role: "api" }))("GET /jobs", (it) => {
       const cancelled = yield* call((app) => app.request("POST", `/jobs/${started[1]}/cancel`, { token: alice }))
       expect(cancelled.body.data.job.state).toBe("cancelled")
 
-      const list = (query: string, token = alice) => call((app) => app.request("GET", `/jobs${query}`, { token }))
-      const ids = (reply: { body: any }) => reply.body.data.jobs.map((j: any) => j.id)
+      const list = <const Q extends "" | `?${string}`>(query: Q, token = alice) => call((app) => app.request("GET", `/jobs${query}`, { token }))
+      const ids = (reply: { readonly body: { readonly data: { readonly jobs: ReadonlyArray<{ readonly id: string }> } } }) => reply.body.data.jobs.map((j) => j.id)
       const all = yield* list("")
       expect(all.status).toBe(200)
       expect(ids(all)).toEqual([...started].reverse())

@@ -67,7 +67,7 @@ const seed = (sub: string) =>
       { path: "SKILL.md", content: "---\nname: prepared\ndescription: Prepared statements.\n---\n\n# Prepared\n" },
       { path: "reference/notes.md", content: "# Notes\n\nShort.\n" }
     ], "prepared")
-    const fileId: string = files.find((f: any) => f.file.path === "SKILL.md").file.id
+    const fileId: string = files.find((f) => f.file.path === "SKILL.md")!.file.id
     for (let i = 2; i <= 3; i++) {
       const put = yield* call((app) =>
         app.request("PUT", `/artifact-bundles/${bundleId}/files/${fileId}`, { token, body: { content: `# Prepared ${i}\n` } })
@@ -93,7 +93,7 @@ const readHotPaths = (app: TestAppShape, s: Seed) =>
   Effect.promise(async () => {
     const answers: Record<string, unknown> = {}
     for (const path of hotPaths(s)) {
-      const reply = await app.request("GET", path, { token: s.key })
+      const reply = await app.requestAs<{ readonly data: unknown }>("GET", path, { token: s.key })
       if (reply.status !== 200) throw new Error(`${path}: ${reply.status} ${reply.text}`)
       answers[path] = reply.body.data
     }

@@ -10,7 +10,7 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import type { SigningJwks } from "../src/signing/Api.js"
+import { type OpenJson, openJson } from "./support/Api.js"
 import { type ExportDocument, verifyExport } from "../src/signing/Document.js"
 import { type LocalS3, S3RVER_CREDENTIALS, startS3rver } from "./support/S3rver.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
@@ -18,8 +18,8 @@ import { bundleWith, call, count, DEPLOY_SKILL, expectError, skillBundle, waitFo
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true"
 
-const post = (token: string, path: string, body: unknown = {}) => call((app) => app.request("POST", path, { token, body }))
-const get = (token: string | undefined, path: string) => call((app) => app.request("GET", path, { token }))
+const post = <const P extends string>(token: string, path: P, body: unknown = {}) => call((app) => app.request("POST", path, { token, body }))
+const get = <const P extends string>(token: string | undefined, path: P) => call((app) => app.request("GET", path, { token }))
 
 /** A bundle with two versions of its skill and a completed eval of them. */
 const completedEval = (token: string) =>
@@ -50,9 +50,9 @@ const reportAndWait = (token: string, bundleId: string, body: unknown) =>
 
 /** The signed export document itself, outside the envelope. */
 const exportOf = (token: string, bundleId: string, id: string) =>
-  call((app) => app.request<never, ExportDocument>("GET", `/artifact-bundles/${bundleId}/proof-reports/${id}/export`, { token }))
+  call((app) => app.requestAs<ExportDocument>("GET", `/artifact-bundles/${bundleId}/proof-reports/${id}/export`, { token }))
 
-const jwks = Effect.map(call((app) => app.request<never, typeof SigningJwks.Type>("GET", "/signing-keys")), (reply) => {
+const jwks = Effect.map(call((app) => app.request("GET", "/signing-keys")), (reply) => {
   expect(reply.status).toBe(200)
   return reply.body
 })
@@ -68,7 +68,7 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       expect(created.evalRun).toBeNull()
       expect(created.job.kind).toBe("proof_report")
       expect(job.state).toBe("completed")
-      const events = (yield* get(token, `/jobs/${job.id}/events`)).body.data.events as Array<any>
+      const events = (yield* get(token, `/jobs/${job.id}/events`)).body.data.events
       expect(events.map((e) => e.phase)).toEqual(["waiting_for_eval", "waiting_for_eval", "assembling", "signing", "exporting", "saving", "completed"])
 
       expect(report.status).toBe("completed")
@@ -76,10 +76,10 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       expect(report.candidate).toEqual({ fileVersionId: target.candidateFileVersionId, contentHash: target.candidateHash })
       expect(report.export).toMatchObject({ provider: "filesystem", bucket: null })
       expect(report.exportFailure).toBeNull()
-      expect(report.signature.alg).toBe("EdDSA")
+      expect(report.signature!.alg).toBe("EdDSA")
       expect(report.exportPath).toBe(`/api/v1/artifact-bundles/${bundleId}/proof-reports/${report.id}/export`)
       // everything the contract lists
-      const payload = report.report
+      const payload = openJson(report.report)
       expect(payload.source).toMatchObject({ contentHash: target.sourceHash, versionNumber: 1, path: "SKILL.md" })
       expect(payload.candidate).toMatchObject({ contentHash: target.candidateHash, versionNumber: 2 })
       expect(payload.cases).toHaveLength(3)
@@ -108,18 +108,18 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       expect(exported.body).not.toHaveProperty("data")
       expect(exported.body.payload).toEqual(payload)
       const keys = yield* jwks
-      expect(keys.keys.map((k: any) => k.kid)).toContain(report.signature.kid)
+      expect(keys.keys.map((k) => k.kid)).toContain(report.signature!.kid)
       const verified = yield* Effect.promise(() => verifyExport(exported.body, keys))
-      expect(verified).toMatchObject({ valid: true, kid: report.signature.kid })
+      expect(verified).toMatchObject({ valid: true, kid: report.signature!.kid })
       // reformatting the JSON keeps it valid; any changed value fails; an unknown key id fails
       const reformatted = JSON.parse(JSON.stringify(exported.body))
       expect((yield* Effect.promise(() => verifyExport(reformatted, keys))).valid).toBe(true)
       for (const tamper of [
-        (d: any) => (d.payload.cases[0].candidate.score += 1),
-        (d: any) => (d.payload.candidate.contentHash = target.sourceHash),
-        (d: any) => (d.payload.eval.passCount += 1),
-        (d: any) => (d.payload.generatedAt = "2000-01-01T00:00:00.000Z"),
-        (d: any) => (d.payload.knownLimitations = [])
+        (d: OpenJson) => (d.payload.cases[0].candidate.score += 1),
+        (d: OpenJson) => (d.payload.candidate.contentHash = target.sourceHash),
+        (d: OpenJson) => (d.payload.eval.passCount += 1),
+        (d: OpenJson) => (d.payload.generatedAt = "2000-01-01T00:00:00.000Z"),
+        (d: OpenJson) => (d.payload.knownLimitations = [])
       ]) {
         const copy = JSON.parse(exported.text)
         tamper(copy)
@@ -157,7 +157,7 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
 
       // the object store's copy gone: the database's copy is served, the same bytes, still verifying
       const app = yield* TestApp
-      Fs.rmSync(Path.join(app.dataDir, "exports", report.export.key))
+      Fs.rmSync(Path.join(app.dataDir, "exports", report.export!.key))
       const fallback = yield* exportOf(token, bundleId, report.id)
       expect(fallback.status).toBe(200)
       expect(fallback.headers.get("x-rubr-export-source")).toBe("database")
@@ -174,8 +174,8 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       yield* waitForJob(token, audit.body.data.jobId)
       const { report } = yield* reportAndWait(token, bundleId, { evalRunId, auditRunId: audit.body.data.auditRun.id })
       expect(report.auditRunId).toBe(audit.body.data.auditRun.id)
-      expect(report.report.audit).toMatchObject({ id: audit.body.data.auditRun.id, rubricKey: "skill" })
-      expect(report.report.audit.overallScore).toBeGreaterThan(0)
+      expect(openJson(report.report).audit).toMatchObject({ id: audit.body.data.auditRun.id, rubricKey: "skill" })
+      expect(openJson(report.report).audit.overallScore).toBeGreaterThan(0)
 
       expect(yield* statusOf({ evalRunId: "00000000-0000-4000-8000-000000000000" })).toEqual([404, "not_found"])
       expect(yield* statusOf({ evalRunId, auditRunId: "00000000-0000-4000-8000-000000000000" })).toEqual([404, "not_found"])
@@ -216,8 +216,8 @@ layer(makeTestApp({ role: "all" }))("proof reports with filesystem storage", (it
       const intruder = yield* call((app) => app.token("intruder"))
       for (const path of paths) expect([path, (yield* get(intruder, path)).status]).toEqual([path, 404])
       expect((yield* createReport(intruder, bundleId, { evalRunId })).status).toBe(404)
-      const list = yield* get(exporter, paths[0]!)
-      expect(list.body.data.proofReports.map((r: any) => r.id)).toEqual([id])
+      const list = yield* get(exporter, `/artifact-bundles/${bundleId}/proof-reports`)
+      expect(list.body.data.proofReports.map((r) => r.id)).toEqual([id])
     }))
 
   it.effect("the JWKS is public and lists the active key; the signing key persists in the data directory", () =>
@@ -241,22 +241,23 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "600" } })
       const created = yield* createReport(token, bundleId, { maxCases: 2 })
       expect(created.status).toBe(202)
       const data = created.body.data
-      expect(data.evalRun).toMatchObject({ status: "queued", scenarioCount: 2 })
-      expect(data.evalJobId).toBe(data.evalRun.jobId)
-      expect(data.proofReport.evalRunId).toBe(data.evalRun.id)
+      const evalRun = data.evalRun!
+      expect(evalRun).toMatchObject({ status: "queued", scenarioCount: 2 })
+      expect(data.evalJobId).toBe(evalRun.jobId)
+      expect(data.proofReport.evalRunId).toBe(evalRun.id)
       // while the eval runs, the same eval cannot be proved by id: 409
-      const early = yield* createReport(token, bundleId, { evalRunId: data.evalRun.id })
+      const early = yield* createReport(token, bundleId, { evalRunId: evalRun.id })
       expect([early.status, early.body.error.code]).toEqual([409, "conflict"])
       const job = yield* waitForJob(token, data.jobId)
       expect(job.state).toBe("completed")
-      const events = (yield* get(token, `/jobs/${data.jobId}/events`)).body.data.events as Array<any>
+      const events = (yield* get(token, `/jobs/${data.jobId}/events`)).body.data.events
       expect(events.some((e) => e.kind === "deferred" && /Waiting for the eval run/.test(e.message))).toBe(true)
       expect(job.attempts).toBe(1)
-      const evalJob = yield* waitForJob(token, data.evalJobId)
+      const evalJob = yield* waitForJob(token, data.evalJobId!)
       expect(evalJob.state).toBe("completed")
       const credits = yield* get(token, "/credits")
-      expect(credits.body.data.ledger.filter((e: any) => e.type === "debit").map((e: any) => [e.reason, e.resourceId])).toEqual([
-        ["eval_run", data.evalRun.id]
+      expect(credits.body.data.ledger.filter((e) => e.type === "debit").map((e) => [e.reason, e.resourceId])).toEqual([
+        ["eval_run", evalRun.id]
       ])
       const exported = yield* exportOf(token, bundleId, data.proofReport.id)
       const keys = yield* jwks
@@ -290,7 +291,7 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "600" } })
       expect((yield* post(token, `/jobs/${data.evalJobId}/cancel`)).status).toBe(200)
       const job = yield* waitForJob(token, data.jobId)
       expect(job.state).toBe("failed")
-      expect(job.error.code).toBe("eval_failed")
+      expect(job.error!.code).toBe("eval_failed")
       const report = (yield* get(token, `/artifact-bundles/${bundleId}/proof-reports/${data.proofReport.id}`)).body.data.proofReport
       expect(report).toMatchObject({ status: "failed", error: { code: "eval_failed" }, report: null, export: null })
       expect((yield* exportOf(token, bundleId, data.proofReport.id)).status).toBe(409)
@@ -362,7 +363,7 @@ layer(s3App)("proof reports on S3 (a local s3rver)", (it) => {
         forcePathStyle: true,
         credentials: S3RVER_CREDENTIALS
       })
-      const object = yield* Effect.promise(() => client.send(new GetObjectCommand({ Bucket: "rubr-proofs", Key: report.export.key })))
+      const object = yield* Effect.promise(() => client.send(new GetObjectCommand({ Bucket: "rubr-proofs", Key: report.export!.key })))
       const stored = yield* Effect.promise(() => object.Body!.transformToString("utf8"))
       const exported = yield* exportOf(token, bundleId, report.id)
       expect(exported.headers.get("x-rubr-export-source")).toBe("s3")

@@ -68,22 +68,22 @@ layer(makeTestApp({ role: "all" }))("review settings and rule ids", (it) => {
       expect(patch.status).toBe(400)
       // nothing half-written: the failed creations left no bundle
       const list = yield* call((app) => app.request("GET", "/artifact-bundles", { token }))
-      expect(list.body.data.artifactBundles.map((b: any) => b.settings)).toEqual([{ disabledRules: ["SK-SAFE-DESTRUCTIVE"] }])
+      expect(list.body.data.artifactBundles.map((b) => b.settings)).toEqual([{ disabledRules: ["SK-SAFE-DESTRUCTIVE"] }])
     }))
 
   it.effect("an audit reports findings with rule ids; a disabled rule is not reported, scored or repaired", () =>
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("rules-user"))
       const plain = yield* auditOf(token, "release-notes")
-      const destructive = plain.findings.find((f: any) => f.ruleId === "SK-SAFE-DESTRUCTIVE")
+      const destructive = plain.findings.find((f) => f.ruleId === "SK-SAFE-DESTRUCTIVE")
       expect(destructive).toMatchObject({ severity: "critical", criterionKey: "safety", filePath: "SKILL.md", lineStart: 15 })
       for (const f of plain.findings) expect(f.ruleId).toMatch(/^SK-[A-Z]+(-[A-Z0-9]+)+$/)
-      expect(plain.improvedVersion.content).toContain("Ask the user to confirm before running it")
+      expect(plain.improvedVersion!.content).toContain("Ask the user to confirm before running it")
 
       const off = yield* auditOf(token, "release-notes", { disabledRules: ["SK-SAFE-DESTRUCTIVE"] })
-      expect(off.findings.map((f: any) => f.ruleId)).not.toContain("SK-SAFE-DESTRUCTIVE")
-      expect(off.scores.find((s: any) => s.key === "safety").score).toBe(100)
-      expect(off.overallScore).toBeGreaterThan(plain.overallScore + 10)
+      expect(off.findings.map((f) => f.ruleId)).not.toContain("SK-SAFE-DESTRUCTIVE")
+      expect(off.scores.find((s) => s.key === "safety")!.score).toBe(100)
+      expect(off.overallScore).toBeGreaterThan(plain.overallScore! + 10)
       expect(off.improvedVersion?.content ?? SKILL).not.toContain("Ask the user to confirm before running it")
     }))
 
@@ -91,11 +91,11 @@ layer(makeTestApp({ role: "all" }))("review settings and rule ids", (it) => {
     Effect.gen(function*() {
       const token = yield* call((app) => app.token("rules-name"))
       const same = yield* auditOf(token, "release-notes")
-      expect(same.findings.map((f: any) => f.ruleId)).not.toContain("SK-NAME-FOLDER")
+      expect(same.findings.map((f) => f.ruleId)).not.toContain("SK-NAME-FOLDER")
       const other = yield* auditOf(token, "changelog-drafter")
-      expect(other.findings.find((f: any) => f.ruleId === "SK-NAME-FOLDER")).toMatchObject({ severity: "major", lineStart: 2 })
-      expect(other.improvedVersion.content).toContain("\nname: changelog-drafter\n")
-      expect(other.improvedVersion.changes).toContain("Line 2: set `name` to `changelog-drafter`, the folder's name (it was `release-notes`).")
+      expect(other.findings.find((f) => f.ruleId === "SK-NAME-FOLDER")).toMatchObject({ severity: "major", lineStart: 2 })
+      expect(other.improvedVersion!.content).toContain("\nname: changelog-drafter\n")
+      expect(other.improvedVersion!.changes).toContain("Line 2: set `name` to `changelog-drafter`, the folder's name (it was `release-notes`).")
     }))
 
   it.effect("the bundle's name is part of what makes two audits identical", () =>
@@ -112,6 +112,6 @@ layer(makeTestApp({ role: "all" }))("review settings and rule ids", (it) => {
       expect(after.status).toBe(202)
       expect((yield* waitForJob(token, after.body.data.jobId)).state).toBe("completed")
       const run = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/audits/${after.body.data.auditRun.id}`, { token }))
-      expect(run.body.data.auditRun.findings.map((f: any) => f.ruleId)).toContain("SK-NAME-FOLDER")
+      expect(run.body.data.auditRun.findings.map((f) => f.ruleId)).toContain("SK-NAME-FOLDER")
     }))
 })

@@ -4,7 +4,6 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
-import type { SigningJwks } from "../src/signing/Api.js"
 import { signPayload, verifyExport } from "../src/signing/Document.js"
 import { deterministicPrivateJwk, fromPrivateJwk } from "../src/signing/Keys.js"
 import { inOneMinuteWindow, makeTestApp, type OpenApiDocument, TestApp } from "./support/TestApp.js"
@@ -22,7 +21,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_SIGNING_KEY_FILE: keyFile, SERVI
         yield* inOneMinuteWindow()
         const app = yield* TestApp
         const key = yield* Effect.promise(() => fromPrivateJwk(privateJwk))
-        const reply = yield* Effect.promise(() => app.request<never, typeof SigningJwks.Type>("GET", "/signing-keys"))
+        const reply = yield* Effect.promise(() => app.request("GET", "/signing-keys"))
         expect(reply.status).toBe(200)
         expect(reply.headers.get("content-type")).toContain("application/jwk-set+json")
         expect(reply.body).toEqual({ keys: [key.publicJwk] })
@@ -38,7 +37,7 @@ layer(makeTestApp({ role: "api", env: { SERVICE_SIGNING_KEY_FILE: keyFile, SERVI
         })
 
         // the OpenAPI document lists it with its media type
-        const openapi = yield* Effect.promise(() => app.request<never, OpenApiDocument>("GET", "/openapi.json"))
+        const openapi = yield* Effect.promise(() => app.requestAs<OpenApiDocument>("GET", "/openapi.json"))
         const operation = openapi.body.paths["/api/v1/signing-keys"].get
         expect(Object.keys(operation.responses["200"].content)).toEqual(["application/jwk-set+json"])
 

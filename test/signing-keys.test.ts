@@ -284,7 +284,7 @@ describe("npm run signing-key", () => {
       cwd: Path.resolve(import.meta.dirname, "..")
     }).then(
       ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: any) => ({ code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) })
+      (error) => ({ code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) })
     )
 
   it("show prints the active key; rotate keeps the old one and creates a new one", async () => {

@@ -58,7 +58,7 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
       expect(job.body.data.job.state).toBe("queued")
       const events = yield* call((a) => a.request("GET", `/jobs/${jobId}/events`, { token }))
-      expect(events.body.data.events.map((e: any) => e.kind)).toEqual(["queued", "worker_lost"])
+      expect(events.body.data.events.map((e) => e.kind)).toEqual(["queued", "worker_lost"])
       expect(yield* graphileJob(jobId)).toEqual({ lockedAt: null, lockedBy: null })
       // a second pass finds nothing of it to do
       yield* recover
@@ -71,7 +71,7 @@ layer(makeTestApp({ role: "api" }))("stale-job recovery", (it) => {
       yield* recover
       const job = yield* call((a) => a.request("GET", `/jobs/${jobId}`, { token }))
       expect(job.body.data.job.state).toBe("failed")
-      expect(job.body.data.job.error.code).toBe("worker_lost")
+      expect(job.body.data.job.error!.code).toBe("worker_lost")
       expect(yield* count("credit_ledger", `resource_id = '${runId}' AND type = 'refund'`)).toBe(1)
       const graphile = yield* graphileJob(jobId)
       expect(graphile === undefined || graphile.lockedBy === null).toBe(true)

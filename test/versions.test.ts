@@ -20,7 +20,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
     it.effect("a new user's walk-through: upload a skill folder, edit SKILL.md twice, restore the bundle, read the history", () =>
       Effect.gen(function*() {
         const { token, bundleId } = yield* newBundle("walkthrough")
-        const req = (method: string, path: string, body?: unknown) =>
+        const req = <const M extends string, const P extends string>(method: M, path: P, body?: unknown) =>
           call((app) => app.request(method, `/artifact-bundles/${bundleId}${path}`, { token, body }))
         const up = yield* req("POST", "/files", {
           files: [
@@ -44,7 +44,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         // bundle events: one per file version, newest first
         const events = yield* req("GET", "/versions")
         expect(events.status).toBe(200)
-        expect(events.body.data.versions.map((e: any) => e.artifactBundleVersionNumber)).toEqual([7, 6, 5, 4, 3, 2, 1])
+        expect(events.body.data.versions.map((e) => e.artifactBundleVersionNumber)).toEqual([7, 6, 5, 4, 3, 2, 1])
         expect(events.body.data.versions[0]).toMatchObject({ fileId: lateId, filePath: "late.md", fileVersionNumber: 1, source: "upload" })
         expect(events.body.data.versions[1]).toMatchObject({
           artifactBundleId: bundleId,
@@ -61,13 +61,13 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         expect(restore.status).toBe(200)
         const data = restore.body.data
         expect(data.restoredFromArtifactBundleVersionNumber).toBe(3)
-        expect(data.restoredFiles.map((r: any) => r.file.path)).toEqual(["references/api.md", "SKILL.md"].sort())
+        expect(data.restoredFiles.map((r) => r.file.path)).toEqual(["references/api.md", "SKILL.md"].sort())
         for (const r of data.restoredFiles) {
           expect(r.version.source).toBe("restore")
           expect(r.version.message).toBe("back to the start")
           expect(r.file.latestVersionNumber).toBe(r.version.versionNumber)
         }
-        const skill = data.restoredFiles.find((r: any) => r.file.path === "SKILL.md")
+        const skill = data.restoredFiles.find((r) => r.file.path === "SKILL.md")!
         expect(skill.version.versionNumber).toBe(4)
         expect(skill.version.contentHash).toBe(sha("# Skill v1\n"))
         expect(data.skippedFiles).toEqual(
@@ -78,8 +78,8 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         )
         expect(data.skippedFiles).toHaveLength(2)
         expect(data.artifactBundle).toMatchObject({ versionCount: 9, activeVersionNumber: 9, fileCount: 3 })
-        expect(data.artifactBundle.latestVersion.artifactBundleVersionNumber).toBe(9)
-        expect(data.artifactBundle.primaryFile.path).toBe("SKILL.md")
+        expect(data.artifactBundle.latestVersion!.artifactBundleVersionNumber).toBe(9)
+        expect(data.artifactBundle.primaryFile!.path).toBe("SKILL.md")
 
         const read = yield* req("GET", `/files/${skillId}`)
         expect(read.body.data.content).toBe("# Skill v1\n")
@@ -88,7 +88,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
 
         // file history: newest first, nothing rewritten
         const history = yield* req("GET", `/files/${skillId}/versions`)
-        expect(history.body.data.versions.map((v: any) => [v.versionNumber, v.source])).toEqual([
+        expect(history.body.data.versions.map((v) => [v.versionNumber, v.source])).toEqual([
           [4, "restore"],
           [3, "edit"],
           [2, "edit"],
@@ -112,7 +112,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
           app.request("POST", `/artifact-bundles/${bundleId}/files`, { token, body: { files: [{ path: "p.md", content: "one" }] } })
         )
         const fileId = up.body.data.files[0].file.id
-        const base = `/artifact-bundles/${bundleId}/files/${fileId}`
+        const base = `/artifact-bundles/${bundleId}/files/${fileId}` as const
         yield* call((app) => app.request("PUT", base, { token, body: { content: "two" } }))
         const restored = yield* call((app) => app.request("POST", `${base}/versions/1/restore`, { token }))
         expect(restored.status).toBe(200)
@@ -168,10 +168,10 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const seen: Array<number> = []
         let cursor: string | null = null
         do {
-          const q: string = cursor ? `?limit=5&cursor=${cursor}` : "?limit=5"
-          const page: any = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${fileId}/versions${q}`, { token }))
+          const q: string = cursor ? `limit=5&cursor=${cursor}` : "limit=5"
+          const page = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${fileId}/versions?${q}`, { token }))
           expect(page.status).toBe(200)
-          seen.push(...page.body.data.versions.map((v: any) => v.versionNumber))
+          seen.push(...page.body.data.versions.map((v) => v.versionNumber))
           cursor = page.body.data.pagination.nextCursor
         } while (cursor)
         expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => 12 - i))
@@ -179,15 +179,15 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_BUNDLE_PER_MINUTE: "100000", SERVI
         const events: Array<number> = []
         cursor = null
         do {
-          const q: string = cursor ? `?limit=4&cursor=${cursor}` : "?limit=4"
-          const page: any = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/versions${q}`, { token }))
-          events.push(...page.body.data.versions.map((v: any) => v.artifactBundleVersionNumber))
+          const q: string = cursor ? `limit=4&cursor=${cursor}` : "limit=4"
+          const page = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/versions?${q}`, { token }))
+          events.push(...page.body.data.versions.map((v) => v.artifactBundleVersionNumber))
           cursor = page.body.data.pagination.nextCursor
         } while (cursor)
         expect(events).toEqual(Array.from({ length: 12 }, (_, i) => 12 - i))
         // offset paging works too
         const byOffset = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/versions?limit=3&offset=3`, { token }))
-        expect(byOffset.body.data.versions.map((v: any) => v.artifactBundleVersionNumber)).toEqual([9, 8, 7])
+        expect(byOffset.body.data.versions.map((v) => v.artifactBundleVersionNumber)).toEqual([9, 8, 7])
         expect(byOffset.body.data.pagination.nextOffset).toBe(6)
         expectError(
           yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/versions?limit=500`, { token })),

@@ -59,7 +59,7 @@ layer(makeTestApp({ devJwks: true }))("out of the box (the service's own develop
       const me = yield* call((app) => app.request("GET", "/me", { token: reply.body.data.token }))
       expect(me.status).toBe(200)
       expect(me.body.data.user).toMatchObject({ email: "developer@localhost.localdomain", displayName: "Local developer" })
-      expect(me.body.data.identities[0]).toMatchObject({ providerUserId: "local-developer", signInProvider: "google.com" })
+      expect(me.body.data.identities![0]).toMatchObject({ providerUserId: "local-developer", signInProvider: "google.com" })
       // the same user each time: a second sign-in is the same account
       const again = yield* call(devSignIn)
       const me2 = yield* call((app) => app.request("GET", "/me", { token: again.body.data.token }))
@@ -152,11 +152,11 @@ layer(makeTestApp({ env: { SERVICE_AUTH_PROVIDER_CLAIM: "app_metadata.provider",
       Effect.gen(function*() {
         const atPath = yield* call((app) => app.token("claim-path", { signInProvider: "github.com", providerClaim: "app_metadata.provider" }))
         const me = yield* call((app) => app.request("GET", "/me", { token: atPath }))
-        expect([me.status, me.body.data.identities[0].signInProvider]).toEqual([200, "github.com"])
+        expect([me.status, me.body.data.identities![0].signInProvider]).toEqual([200, "github.com"])
         // the Firebase claim is not the configured one: this token has no provider, so `oidc`
         const generic = yield* call((app) => app.token("generic-oidc", { signInProvider: "google.com" }))
         const me2 = yield* call((app) => app.request("GET", "/me", { token: generic }))
-        expect([me2.status, me2.body.data.identities[0].signInProvider, me2.body.data.identities[0].signInProviderLabel]).toEqual([200, "oidc", "OpenID Connect"])
+        expect([me2.status, me2.body.data.identities![0].signInProvider, me2.body.data.identities![0].signInProviderLabel]).toEqual([200, "oidc", "OpenID Connect"])
         const other = yield* call((app) => app.token("claim-other", { signInProvider: "password", providerClaim: "app_metadata.provider" }))
         const refused = yield* call((app) => app.request("GET", "/me", { token: other }))
         expect([refused.status, refused.body.error.code]).toEqual([403, "forbidden"])

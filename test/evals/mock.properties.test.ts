@@ -368,9 +368,9 @@ describe("mock evaluator properties", () => {
         }
       })
 
-      it("3b. removing the \"use when\" trigger lowers the negative case (and fails it) and the trigger case, and nothing else", () => {
+      // an artifact with no "use when" trigger has nothing to remove
+      it.skipIf(withoutTrigger(original) === original)("3b. removing the \"use when\" trigger lowers the negative case (and fails it) and the trigger case, and nothing else", () => {
         const mutated = withoutTrigger(original)
-        if (mutated === original) return
         for (const c of kit) {
           const k = classifyCase(c).kind
           const r = compare(a, original, mutated, c)

@@ -15,7 +15,7 @@ import { inject } from "vitest"
 import { roleLayer } from "../../src/App.js"
 import { type DevKey, generateDevKey, mintToken, privateKeyPathFor, type TokenOptions } from "../../src/auth/DevTokens.js"
 import { AppConfig, type Role } from "../../src/config/AppConfig.js"
-import type { ErrorDetail } from "../../src/domain/Errors.js"
+import type { BodyOf } from "./Api.js"
 import { HttpServer } from "@effect/platform"
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { TracingOff, tracingWith } from "../../src/telemetry/Tracing.js"
@@ -24,24 +24,7 @@ export const ISSUER = "rubr-test"
 export const AUDIENCE = "rubr-test-aud"
 const TEMPLATE_DB = "rubr_test_template"
 
-/** The error envelope's `error` (src/domain/Errors.ts, `envelopeBody`). */
-export interface ApiError {
-  readonly code: string
-  readonly message: string
-  readonly requestId: string
-  readonly details: ReadonlyArray<ErrorDetail>
-}
-
-/**
- * A JSON reply's body as the contract shapes it: the success envelope around the data `T` the caller
- * names, or (on a 4xx/5xx, after the test checked the status) the error envelope. A document served
- * outside the envelope (the OpenAPI document, a JWKS, a signed export) names its whole body as `B`.
- */
-export interface Body<T> {
-  readonly data: T
-  readonly requestId: string
-  readonly error: ApiError
-}
+export type { ApiError, ErrorBody } from "./Api.js"
 
 /** The parts of the OpenAPI document the tests read (GET /openapi.json, outside the envelope). */
 export interface OpenApiDocument {
@@ -49,7 +32,8 @@ export interface OpenApiDocument {
   readonly paths: Record<string, Record<string, { readonly responses: Record<string, { readonly content: Record<string, unknown> }> }>>
 }
 
-export interface Reply<T = any, B = Body<T>> {
+/** A reply; its `body` is the parsed JSON (undefined when the body is not JSON). */
+export interface Reply<B> {
   readonly status: number
   readonly headers: Headers
   readonly body: B
@@ -74,7 +58,13 @@ export interface TestAppShape {
   readonly token: (sub: string, options?: Partial<TokenOptions>) => Promise<string>
   /** Signs in `sub` and creates an API key with these scopes; returns the raw key. */
   readonly apiKey: (sub: string, scopes: ReadonlyArray<string>, name?: string) => Promise<string>
-  readonly request: <T = any, B = Body<T>>(method: string, path: string, options?: RequestOptions) => Promise<Reply<T, B>>
+  /** A request whose reply body is typed by the contract's endpoint for this method and path (test/support/Api.ts). */
+  readonly request: <const M extends string, const P extends string>(method: M, path: P, options?: RequestOptions) => Promise<Reply<BodyOf<M, P>>>
+  /**
+   * The escape hatch: a request whose reply body the test names itself, for a document served outside
+   * the envelope (the OpenAPI document, a JWKS, a signed export) or a path the types cannot follow.
+   */
+  readonly requestAs: <B>(method: string, path: string, options?: RequestOptions) => Promise<Reply<B>>
   readonly sql: SqlClient.SqlClient
 }
 
@@ -141,7 +131,7 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
           const baseUrl = address && address._tag === "TcpAddress" ? `http://127.0.0.1:${address.port}/api/v1` : ""
           const token = (sub: string, extra: Partial<TokenOptions> = {}) =>
             mintToken(key, { issuer: ISSUER, audience: AUDIENCE, sub, ...extra })
-          const request = async <T, B = Body<T>>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<T, B>> => {
+          const requestAs = async <B>(method: string, path: string, opts: RequestOptions = {}): Promise<Reply<B>> => {
             const headers: Record<string, string> = { ...opts.headers }
             if (opts.token !== undefined) headers["authorization"] = `Bearer ${opts.token}`
             let body: string | Uint8Array | undefined
@@ -160,12 +150,14 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
             }
             return { status: response.status, headers: response.headers, body: parsed, text }
           }
+          const request = <const M extends string, const P extends string>(method: M, path: P, opts?: RequestOptions) =>
+            requestAs<BodyOf<M, P>>(method, path, opts)
           const apiKey = async (sub: string, scopes: ReadonlyArray<string>, name = "test key") => {
-            const reply = await request<{ rawApiKey: string }>("POST", "/api-keys", { token: await token(sub), body: { name, scopes } })
+            const reply = await request("POST", "/api-keys", { token: await token(sub), body: { name, scopes } })
             if (reply.status !== 201) throw new Error(`api key creation failed: ${reply.status} ${reply.text}`)
             return reply.body.data.rawApiKey
           }
-          return { baseUrl, databaseUrl, dataDir: dir, key, token, apiKey, request, sql }
+          return { baseUrl, databaseUrl, dataDir: dir, key, token, apiKey, request, requestAs, sql }
         })
       )
       return testApp.pipe(

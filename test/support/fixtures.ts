@@ -2,6 +2,7 @@
 import { Effect, Schema } from "effect"
 import { expect } from "vitest"
 import { envelopeBody } from "../../src/domain/Errors.js"
+import type { BodyOf } from "./Api.js"
 import { sleep, TestApp } from "./TestApp.js"
 
 /** Runs one step against the file's TestApp (a request, a token) inside the test's Effect. */
@@ -44,6 +45,8 @@ Collect the merged pull requests and write the notes.
 \`\`\`
 `
 
+type UploadedFiles = BodyOf<"POST", `/artifact-bundles/${string}/files`>["data"]["files"]
+
 /** Creates a bundle with the given files; returns its id and the upload reply's files. */
 export const bundleWith = (token: string, files: ReadonlyArray<{ path: string; content: string }>, name = "bundle") =>
   Effect.gen(function*() {
@@ -53,9 +56,9 @@ export const bundleWith = (token: string, files: ReadonlyArray<{ path: string; c
     if (files.length > 0) {
       const uploaded = yield* call((app) => app.request("POST", `/artifact-bundles/${bundleId}/files`, { token, body: { files } }))
       if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${uploaded.text}`)
-      return { bundleId, files: uploaded.body.data.files as ReadonlyArray<any> }
+      return { bundleId, files: uploaded.body.data.files }
     }
-    return { bundleId, files: [] as ReadonlyArray<any> }
+    return { bundleId, files: [] as UploadedFiles }
   })
 
 export const skillBundle = (token: string) =>
