@@ -101,9 +101,9 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
       // someone changes a file in the service: the estimate's inputHash differs, so that artifact is
       // synced again (its local content wins) and audited anew; the other two stay at one request
       const bundles = (yield* call((a) => a.request("GET", "/artifact-bundles?limit=200", { token: key }))).body.data.artifactBundles
-      const comms = bundles.find((b: any) => b.name === "skills/internal-comms")
+      const comms = bundles.find((b) => b.name === "skills/internal-comms")!
       const files = (yield* call((a) => a.request("GET", `/artifact-bundles/${comms.id}/files?limit=200`, { token: key }))).body.data.files
-      const skill = files.find((f: any) => f.path === "SKILL.md")
+      const skill = files.find((f) => f.path === "SKILL.md")!
       const changed = yield* call((a) =>
         a.request("PUT", `/artifact-bundles/${comms.id}/files/${skill.id}`, { token: key, body: { content: "---\nname: internal-comms\ndescription: changed elsewhere\n---\n# x\n" } }))
       expect(changed.status).toBe(200)
