@@ -451,7 +451,9 @@ layer(makeTestApp({ role: "all", env: { SERVICE_MOCK_REVIEW_DELAY_MS: "3000" } }
       const started = yield* cli(["audits", "start", "--bundle", "slow", "--detach", "--format", "json"], { env })
       expect(started.code).toBe(0)
       const jobId = JSON.parse(started.stdout).jobId
-      expect(started.ms).toBeLessThan(3000)
+      // it answered without waiting: the job it printed has not ended, where a wait would have printed
+      // the completed job (no timing: a loaded machine may take seconds just to start the process)
+      expect(["queued", "running"]).toContain(JSON.parse(started.stdout).job.state)
       const cancelled = yield* cli(["jobs", "cancel", jobId, "--format", "json"], { env })
       expect([cancelled.code, JSON.parse(cancelled.stdout).job.state]).toEqual([0, "cancelled"])
       const watched = yield* cli(["jobs", "watch", jobId], { env })
