@@ -1,23 +1,16 @@
 /** The audit run record as stored in `audit_runs`, and its result. */
 import { Schema } from "effect"
+import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
-import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
+import { FileId, VersionId } from "../domain/Ids.js"
 import { runInsertRowsOf } from "../jobs/Jobs.js"
-import { RunStatus } from "../jobs/Job.js"
 import type { Estimate } from "../credits/Estimate.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
 import type { CriterionScore, EvalCase, Finding, Rubric } from "../review/Types.js"
-import type { Usage } from "../ai/Usage.js"
-import type { Reconciliation } from "../credits/Reconcile.js"
 import type { TargetDescription } from "../targets/Targets.js"
 
 export const AuditRunRow = Schema.Struct({
-  id: RunId,
-  artifactBundleId: BundleId,
-  userId: Schema.String,
-  jobId: JobId,
-  requestedByApiKeyId: Schema.NullOr(Schema.String),
-  status: RunStatus,
+  ...runHeadFields,
   targetMode: Schema.Literal("file", "bundle"),
   targetFileId: Schema.NullOr(FileId),
   targetFileVersionId: Schema.NullOr(VersionId),
@@ -28,17 +21,10 @@ export const AuditRunRow = Schema.Struct({
   rubricVersion: Schema.String,
   artifactType: Schema.String,
   summary: storedJson<AuditSummaryJson>("AuditSummaryJson"),
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
   result: Schema.NullOr(storedJson<StoredResult>("StoredResult")),
-  usage: Schema.NullOr(storedJson<Usage>("Usage")),
-  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
-  errorCode: Schema.NullOr(Schema.String),
-  errorMessage: Schema.NullOr(Schema.String),
   appliedAt: Schema.NullOr(Schema.DateFromSelf),
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
-  completedAt: Schema.NullOr(Schema.DateFromSelf)
+  ...runCostFields,
+  ...runEndFields
 })
 export type AuditRunRow = typeof AuditRunRow.Type
 export const AuditRunRows = rowsOf("audit run", AuditRunRow)

@@ -1,11 +1,10 @@
 /** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
 import { Schema } from "effect"
+import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
-import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
-import { RunStatus } from "../jobs/Job.js"
+import { FileId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
-import type { Reconciliation } from "../credits/Reconcile.js"
-import type { ProviderInfo, Usage } from "../ai/Usage.js"
+import type { ProviderInfo } from "../ai/Usage.js"
 import type { EvalCase } from "../review/Types.js"
 import type { TargetDescription } from "../targets/Targets.js"
 import type { SourceSummary } from "./Api.js"
@@ -94,12 +93,7 @@ export type ConversionStoredSummary = ConversionSummaryJson & {
 }
 
 export const ConversionRow = Schema.Struct({
-  id: RunId,
-  artifactBundleId: BundleId,
-  userId: Schema.String,
-  jobId: JobId,
-  requestedByApiKeyId: Schema.NullOr(Schema.String),
-  status: RunStatus,
+  ...runHeadFields,
   targetMode: Schema.Literal("file", "bundle"),
   targetFileId: Schema.NullOr(FileId),
   sourceFileVersionId: Schema.NullOr(VersionId),
@@ -111,16 +105,9 @@ export const ConversionRow = Schema.Struct({
   outputFileVersionId: Schema.NullOr(VersionId),
   validatorVersion: Schema.String,
   summary: storedJson<ConversionStoredSummary>("ConversionSummaryJson"),
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
   report: Schema.NullOr(storedJson<ConversionReportJson>("ConversionReportJson")),
-  usage: Schema.NullOr(storedJson<Usage>("Usage")),
-  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
-  errorCode: Schema.NullOr(Schema.String),
-  errorMessage: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
-  completedAt: Schema.NullOr(Schema.DateFromSelf)
+  ...runCostFields,
+  ...runEndFields
 })
 export type ConversionRow = typeof ConversionRow.Type
 export const ConversionRows = rowsOf("conversion", ConversionRow)

@@ -1,11 +1,9 @@
 /** The eval run record as stored in `eval_runs`, its results, and their wire shapes. */
 import { Schema } from "effect"
+import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
-import { BundleId, FileId, JobId, RunId, VersionId } from "../domain/Ids.js"
-import { RunStatus } from "../jobs/Job.js"
+import { FileId, RunId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
-import type { Reconciliation } from "../credits/Reconcile.js"
-import type { Usage } from "../ai/Usage.js"
 import type { EvalCase } from "../review/Types.js"
 import type { VersionDiff } from "./Diff.js"
 import type { CallRecord, SideResult } from "./Types.js"
@@ -93,12 +91,7 @@ export const EvalSideRow = Schema.Struct({
 export const EvalSideRows = rowsOf("eval side", EvalSideRow)
 
 export const EvalRunRow = Schema.Struct({
-  id: RunId,
-  artifactBundleId: BundleId,
-  userId: Schema.String,
-  jobId: JobId,
-  requestedByApiKeyId: Schema.NullOr(Schema.String),
-  status: RunStatus,
+  ...runHeadFields,
   sourceFileId: FileId,
   sourceFileVersionId: VersionId,
   candidateFileId: FileId,
@@ -112,17 +105,10 @@ export const EvalRunRow = Schema.Struct({
   casesSource: Schema.Literal("request", "audit_eval_kit", "generated"),
   caseCount: Schema.Number,
   summary: storedJson<EvalSummaryJson>("EvalSummaryJson"),
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
   results: storedJson<ReadonlyArray<CaseResultJson>>("CaseResults"),
   aggregate: Schema.NullOr(storedJson<EvalAggregateJson>("EvalAggregateJson")),
-  usage: Schema.NullOr(storedJson<Usage>("Usage")),
-  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation")),
-  errorCode: Schema.NullOr(Schema.String),
-  errorMessage: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
-  completedAt: Schema.NullOr(Schema.DateFromSelf)
+  ...runCostFields,
+  ...runEndFields
 })
 export type EvalRunRow = typeof EvalRunRow.Type
 export const EvalRunRows = rowsOf("eval run", EvalRunRow)

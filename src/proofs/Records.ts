@@ -1,8 +1,8 @@
 /** The proof report record as stored in `proof_reports`, and its wire shapes. */
 import { Schema } from "effect"
+import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
-import { BundleId, JobId, RunId, VersionId } from "../domain/Ids.js"
-import { RunStatus } from "../jobs/Job.js"
+import { RunId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
 
 export interface ExportMetadataJson {
@@ -21,12 +21,7 @@ export interface ExportFailureJson {
 }
 
 export const ProofReportRow = Schema.Struct({
-  id: RunId,
-  artifactBundleId: BundleId,
-  userId: Schema.String,
-  jobId: JobId,
-  requestedByApiKeyId: Schema.NullOr(Schema.String),
-  status: RunStatus,
+  ...runHeadFields,
   evalRunId: RunId,
   auditRunId: Schema.NullOr(RunId),
   sourceFileVersionId: VersionId,
@@ -39,11 +34,7 @@ export const ProofReportRow = Schema.Struct({
   signingAlg: Schema.NullOr(Schema.String),
   export: Schema.NullOr(storedJson<ExportMetadataJson>("ExportMetadataJson")),
   exportFailure: Schema.NullOr(storedJson<ExportFailureJson>("ExportFailureJson")),
-  errorCode: Schema.NullOr(Schema.String),
-  errorMessage: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
-  completedAt: Schema.NullOr(Schema.DateFromSelf)
+  ...runEndFields
 })
 export type ProofReportRow = typeof ProofReportRow.Type
 export const ProofReportRows = rowsOf("proof report", ProofReportRow)
