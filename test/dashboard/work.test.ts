@@ -180,6 +180,8 @@ describe("a skill author's work in the dashboard", () => {
     await page.getByRole("link", { name: "Audits", exact: true }).first().click()
     await see.attribute(page.getByTestId("score-chart"), "data-points", "2")
     await see.count(page.getByTestId("audit-runs").locator("tbody tr"), 2)
+    // the change between two scores reads as a score (one decimal), not a float's tail (+0.7999999999999972)
+    expect(await page.getByTestId("score-chart").locator("figcaption").textContent()).toMatch(/\([+-]\d+(\.\d)?\)/)
     await check("work-audits")
   })
 

@@ -57,9 +57,11 @@ export function ScoreChart(props: { runs: ReadonlyArray<AuditRun>; current?: str
   const every = Math.max(1, Math.ceil(points.length / (props.compact ? 4 : 8)))
   const first = points[0]!.overallScore!
   const last = points.at(-1)!.overallScore!
+  // scores carry one decimal; their difference in floating point does not (98.8 - 98 = 0.79999…)
+  const change = Math.round((last - first) * 10) / 10
   const summary = points.length === 1
     ? `One audit so far: ${last} of 100 at ${auditTargetLabel(points[0]!)}.`
-    : `${points.length} audits, from ${first} to ${last} of 100 (${last - first >= 0 ? "+" : ""}${last - first}); latest at ${auditTargetLabel(points.at(-1)!)}.`
+    : `${points.length} audits, from ${first} to ${last} of 100 (${change >= 0 ? "+" : ""}${change}); latest at ${auditTargetLabel(points.at(-1)!)}.`
   return (
     <figure class="chart score-chart" data-testid="score-chart" data-points={points.length}>
       <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Overall score over the audits: ${summary}`}>
