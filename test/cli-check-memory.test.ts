@@ -90,10 +90,11 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
         expect(Fs.statSync(Path.join(cache, "check-v1", folder!, file)).mode & 0o777).toBe(0o600)
       }
 
-      // nothing changed: one listing of the bundles and one estimate per artifact, nothing else
+      // nothing changed: one listing of the bundles, and one estimate for the one rubric the three
+      // audits used (its witness); the listing shows the other two bundles as they were
       const versions = yield* count("file_versions")
       const again = yield* run()
-      expect(again.requests).toEqual({ "GET /api/v1/artifact-bundles": 1, "POST /api/v1/artifact-bundles/{id}/audits/estimate": 3 })
+      expect(again.requests).toEqual({ "GET /api/v1/artifact-bundles": 1, "POST /api/v1/artifact-bundles/{id}/audits/estimate": 1 })
       expect(again.stderr).toContain("quote: 3 artifacts: 0 to audit (0 credits), 3 reused")
       expect(verdictOf(again.stdout)).toEqual(verdict)
       expect(yield* count("file_versions")).toBe(versions)
@@ -114,6 +115,32 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
       const served = (yield* call((a) => a.request("GET", `/artifact-bundles/${comms.id}/files/${skill.id}`, { token: key }))).body.data.content
       expect(served).toBe(Fs.readFileSync(Path.join(root, "skills/internal-comms/SKILL.md"), "utf8"))
       const settled = verdictOf(behind.stdout)
+
+      // a file deleted in the service lowers the bundle's file count in the listing: that artifact is
+      // estimated, found different and synced (the file uploaded again); the verdict is unchanged
+      const plans = bundles.find((b) => b.name === "skills/gh-fix-ci")!
+      const planFiles = (yield* call((a) => a.request("GET", `/artifact-bundles/${plans.id}/files?limit=200`, { token: key }))).body.data.files
+      expect(planFiles.length).toBeGreaterThan(1)
+      const extra = planFiles.find((f) => f.path !== "SKILL.md")!
+      expect((yield* call((a) => a.request("DELETE", `/artifact-bundles/${plans.id}/files/${extra.id}`, { token: key }))).status).toBe(200)
+      const deleted = yield* run()
+      expect(deleted.requests["GET /api/v1/artifact-bundles/{id}/files"]).toBe(1)
+      expect(deleted.requests["POST /api/v1/artifact-bundles/{id}/files"]).toBe(1)
+      expect(verdictOf(deleted.stdout).map((v: any) => v.target)).toEqual(settled.map((v: any) => v.target))
+
+      // what a listing cannot show (a newer rubric version): the witness's estimate no longer names
+      // its remembered audit (here forced re-audits are newer), so every artifact of that rubric is
+      // estimated again, none is trusted on the listing alone
+      yield* run()
+      for (const name of SKILLS) {
+        const bundle = bundles.find((b) => b.name === `skills/${name}`)!
+        const forced = yield* call((a) => a.request("POST", `/artifact-bundles/${bundle.id}/audits`, { token: key, body: { force: true, folderName: name } }))
+        expect(forced.status).toBe(202)
+      }
+      const doubted = yield* run()
+      expect(doubted.requests["POST /api/v1/artifact-bundles/{id}/audits/estimate"]).toBe(3)
+      expect(doubted.requests["GET /api/v1/artifact-bundles/{id}/files"]).toBeUndefined()
+      expect(doubted.stderr).toContain("quote: 3 artifacts: 0 to audit (0 credits), 3 reused")
 
       // a cache file that does not parse is ignored: the full path, the same verdict
       for (const file of Fs.readdirSync(Path.join(cache, "check-v1", folder!))) Fs.writeFileSync(Path.join(cache, "check-v1", folder!, file), "{not json")

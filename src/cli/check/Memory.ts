@@ -1,6 +1,7 @@
 /**
  * What `rubr check` remembers between runs on this machine, so that an artifact nobody changed costs
- * one request (its estimate) instead of three (list the bundle's files, estimate, read the audit).
+ * one request (its estimate) instead of three (list the bundle's files, estimate, read the audit),
+ * and none when the bundle listing shows its bundle as it was (Quote.ts `prepareAll`).
  *
  * Nothing here is trusted on its own word. Per bundle it keeps the local files' hashes as last synced
  * and the `inputHash` the service's estimate named for them (a hash of the exact file versions the
@@ -29,6 +30,15 @@ const Remembered = Schema.Struct({
   files: Schema.Record({ key: Schema.String, value: Schema.String }),
   /** the bundle held no file beyond these (so `--prune` would delete nothing) */
   exact: Schema.Boolean,
+  /**
+   * The bundle as the service held it when `inputHash` was read: its last version event, its file
+   * count and its settings and custom rubric (JSON). Every upload, edit or restore adds a version
+   * event and a delete lowers the count, so a bundle listing that shows the same proves the inputs
+   * unchanged without asking for the estimate (Quote.ts).
+   */
+  state: Schema.optional(Schema.Struct({ version: Schema.Int, fileCount: Schema.Int, settings: Schema.String })),
+  /** the estimate's request body (JSON) that `inputHash` and the audit answered */
+  body: Schema.optional(Schema.String),
   /** the completed audit of these inputs, as the service encoded it */
   audit: Schema.optional(Schema.Struct({ id: Schema.String, encoded: Schema.Unknown }))
 })
@@ -48,18 +58,25 @@ const decode = Schema.decodeUnknownOption(Schema.parseJson(Remembered))
 
 /** The memory of one service (by base URL): bundle ids are the service's own. */
 export const openMemory = (baseUrl: string, dir: string = cacheDir()): Memory => {
+  // one read per bundle and run: the quote and the audit read the same entry
+  const read = new Map<string, Remembered | undefined>()
   const folder = Path.join(dir, "check-v1", Crypto.createHash("sha256").update(baseUrl).digest("hex").slice(0, 16))
   const fileOf = (bundleId: string) => Path.join(folder, `${bundleId.replace(/[^0-9A-Za-z-]/g, "_")}.json`)
   return {
     recall: (bundleId) => {
+      if (read.has(bundleId)) return read.get(bundleId)
+      let entry: Remembered | undefined
       try {
         const parsed = decode(Fs.readFileSync(fileOf(bundleId), "utf8"))
-        return parsed._tag === "Some" ? parsed.value : undefined
+        entry = parsed._tag === "Some" ? parsed.value : undefined
       } catch {
-        return undefined
+        entry = undefined
       }
+      read.set(bundleId, entry)
+      return entry
     },
     keep: (bundleId, entry) => {
+      read.set(bundleId, entry)
       // a cache that cannot be written (read-only home, full disk) costs speed, never the run
       try {
         Fs.mkdirSync(folder, { recursive: true, mode: 0o700 })
@@ -71,6 +88,14 @@ export const openMemory = (baseUrl: string, dir: string = cacheDir()): Memory =>
       }
     }
   }
+}
+
+/** The rubric (`key@version`) of the completed audit an entry keeps, as the service encoded it. */
+export const rubricOf = (entry: Remembered): string | undefined => {
+  const encoded = entry.audit?.encoded as { rubricKey?: unknown; rubricVersion?: unknown } | null | undefined
+  return typeof encoded?.rubricKey === "string" && typeof encoded.rubricVersion === "string"
+    ? `${encoded.rubricKey}@${encoded.rubricVersion}`
+    : undefined
 }
 
 /** The local side of a bundle: path → content hash. */

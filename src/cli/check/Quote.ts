@@ -11,7 +11,7 @@ import type { Output } from "../Output.js"
 import type { Remote } from "../Remote.js"
 import type { Quote } from "../reports/Model.js"
 import { type BundleRef, contentHash, isUuid, resolveBundle, type SyncSummary, syncFolder } from "../Sync.js"
-import { type Memory, sameFiles } from "./Memory.js"
+import { type Memory, type Remembered, rubricOf, sameFiles } from "./Memory.js"
 import type { PlannedArtifact } from "./Plan.js"
 
 
@@ -53,10 +53,26 @@ export interface QuoteOptions {
 
 const PAGE = 200
 
+/** What the bundle listing shows of a bundle: the state a remembered estimate is compared with (Memory.ts). */
+interface Listed {
+  readonly ref: BundleRef
+  readonly state: BundleState
+}
+type BundleState = NonNullable<Remembered["state"]>
+
+const stateOf = (b: { activeVersionNumber: number; fileCount: number; settings: unknown; customRubric: unknown }): BundleState => ({
+  version: b.activeVersionNumber,
+  fileCount: b.fileCount,
+  settings: JSON.stringify([b.settings, b.customRubric])
+})
+
+const sameState = (a: BundleState | undefined, b: BundleState | undefined) =>
+  a !== undefined && b !== undefined && a.version === b.version && a.fileCount === b.fileCount && a.settings === b.settings
+
 /** The active bundles by name (the newest of a name), listed once for a whole repository. */
 const bundleDirectory = (remote: Remote) =>
   Effect.gen(function*() {
-    const byName = new Map<string, BundleRef>()
+    const byName = new Map<string, Listed>()
     for (let offset = 0; ; offset += PAGE) {
       const { data } = yield* remote.call(
         "artifactBundles",
@@ -64,13 +80,133 @@ const bundleDirectory = (remote: Remote) =>
         { urlParams: { status: "active", limit: PAGE, offset } },
         () => ({ data: { artifactBundles: [], pagination: { limit: PAGE, offset, nextOffset: null, nextCursor: null } } }) as any
       )
-      for (const b of data.artifactBundles) if (!byName.has(b.name)) byName.set(b.name, { id: b.id, name: b.name, created: false })
+      for (const b of data.artifactBundles) {
+        if (!byName.has(b.name)) byName.set(b.name, { ref: { id: b.id, name: b.name, created: false }, state: stateOf(b) })
+      }
       if (data.pagination.nextOffset === null) return byName
     }
   })
 
 const quiet = (output: Output): Output => ({ ...output, progress: () => undefined, endProgress: () => undefined })
 
+const bodyOf = (artifact: PlannedArtifact, options: QuoteOptions): AuditBody => ({
+  ...(options.force ? { force: true } : {}),
+  ...(options.rubric !== undefined ? { rubricKey: options.rubric } : {}),
+  ...(artifact.folderName ? { folderName: artifact.folderName } : {}),
+  ...(artifact.artifactType !== undefined ? { artifactType: artifact.artifactType } : {}),
+  ...(options.rulesOff.length > 0 ? { disabledRules: options.rulesOff } : {})
+})
+
+type Found = { readonly ref: BundleRef; readonly state: BundleState | undefined }
+
+const hashesOf = (artifact: PlannedArtifact): Record<string, string> =>
+  Object.fromEntries(artifact.files.map((f) => [f.path, contentHash(f.content)]))
+
+const unchangedSync = (artifact: PlannedArtifact, local: Readonly<Record<string, string>>): SyncSummary => ({
+  uploaded: [],
+  updated: [],
+  unchanged: Object.keys(local),
+  removed: [],
+  skipped: artifact.skipped,
+  files: []
+})
+
+/**
+ * One artifact through the service: with its local files remembered as they are, the estimate
+ * first (the same `inputHash` means the bundle holds the versions it held then: nothing to sync);
+ * otherwise the sync (list the bundle's files, upload what differs), then the estimate. What it
+ * learnt is kept in Memory, with the bundle's state when it is known.
+ */
+const prepareOne = (
+  remote: Remote,
+  output: Output,
+  options: QuoteOptions,
+  found: Found,
+  artifact: PlannedArtifact,
+  local: Readonly<Record<string, string>>
+) =>
+  Effect.gen(function*() {
+    const { ref: bundle, state: listed } = found
+    const body = bodyOf(artifact, options)
+    const estimate = remote.call(
+      "audits",
+      "estimateAudit",
+      { path: { artifactBundleId: bundle.id }, payload: body },
+      () => ({ data: { creditCost: { credits: 0 }, identicalAuditRun: null, target: { inputHash: "", artifactBundleVersionNumber: 0 } } }) as any
+    ).pipe(Effect.map(({ data }) => data))
+    const remembered = bundle.created || remote.dryRun ? undefined : options.memory.recall(bundle.id)
+    const before = remembered !== undefined && sameFiles(remembered.files, local) && (remembered.exact || !options.prune)
+      ? yield* estimate
+      : undefined
+    const unchanged = before !== undefined && before.target.inputHash === remembered!.inputHash
+    const sync: SyncSummary = unchanged
+      ? unchangedSync(artifact, local)
+      : yield* syncFolder(remote, output, bundle.id, { files: artifact.files, skipped: artifact.skipped }, { prune: options.prune, message: "rubr check" })
+    const data = unchanged ? before : yield* estimate
+    if (!remote.dryRun) {
+      // the bundle's state as of this estimate: after a sync, its last version event is the newest
+      // input's and its files are the sync's; unchanged, the listing's when it shows that event
+      const state: BundleState | undefined = listed === undefined
+        ? undefined
+        : unchanged
+        ? listed.version === data.target.artifactBundleVersionNumber ? listed : undefined
+        : { version: data.target.artifactBundleVersionNumber, fileCount: sync.files.length, settings: listed.settings }
+      const bodyJson = JSON.stringify(body)
+      if (!unchanged) {
+        options.memory.keep(bundle.id, {
+          version: 1,
+          inputHash: data.target.inputHash,
+          files: local,
+          exact: sync.files.every((f) => Object.hasOwn(local, f.path)),
+          ...(state !== undefined ? { state, body: bodyJson } : {})
+        })
+      } else if (state !== undefined && (!sameState(remembered!.state, state) || remembered!.body !== bodyJson)) {
+        options.memory.keep(bundle.id, { ...remembered!, state, body: bodyJson })
+      }
+    }
+    const reuse = data.identicalAuditRun?.id ?? null
+    return { artifact, bundle, sync, body, credits: reuse === null ? data.creditCost.credits : 0, reuse, inputHash: data.target.inputHash } satisfies Prepared
+  })
+
+interface Trusted {
+  readonly entry: Remembered
+  readonly bundle: BundleRef
+  /** `key@version` of the kept audit */
+  readonly rubric: string
+}
+
+/**
+ * The artifacts the listing shows unchanged since this machine kept a completed audit of them: the
+ * same local files, request, last version event, file count and settings.
+ */
+const trustedByListing = (
+  directory: ReadonlyMap<string, Listed>,
+  artifacts: ReadonlyArray<PlannedArtifact>,
+  locals: ReadonlyArray<Readonly<Record<string, string>>>,
+  options: QuoteOptions
+) => {
+  const trusted = new Map<number, Trusted>()
+  artifacts.forEach((artifact, i) => {
+    const listed = isUuid(artifact.bundleName) ? undefined : directory.get(artifact.bundleName)
+    const entry = listed === undefined ? undefined : options.memory.recall(listed.ref.id)
+    const rubric = entry === undefined ? undefined : rubricOf(entry)
+    if (
+      listed !== undefined && entry !== undefined && rubric !== undefined &&
+      sameState(entry.state, listed.state) && entry.body === JSON.stringify(bodyOf(artifact, options)) &&
+      sameFiles(entry.files, locals[i]!) && (entry.exact || !options.prune)
+    ) trusted.set(i, { entry, bundle: listed.ref, rubric })
+  })
+  return trusted
+}
+
+/**
+ * Each artifact's bundle made to match its files and estimated (`prepareOne`), except those the
+ * bundle listing shows unchanged since a kept completed audit (`trustedByListing`), which cost no
+ * request of their own. What a listing cannot show is a newer reviewer (a rubric version, review
+ * defaults), so per rubric the first trusted artifact, the witness, is still estimated: when the
+ * service names its kept audit as the one to reuse, the rubric is unchanged for every artifact that
+ * used it; otherwise they all go through `prepareOne`.
+ */
 export const prepareAll = (
   remote: Remote,
   output: Output,
@@ -81,59 +217,53 @@ export const prepareAll = (
     const single = artifacts.length === 1
     // one artifact keeps the lookup of `rubr check DIR` (a bundle id works too); many share one listing
     const directory = single ? undefined : yield* bundleDirectory(remote)
-    const bundleFor = (name: string) =>
+    const bundleFor = (name: string): Effect.Effect<Found, CliFailure> =>
       directory === undefined || isUuid(name)
-        ? resolveBundle(remote, name, { create: true })
+        ? Effect.map(resolveBundle(remote, name, { create: true }), (ref) => ({ ref, state: undefined }))
         : directory.has(name)
         ? Effect.succeed(directory.get(name)!)
         : Effect.map(
           remote.call("artifactBundles", "create", { payload: { name } }, () => ({ data: { artifactBundle: { id: `{artifactBundleId:${name}}`, name } } }) as any),
-          ({ data }) => ({ id: data.artifactBundle.id, name: data.artifactBundle.name, created: true }) satisfies BundleRef
+          ({ data }) => ({
+            ref: { id: data.artifactBundle.id, name: data.artifactBundle.name, created: true },
+            state: remote.dryRun ? undefined : stateOf(data.artifactBundle)
+          })
         )
-    return yield* Effect.forEach(artifacts, (artifact) =>
-      Effect.gen(function*() {
-        const bundle = yield* bundleFor(artifact.bundleName)
-        const body: AuditBody = {
-          ...(options.force ? { force: true } : {}),
-          ...(options.rubric !== undefined ? { rubricKey: options.rubric } : {}),
-          ...(artifact.folderName ? { folderName: artifact.folderName } : {}),
-          ...(artifact.artifactType !== undefined ? { artifactType: artifact.artifactType } : {}),
-          ...(options.rulesOff.length > 0 ? { disabledRules: options.rulesOff } : {})
-        }
-        const estimate = remote.call(
-          "audits",
-          "estimateAudit",
-          { path: { artifactBundleId: bundle.id }, payload: body },
-          () => ({ data: { creditCost: { credits: 0 }, identicalAuditRun: null, target: { inputHash: "" } } }) as any
-        ).pipe(Effect.map(({ data }) => data))
-        const local = Object.fromEntries(artifact.files.map((f) => [f.path, contentHash(f.content)]))
-        const remembered = bundle.created || remote.dryRun ? undefined : options.memory.recall(bundle.id)
-        // the same local files as last time: when the service still holds the versions it held then
-        // (the same inputHash), the sync would change nothing
-        const before = remembered !== undefined && sameFiles(remembered.files, local) && (remembered.exact || !options.prune)
-          ? yield* estimate
-          : undefined
-        const unchanged = before !== undefined && before.target.inputHash === remembered!.inputHash
-        const sync: SyncSummary = unchanged
-          ? { uploaded: [], updated: [], unchanged: Object.keys(local), removed: [], skipped: artifact.skipped, files: [] }
-          : yield* syncFolder(remote, single ? output : quiet(output), bundle.id, { files: artifact.files, skipped: artifact.skipped }, {
-            prune: options.prune,
-            message: "rubr check"
-          })
-        const data = unchanged ? before : yield* estimate
-        if (!remote.dryRun && !unchanged) {
-          options.memory.keep(bundle.id, {
-            version: 1,
-            inputHash: data.target.inputHash,
-            files: local,
-            exact: sync.files.every((f) => Object.hasOwn(local, f.path))
-          })
-        }
-        const reuse = data.identicalAuditRun?.id ?? null
-        const prepared: Prepared = { artifact, bundle, sync, body, credits: reuse === null ? data.creditCost.credits : 0, reuse, inputHash: data.target.inputHash }
-        options.onPrepared(prepared)
-        return prepared
-      }), { concurrency: remote.dryRun ? 1 : Math.max(options.concurrency, READS_AT_ONCE) })
+    const locals = artifacts.map(hashesOf)
+    const trusted = directory !== undefined && !options.force && !remote.dryRun
+      ? trustedByListing(directory, artifacts, locals, options)
+      : new Map<number, Trusted>()
+    // per rubric, its first trusted artifact
+    const witnessOf = new Map<string, number>()
+    for (const [i, t] of trusted) if (!witnessOf.has(t.rubric)) witnessOf.set(t.rubric, i)
+    const witnesses = new Set(witnessOf.values())
+    const confirmed = new Set<string>()
+
+    const prepared = new Array<Prepared>(artifacts.length)
+    const done = (i: number) => (p: Prepared) =>
+      Effect.sync(() => {
+        prepared[i] = p
+        const t = trusted.get(i)
+        if (t !== undefined && witnesses.has(i) && p.reuse === t.entry.audit?.id && p.inputHash === t.entry.inputHash) confirmed.add(t.rubric)
+        options.onPrepared(p)
+      })
+    const viaService = (i: number) =>
+      bundleFor(artifacts[i]!.bundleName).pipe(
+        Effect.flatMap((found) => prepareOne(remote, single ? output : quiet(output), options, found, artifacts[i]!, locals[i]!)),
+        Effect.flatMap(done(i))
+      )
+    const concurrency = remote.dryRun ? 1 : Math.max(options.concurrency, READS_AT_ONCE)
+    const indexes = artifacts.map((_, i) => i)
+    // first every artifact that needs the service, witnesses included; then the ones they vouch for
+    yield* Effect.forEach(indexes.filter((i) => !trusted.has(i) || witnesses.has(i)), viaService, { concurrency, discard: true })
+    yield* Effect.forEach(indexes.filter((i) => trusted.has(i) && !witnesses.has(i)), (i) => {
+      const t = trusted.get(i)!
+      if (!confirmed.has(t.rubric)) return viaService(i)
+      const artifact = artifacts[i]!
+      const body = bodyOf(artifact, options)
+      return done(i)({ artifact, bundle: t.bundle, sync: unchangedSync(artifact, locals[i]!), body, credits: 0, reuse: t.entry.audit!.id, inputHash: t.entry.inputHash })
+    }, { concurrency, discard: true })
+    return prepared
   })
 
 export const quoteOf = (prepared: ReadonlyArray<Prepared>): Quote => ({
