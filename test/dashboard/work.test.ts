@@ -182,6 +182,12 @@ describe("a skill author's work in the dashboard", () => {
     await see.count(page.getByTestId("audit-runs").locator("tbody tr"), 2)
     // the change between two scores reads as a score (one decimal), not a float's tail (+0.7999999999999972)
     expect(await page.getByTestId("score-chart").locator("figcaption").textContent()).toMatch(/\([+-]\d+(\.\d)?\)/)
+    // a value label near 100 stays inside the chart, not cut by its top edge
+    const clipped = await page.getByTestId("score-chart").locator("svg").evaluate((svg) => {
+      const box = svg.getBoundingClientRect()
+      return [...svg.querySelectorAll("text.chart-value")].filter((t) => t.getBoundingClientRect().top < box.top).map((t) => t.textContent)
+    })
+    expect(clipped).toEqual([])
     await check("work-audits")
   })
 

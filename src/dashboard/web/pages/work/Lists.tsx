@@ -46,7 +46,8 @@ export function ScoreChart(props: { runs: ReadonlyArray<AuditRun>; current?: str
   const height = props.compact ? 130 : 200
   const left = 36
   const right = 16
-  const top = 14
+  // room above the 100 line for a point's value label (drawn 10 px above the point)
+  const top = 26
   const bottom = 38
   const plotH = height - top - bottom
   const step = points.length === 1 ? 0 : (width - left - right) / (points.length - 1)
