@@ -23,6 +23,7 @@ import { Versions } from "./bundles/Versions.js"
 import { DatabaseLive } from "./db/Database.js"
 import { describeDatabaseError, isDatabaseUnavailable } from "./db/Availability.js"
 import { EmailServicesLive } from "./email/Layer.js"
+import { Mailer } from "./email/Mailer.js"
 import { HttpAppLive, LogBaseUrl, NodeServerLive } from "./Http.js"
 import { ApiKeys } from "./identity/ApiKeys.js"
 import { Users } from "./identity/Users.js"
@@ -102,6 +103,16 @@ export const EvaluatorLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => (config.ai.enabled ? lazily(() => import("./evals/openai/OpenAiEvaluator.js").then((m) => m.OpenAiEvaluatorLive)) : mockEvaluator(config.ai.mockDelayMs)))
 )
 
+/**
+ * The services at the process's edge, each an outside system: the AI providers, object storage and
+ * the mailer. `roleLayer` takes them as one layer, so a test can state a failure path by replacing
+ * one of them (`makeTestLayer`, test/edge-failures.test.ts).
+ */
+export const EdgeServicesLive = Layer.mergeAll(AiReviewerLive, ConverterLive, EvaluatorLive, ObjectStoreLive, Mailer.Default)
+export type EdgeServices = Layer.Layer.Success<typeof EdgeServicesLive>
+/** an edge as roleLayer takes it: what EdgeServicesLive provides, from what it needs */
+export type EdgeLayer = Layer.Layer<EdgeServices, Layer.Layer.Error<typeof EdgeServicesLive>, Layer.Layer.Context<typeof EdgeServicesLive>>
+
 /** Domain services over the SqlClient, lower ones first. */
 const FoundationServicesLive = Layer.mergeAll(
   Users.Default,
@@ -114,11 +125,7 @@ const FoundationServicesLive = Layer.mergeAll(
   EmailServicesLive,
   Spend.Default,
   Targets.Default,
-  AiReviewerLive,
-  ConverterLive,
-  EvaluatorLive,
-  SigningKeys.Default,
-  ObjectStoreLive
+  SigningKeys.Default
 ).pipe(Layer.provideMerge(Ledger.Default))
 
 /**
@@ -135,11 +142,14 @@ const RunPipelineLive = RunStarter.Default.pipe(
   Layer.provideMerge(RunKindsLive)
 )
 
-export const ServicesLive = Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default, Actors.Default, CreditsOverview.Default).pipe(
-  Layer.provideMerge(Evals.Default),
-  Layer.provideMerge(RunPipelineLive),
-  Layer.provideMerge(FoundationServicesLive)
-)
+/** The domain services over a given edge (EdgeServicesLive, or a test's replacement of part of it). */
+const servicesOver = (edge: EdgeLayer) =>
+  Layer.mergeAll(Audits.Default, Conversions.Default, ProofReports.Default, Actors.Default, CreditsOverview.Default).pipe(
+    Layer.provideMerge(Evals.Default),
+    Layer.provideMerge(RunPipelineLive),
+    Layer.provideMerge(FoundationServicesLive),
+    Layer.provideMerge(edge)
+  )
 
 /** Plain worker tasks (not kinds of run): email delivery. */
 const WorkerTasksLive = Layer.effect(WorkerTasks, emailTasks)
@@ -171,10 +181,14 @@ const StaleJobRecovery = Layer.scopedDiscard(
 const workerLayers = Layer.mergeAll(WorkerLive.pipe(Layer.provide(WorkerTasksLive)), StaleJobRecovery)
 
 /** The process for a role, minus config and the listening socket (tests bring their own). */
-export const roleLayer = <E, R>(role: Role, server: Layer.Layer<HttpServer.HttpServer | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path, E, R>) => {
+export const roleLayer = <E, R>(
+  role: Role,
+  server: Layer.Layer<HttpServer.HttpServer | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path, E, R>,
+  edge: EdgeLayer = EdgeServicesLive
+) => {
   const api = apiLayers.pipe(Layer.provideMerge(server))
   const parts = role === "api" ? api : role === "worker" ? workerLayers : Layer.mergeAll(api, workerLayers)
-  return parts.pipe(Layer.provide(ServicesLive), Layer.provideMerge(DatabaseLive))
+  return parts.pipe(Layer.provide(servicesOver(edge)), Layer.provideMerge(DatabaseLive))
 }
 
 /** The whole service for the configured role: `npm start` runs this. */

@@ -12,7 +12,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import pg from "pg"
 import { inject } from "vitest"
-import { roleLayer } from "../../src/App.js"
+import { EdgeServicesLive, roleLayer } from "../../src/App.js"
 import { type DevKey, generateDevKey, mintToken, privateKeyPathFor, type TokenOptions } from "../../src/auth/DevTokens.js"
 import { AppConfig, type Role } from "../../src/config/AppConfig.js"
 import type { BodyOf } from "./Api.js"
@@ -96,6 +96,12 @@ export interface TestAppOptions {
    * under SERVICE_DATA_DIR (the test's key, so `token()` still works) and offers the dev sign-in.
    */
   readonly devJwks?: boolean
+  /**
+   * Services that replace their live ones at the process's edge (the AI providers, object storage,
+   * the mailer: src/App.ts `EdgeServicesLive`), e.g. `makeTestLayer(ObjectStore)({ put: () => … })`
+   * to state a failure path. The others stay live.
+   */
+  readonly edge?: Layer.Layer<never>
 }
 
 export const makeTestApp = (options: TestAppOptions = {}) =>
@@ -121,7 +127,7 @@ export const makeTestApp = (options: TestAppOptions = {}) =>
         ...options.env
       }
       const server = NodeHttpServer.layer(createRubrServer, { port: 0, host: "127.0.0.1" })
-      const app = roleLayer((options.role ?? "api") as Role, server)
+      const app = roleLayer((options.role ?? "api") as Role, server, options.edge ? Layer.merge(EdgeServicesLive, options.edge) : EdgeServicesLive)
       const testApp = Layer.effect(
         TestApp,
         Effect.gen(function*() {
