@@ -263,13 +263,21 @@ layer(makeTestApp({ role: "all" }))("the rubr CLI against the service", (it) => 
       const check = yield* cli(["check", dir, "--dry-run", "--baseline", "1"], { env })
       expect(check.code).toBe(0)
       const lines = check.stdout.trim().split("\n")
-      expect(lines[0]).toBe("GET /api/v1/artifact-bundles?status=active&limit=200&offset=0")
+      // the request as the typed client builds it: query parameters in the contract's order
+      expect(lines[0]).toBe("GET /api/v1/artifact-bundles?limit=200&offset=0&status=active")
       expect(lines).toContain("POST /api/v1/artifact-bundles")
       expect(lines).toContain("POST /api/v1/artifact-bundles/{artifactBundleId}/files")
       expect(lines).toContain("POST /api/v1/artifact-bundles/{artifactBundleId}/audits")
       expect(lines).toContain("POST /api/v1/artifact-bundles/{artifactBundleId}/evals")
       for (const line of lines) expect(line).toMatch(/^(GET|POST|PUT|DELETE|PATCH) \/api\/v1\//)
-      for (const args of [["credits"], ["bundles", "list"], ["audits", "start", "--bundle", "x"], ["jobs", "cancel", "j-1"], ["files", "pull", dir, "--bundle", "x"]]) {
+      const id = "0b7c6a52-56f8-4c8e-9d55-0a0c1b1f9a11"
+      for (
+        const args of [
+          ["credits"], ["bundles", "list"], ["bundles", "archive", "x"], ["audits", "start", "--bundle", "x"], ["audits", "show", id, "--bundle", "x"],
+          ["versions", "list", "--bundle", "x", "--file", "SKILL.md"], ["convert", "--bundle", "x"], ["eval", "--bundle", "x"],
+          ["jobs", "watch", id], ["jobs", "cancel", id], ["files", "pull", dir, "--bundle", "x"]
+        ]
+      ) {
         const run = yield* cli([...args, "--dry-run"], { env })
         expect([args.join(" "), run.code]).toEqual([args.join(" "), 0])
         expect(run.stdout.trim().length).toBeGreaterThan(0)

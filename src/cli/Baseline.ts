@@ -25,15 +25,14 @@ export const resolveBaseline = (remote: Remote, bundleId: string, ref: string): 
   Effect.gen(function*() {
     const files = yield* listFiles(remote, bundleId)
     const main = files.find((f) => f.isPrimary) ??
-      (remote.dryRun ? { id: "{mainFileId}", path: "{main}", latestVersionNumber: "{latestVersionNumber}" as unknown as number, contentHash: "", isPrimary: true } : undefined)
+      (remote.dryRun ? { id: (yield* Effect.promise(() => import("./DryRun.js"))).placeholderId(), path: "{main}", latestVersionNumber: 1, contentHash: "", isPrimary: true } : undefined)
     if (!main) return yield* Effect.fail(usage("The bundle has no main artifact (SKILL.md, AGENTS.md, prompt.md …), so a baseline has nothing to compare."))
     const versionOf = (n: number) =>
       Effect.map(
         remote.call(
           "versions",
           "getFileVersion",
-          { path: { artifactBundleId: bundleId, fileId: main.id, versionNumber: n } },
-          () => ({ data: { version: { id: `{fileVersionId:v${n}}` } } }) as any
+          { path: { artifactBundleId: bundleId, fileId: main.id, versionNumber: n } }
         ),
         ({ data }) => data.version.id as string
       )
@@ -45,16 +44,14 @@ export const resolveBaseline = (remote: Remote, bundleId: string, ref: string): 
     const { data } = yield* remote.call(
       "versions",
       "listFileVersions",
-      { path: { artifactBundleId: bundleId, fileId: main.id }, urlParams: { limit: 200 } },
-      () => ({ data: { versions: [] } }) as any
+      { path: { artifactBundleId: bundleId, fileId: main.id }, urlParams: { limit: 200 } }
     )
     const same = data.versions.find((v) => v.contentHash === contentHash(text))
     if (same) return { source: same.id, candidate, temporary: undefined, mainPath: main.path }
     const uploaded = yield* remote.call(
       "files",
       "upload",
-      { path: { artifactBundleId: bundleId }, payload: { files: [{ path: `.rubr/baseline/${main.path}.baseline`, content: text, message: "baseline for an eval" }] } },
-      () => ({ data: { files: [{ file: { id: "{baselineFileId}" }, version: { id: "{baselineVersionId}" } }] } }) as any
+      { path: { artifactBundleId: bundleId }, payload: { files: [{ path: `.rubr/baseline/${main.path}.baseline`, content: text, message: "baseline for an eval" }] } }
     )
     return { source: uploaded.data.files[0]!.version.id, candidate, temporary: uploaded.data.files[0]!.file.id, mainPath: main.path }
   })
@@ -63,4 +60,4 @@ export const resolveBaseline = (remote: Remote, bundleId: string, ref: string): 
 export const removeTemporary = (remote: Remote, bundleId: string, baseline: Baseline) =>
   baseline.temporary === undefined
     ? Effect.void
-    : Effect.asVoid(remote.call("files", "delete", { path: { artifactBundleId: bundleId, fileId: baseline.temporary } }, () => ({ data: {} }) as any))
+    : Effect.asVoid(remote.call("files", "delete", { path: { artifactBundleId: bundleId, fileId: baseline.temporary } }))

@@ -31,20 +31,19 @@ const PAGE = 200
 export const resolveBundle = (remote: Remote, ref: string, options: { readonly create: boolean }): Effect.Effect<BundleRef, CliFailure> =>
   Effect.gen(function*() {
     if (isUuid(ref)) {
-      const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: ref } }, () => ({ data: { artifactBundle: { id: ref, name: ref } } }) as any)
+      const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: ref } })
       return { id: data.artifactBundle.id, name: data.artifactBundle.name, created: false }
     }
     // a dry run cannot know whether the bundle exists: a named one is shown as found
     if (remote.dryRun && !options.create) {
-      yield* remote.call("artifactBundles", "list", { urlParams: { status: "active", limit: PAGE, offset: 0 } }, () => ({}) as any)
-      return { id: "{artifactBundleId}", name: ref, created: false }
+      yield* remote.call("artifactBundles", "list", { urlParams: { status: "active", limit: PAGE, offset: 0 } })
+      return { id: (yield* Effect.promise(() => import("./DryRun.js"))).placeholderId(), name: ref, created: false }
     }
     for (let offset = 0; ; offset += PAGE) {
       const { data } = yield* remote.call(
         "artifactBundles",
         "list",
-        { urlParams: { status: "active", limit: PAGE, offset } },
-        () => ({ data: { artifactBundles: [], pagination: { limit: PAGE, offset, nextOffset: null, nextCursor: null } } }) as any
+        { urlParams: { status: "active", limit: PAGE, offset } }
       )
       const found = data.artifactBundles.find((b) => b.name === ref)
       if (found) return { id: found.id, name: found.name, created: false }
@@ -54,8 +53,7 @@ export const resolveBundle = (remote: Remote, ref: string, options: { readonly c
     const { data } = yield* remote.call(
       "artifactBundles",
       "create",
-      { payload: { name: ref } },
-      () => ({ data: { artifactBundle: { id: "{artifactBundleId}", name: ref } } }) as any
+      { payload: { name: ref } }
     )
     return { id: data.artifactBundle.id, name: data.artifactBundle.name, created: true }
   })
@@ -76,8 +74,7 @@ export const listFiles = (remote: Remote, bundleId: string): Effect.Effect<Array
       const { data } = yield* remote.call(
         "files",
         "list",
-        { path: { artifactBundleId: bundleId }, urlParams: { limit: PAGE, offset } },
-        () => ({ data: { files: [], tree: [], pagination: { limit: PAGE, offset, nextOffset: null, nextCursor: null } } }) as any
+        { path: { artifactBundleId: bundleId }, urlParams: { limit: PAGE, offset } }
       )
       files.push(...data.files.map((f) => ({ id: f.id, path: f.path, contentHash: f.contentHash, latestVersionNumber: f.latestVersionNumber, isPrimary: f.isPrimary })))
       if (data.pagination.nextOffset === null || data.files.length === 0) return files
@@ -159,8 +156,7 @@ export const syncFolder = (
       const { data } = yield* remote.call(
         "files",
         "upload",
-        { path: { artifactBundleId: bundleId }, payload: { files: batch.map((f) => ({ path: f.path, content: f.content, message: options.message })) } },
-        () => ({ data: { files: batch.map((f, i) => ({ file: { id: `{fileId:${f.path}}`, path: f.path, contentHash: contentHash(f.content), latestVersionNumber: 1, isPrimary: i === 0 } })) } }) as any
+        { path: { artifactBundleId: bundleId }, payload: { files: batch.map((f) => ({ path: f.path, content: f.content, message: options.message })) } }
       )
       for (const { file } of data.files) after.set(file.path, { id: file.id, path: file.path, contentHash: file.contentHash, latestVersionNumber: file.latestVersionNumber, isPrimary: file.isPrimary })
     }
@@ -171,14 +167,13 @@ export const syncFolder = (
         const { data } = yield* remote.call(
           "files",
           "update",
-          { path: { artifactBundleId: bundleId, fileId: id }, payload: { content: f.content, message: options.message } },
-          () => ({ data: { file: { ...byPath.get(f.path)!, contentHash: contentHash(f.content) } } }) as any
+          { path: { artifactBundleId: bundleId, fileId: id }, payload: { content: f.content, message: options.message } }
         )
         after.set(f.path, { id: data.file.id, path: data.file.path, contentHash: data.file.contentHash, latestVersionNumber: data.file.latestVersionNumber, isPrimary: data.file.isPrimary })
       }), { concurrency: remote.dryRun ? 1 : 4 })
     for (const f of gone) {
       output.progress(`removing ${f.path}`)
-      yield* remote.call("files", "delete", { path: { artifactBundleId: bundleId, fileId: f.id } }, () => ({ data: { file: f } }) as any)
+      yield* remote.call("files", "delete", { path: { artifactBundleId: bundleId, fileId: f.id } })
       after.delete(f.path)
     }
     output.endProgress()

@@ -17,8 +17,7 @@ const fetchAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
   remote.call(
     "audits",
     "getAudit",
-    { path: { artifactBundleId: bundleId, auditRunId } },
-    () => ({ data: { auditRun: { id: auditRunId, jobId: "{jobId}", status: "completed", overallScore: 100, scores: [], findings: [], summary: {}, improvedVersion: null, improvedFiles: [] } } }) as any
+    { path: { artifactBundleId: bundleId, auditRunId } }
   )
 
 /** The read's own schema: a completed audit is kept as the service encoded it and read back through it. */
@@ -65,8 +64,7 @@ export const runAudit = (
       : remote.call(
         "audits",
         "startAudit",
-        { path: { artifactBundleId: bundleId }, payload: prepared.body },
-        () => ({ data: { auditRun: { id: "{auditRunId}" }, jobId: "{jobId}", creditCost: { credits: 0 } } }) as any
+        { path: { artifactBundleId: bundleId }, payload: prepared.body }
       ).pipe(
         Effect.map(({ data }) => ({ auditRunId: data.auditRun.id, jobId: data.jobId as string | null, fresh: true, credits: data.creditCost.credits as number })),
         // the identical audit appeared since the quote (another run): take it

@@ -34,16 +34,14 @@ export const evalAgainstBaseline = (remote: Remote, output: Output, bundleId: st
     const started = yield* remote.call(
       "evals",
       "startEval",
-      { path: { artifactBundleId: bundleId }, payload: { sourceFileVersionId: source, candidateFileVersionId: candidate } },
-      () => ({ data: { evalRun: { id: "{evalRunId}" }, jobId: "{evalJobId}" } }) as any
+      { path: { artifactBundleId: bundleId }, payload: { sourceFileVersionId: source, candidateFileVersionId: candidate } }
     )
     yield* removeTemporary(remote, bundleId, baseline)
     yield* Effect.flatMap(remote.waitForJob(started.data.jobId, "eval"), requireCompleted)
     const { data } = yield* remote.call(
       "evals",
       "getEval",
-      { path: { artifactBundleId: bundleId, evalRunId: started.data.evalRun.id } },
-      () => ({ data: { evalRun: { id: started.data.evalRun.id, comparison: null, results: [] } } }) as any
+      { path: { artifactBundleId: bundleId, evalRunId: started.data.evalRun.id } }
     )
     const e = data.evalRun
     const c = e.comparison

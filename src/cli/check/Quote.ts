@@ -77,8 +77,7 @@ const bundleDirectory = (remote: Remote) =>
       const { data } = yield* remote.call(
         "artifactBundles",
         "list",
-        { urlParams: { status: "active", limit: PAGE, offset } },
-        () => ({ data: { artifactBundles: [], pagination: { limit: PAGE, offset, nextOffset: null, nextCursor: null } } }) as any
+        { urlParams: { status: "active", limit: PAGE, offset } }
       )
       for (const b of data.artifactBundles) {
         if (!byName.has(b.name)) byName.set(b.name, { ref: { id: b.id, name: b.name, created: false }, state: stateOf(b) })
@@ -131,8 +130,7 @@ const prepareOne = (
     const estimate = remote.call(
       "audits",
       "estimateAudit",
-      { path: { artifactBundleId: bundle.id }, payload: body },
-      () => ({ data: { creditCost: { credits: 0 }, identicalAuditRun: null, target: { inputHash: "", artifactBundleVersionNumber: 0 } } }) as any
+      { path: { artifactBundleId: bundle.id }, payload: body }
     ).pipe(Effect.map(({ data }) => data))
     const remembered = bundle.created || remote.dryRun ? undefined : options.memory.recall(bundle.id)
     const before = remembered !== undefined && sameFiles(remembered.files, local) && (remembered.exact || !options.prune)
@@ -223,7 +221,7 @@ export const prepareAll = (
         : directory.has(name)
         ? Effect.succeed(directory.get(name)!)
         : Effect.map(
-          remote.call("artifactBundles", "create", { payload: { name } }, () => ({ data: { artifactBundle: { id: `{artifactBundleId:${name}}`, name } } }) as any),
+          remote.call("artifactBundles", "create", { payload: { name } }),
           ({ data }) => ({
             ref: { id: data.artifactBundle.id, name: data.artifactBundle.name, created: true },
             state: remote.dryRun ? undefined : stateOf(data.artifactBundle)
@@ -294,7 +292,7 @@ export const judgeQuote = (remote: Remote, output: Output, quote: Quote, maxCred
       )
     }
     if (quote.credits === 0 || remote.dryRun) return
-    const balance = yield* remote.call("credits", "getCredits", { urlParams: { limit: 1 } }, () => ({ data: { balance: Number.MAX_SAFE_INTEGER } }) as any).pipe(
+    const balance = yield* remote.call("credits", "getCredits", { urlParams: { limit: 1 } }).pipe(
       Effect.map(({ data }) => data.balance as number),
       Effect.catchIf((e) => e.exitCode === Exit.auth, () => {
         output.note(output.colors.dim("the API key cannot read credits (credits:read): the balance was not checked before starting"))

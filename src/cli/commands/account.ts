@@ -21,7 +21,7 @@ const show = Command.make("show", { ...globalOptions, job: jobArg }, (flags) =>
   run("jobs show", flags, (context) =>
     Effect.gen(function*() {
       const remote = yield* withRemote(context)
-      const { data } = yield* remote.call("jobs", "getJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("jobs", "getJob", { path: { jobId: flags.job } })
       return { json: () => data, text: () => jobText(data.job) }
     }))).pipe(Command.withDescription(described("Show a job's state, phase and error.", "rubr jobs show 5f0c…")))
 
@@ -39,7 +39,7 @@ const cancel = Command.make("cancel", { ...globalOptions, job: jobArg }, (flags)
   run("jobs cancel", flags, (context) =>
     Effect.gen(function*() {
       const remote = yield* withRemote(context)
-      const { data } = yield* remote.call("jobs", "cancelJob", { path: { jobId: flags.job } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("jobs", "cancelJob", { path: { jobId: flags.job } })
       return { json: () => data, text: () => jobText(data.job) }
     }))).pipe(Command.withDescription(described("Cancel a queued or running job; unused credits are refunded.", "rubr jobs cancel 5f0c…")))
 
@@ -49,7 +49,7 @@ export const credits = Command.make("credits", { ...globalOptions }, (flags) =>
   run("credits", flags, (context) =>
     Effect.gen(function*() {
       const remote = yield* withRemote(context)
-      const { data } = yield* remote.call("credits", "getCredits", { urlParams: { limit: 10 } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("credits", "getCredits", { urlParams: { limit: 10 } })
       return {
         json: () => data,
         text: () =>

@@ -16,14 +16,14 @@ const auditArg = Args.text({ name: "AUDIT_ID" }).pipe(Args.withDescription("The 
 const auditIdOf = (remote: Remote, bundleId: string, id: Option.Option<string>) =>
   Effect.gen(function*() {
     if (Option.isSome(id)) return id.value
-    const { data } = yield* remote.call("audits", "listAudits", { path: { artifactBundleId: bundleId }, urlParams: { limit: 1 } }, () => ({ data: { auditRuns: [{ id: "{auditRunId}" }] } }) as any)
+    const { data } = yield* remote.call("audits", "listAudits", { path: { artifactBundleId: bundleId }, urlParams: { limit: 1 } })
     const latest = data.auditRuns[0]
     if (!latest) return yield* Effect.fail(usage("The bundle has no audit yet: `rubr audits start` starts one."))
     return latest.id
   })
 
 const readAudit = (remote: Remote, bundleId: string, auditRunId: string) =>
-  Effect.map(remote.call("audits", "getAudit", { path: { artifactBundleId: bundleId, auditRunId } }, () => ({ data: { auditRun: {} } }) as any), ({ data }) => data.auditRun)
+  Effect.map(remote.call("audits", "getAudit", { path: { artifactBundleId: bundleId, auditRunId } }), ({ data }) => data.auditRun)
 
 const start = Command.make("start", {
   ...globalOptions,
@@ -42,10 +42,10 @@ const start = Command.make("start", {
         const { listFiles } = yield* Effect.promise(() => import("../Sync.js"))
         const file = (yield* listFiles(remote, bundle.id)).find((f) => f.path === flags.file.pipe(Option.getOrThrow))
         if (!file && !remote.dryRun) return yield* Effect.fail(usage(`The bundle has no file ${flags.file.value}.`))
-        target = { targetFileId: file?.id ?? "{fileId}", targetVersionNumber: file?.latestVersionNumber ?? 1 }
+        target = { targetFileId: file?.id ?? (yield* Effect.promise(() => import("../DryRun.js"))).placeholderId(), targetVersionNumber: file?.latestVersionNumber ?? 1 }
       }
       const payload = { ...target, ...(flags.force ? { force: true } : {}), ...(Option.isSome(flags.rubric) ? { rubricKey: flags.rubric.value } : {}) }
-      const { data } = yield* remote.call("audits", "startAudit", { path: { artifactBundleId: bundle.id }, payload }, () => ({ data: { auditRun: { id: "{auditRunId}" }, jobId: "{jobId}" } }) as any)
+      const { data } = yield* remote.call("audits", "startAudit", { path: { artifactBundleId: bundle.id }, payload })
       if (flags.detach) {
         return { json: () => data, text: () => `Audit ${data.auditRun.id} started: job ${data.jobId}, ${data.creditCost.credits} credits. \`rubr jobs watch ${data.jobId}\` follows it.` }
       }
@@ -67,7 +67,7 @@ const apply = Command.make("apply", { ...globalOptions, bundle: bundleOption, au
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       const auditRunId = yield* auditIdOf(remote, bundle.id, flags.audit)
-      const { data } = yield* remote.call("audits", "applyAudit", { path: { artifactBundleId: bundle.id, auditRunId } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("audits", "applyAudit", { path: { artifactBundleId: bundle.id, auditRunId } })
       return {
         json: () => data,
         text: () => [`Applied audit ${auditRunId}: ${data.appliedCount} file${data.appliedCount === 1 ? "" : "s"} written`, ...data.files.map((f) => `  ~ ${f.path} → v${f.versionNumber}`)].join("\n")

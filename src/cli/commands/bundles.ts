@@ -17,7 +17,7 @@ const list = Command.make("list", {
   run("bundles list", flags, (context) =>
     Effect.gen(function*() {
       const remote = yield* withRemote(context)
-      const { data } = yield* remote.call("artifactBundles", "list", { urlParams: { status: flags.status, limit: flags.limit } }, () => ({ data: { artifactBundles: [] } }) as any)
+      const { data } = yield* remote.call("artifactBundles", "list", { urlParams: { status: flags.status, limit: flags.limit } })
       return {
         json: () => data,
         text: () =>
@@ -39,7 +39,7 @@ const create = Command.make("create", {
     Effect.gen(function*() {
       const remote = yield* withRemote(context)
       const payload = { name: flags.name, ...(Option.isSome(flags.description) ? { description: flags.description.value } : {}) }
-      const { data } = yield* remote.call("artifactBundles", "create", { payload }, () => ({ data: { artifactBundle: { id: "{artifactBundleId}" } } }) as any)
+      const { data } = yield* remote.call("artifactBundles", "create", { payload })
       return { json: () => data, text: () => `Created bundle ${data.artifactBundle.name} ${data.artifactBundle.id}` }
     }))).pipe(Command.withDescription(described("Create a bundle.", "rubr bundles create release-notes --description \"Release notes skill\"")))
 
@@ -47,7 +47,7 @@ const show = Command.make("show", { ...globalOptions, bundle: bundleArg }, (flag
   run("bundles show", flags, (context) =>
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
-      const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: bundle.id } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("artifactBundles", "get", { path: { artifactBundleId: bundle.id } })
       const b = data.artifactBundle
       return {
         json: () => data,
@@ -69,7 +69,7 @@ const archive = Command.make("archive", { ...globalOptions, bundle: bundleArg },
   run("bundles archive", flags, (context) =>
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
-      const { data } = yield* remote.call("artifactBundles", "archive", { path: { artifactBundleId: bundle.id } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("artifactBundles", "archive", { path: { artifactBundleId: bundle.id } })
       return { json: () => data, text: () => `Archived ${data.artifactBundle.name} ${data.artifactBundle.id} (readable, no longer writable).` }
     }))).pipe(Command.withDescription(described("Archive a bundle: it stays readable and takes no more writes.", "rubr bundles archive release-notes")))
 

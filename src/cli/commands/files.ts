@@ -76,7 +76,7 @@ const pull = Command.make("pull", {
         const target = localPath(flags.dir, f.path)
         if (target === undefined) return yield* Effect.fail(usage(`${f.path} would be written outside ${flags.dir}; nothing after it was written.`))
         context.output.progress(`pulling ${f.path}`)
-        const { data } = yield* remote.call("files", "get", { path: { artifactBundleId: bundle.id, fileId: f.id } }, () => ({ data: { content: "" } }) as any)
+        const { data } = yield* remote.call("files", "get", { path: { artifactBundleId: bundle.id, fileId: f.id } })
         if (!remote.dryRun) {
           Fs.mkdirSync(Path.dirname(target), { recursive: true })
           Fs.writeFileSync(target, data.content)

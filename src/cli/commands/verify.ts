@@ -34,7 +34,7 @@ export const verify = Command.make(
         else {
           const { makeRemote } = yield* Effect.promise(() => import("../Remote.js"))
           const remote = yield* makeRemote(settings, output, { needsKey: false })
-          jwks = yield* remote.call("signingKeys", "signingKeys", undefined, () => ({ keys: [] }) as any)
+          jwks = yield* remote.call("signingKeys", "signingKeys", undefined)
         }
         if (settings.dryRun) return
         if (typeof jwks !== "object" || jwks === null || !Array.isArray((jwks as { keys?: unknown }).keys)) {

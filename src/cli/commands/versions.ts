@@ -16,7 +16,7 @@ const fileIdOf = (remote: Remote, bundleId: string, path: string) =>
     const { listFiles } = yield* Effect.promise(() => import("../Sync.js"))
     const found = (yield* listFiles(remote, bundleId)).find((f) => f.path === path)
     if (found) return found.id
-    if (remote.dryRun) return "{fileId}"
+    if (remote.dryRun) return (yield* Effect.promise(() => import("../DryRun.js"))).placeholderId()
     return yield* Effect.fail(usage(`The bundle has no file ${path}.`))
   })
 
@@ -26,13 +26,13 @@ const list = Command.make("list", { ...globalOptions, bundle: bundleOption, file
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       if (Option.isSome(flags.file)) {
         const fileId = yield* fileIdOf(remote, bundle.id, flags.file.value)
-        const { data } = yield* remote.call("versions", "listFileVersions", { path: { artifactBundleId: bundle.id, fileId }, urlParams: { limit: flags.limit } }, () => ({ data: {} }) as any)
+        const { data } = yield* remote.call("versions", "listFileVersions", { path: { artifactBundleId: bundle.id, fileId }, urlParams: { limit: flags.limit } })
         return {
           json: () => data,
           text: () => table([["VERSION", "SOURCE", "HASH", "CREATED", "MESSAGE"], ...data.versions.map((v) => [`v${v.versionNumber}`, v.source, v.contentHash.slice(0, 19), date(v.createdAt), v.message ?? ""])])
         }
       }
-      const { data } = yield* remote.call("versions", "listBundleVersions", { path: { artifactBundleId: bundle.id }, urlParams: { limit: flags.limit } }, () => ({ data: {} }) as any)
+      const { data } = yield* remote.call("versions", "listBundleVersions", { path: { artifactBundleId: bundle.id }, urlParams: { limit: flags.limit } })
       return {
         json: () => data,
         text: () =>
@@ -59,16 +59,14 @@ const restore = Command.make("restore", {
         const { data } = yield* remote.call(
           "versions",
           "restoreFileVersion",
-          { path: { artifactBundleId: bundle.id, fileId, versionNumber: flags.version }, payload: message === undefined ? {} : { message } },
-          () => ({ data: {} }) as any
+          { path: { artifactBundleId: bundle.id, fileId, versionNumber: flags.version }, payload: message === undefined ? {} : { message } }
         )
         return { json: () => data, text: () => `${data.file.path}: v${flags.version} restored as v${data.version.versionNumber}` }
       }
       const { data } = yield* remote.call(
         "versions",
         "restoreBundle",
-        { path: { artifactBundleId: bundle.id }, payload: { versionNumber: flags.version, ...(message === undefined ? {} : { message }) } },
-        () => ({ data: {} }) as any
+        { path: { artifactBundleId: bundle.id }, payload: { versionNumber: flags.version, ...(message === undefined ? {} : { message }) } }
       )
       return {
         json: () => data,

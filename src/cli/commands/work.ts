@@ -22,10 +22,10 @@ export const convert = Command.make("convert", {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       const { requireCompleted } = yield* Effect.promise(() => import("../Remote.js"))
       const payload = Option.isSome(flags.outputPath) ? { outputPath: flags.outputPath.value } : {}
-      const { data } = yield* remote.call("conversions", "startConversion", { path: { artifactBundleId: bundle.id }, payload }, () => ({ data: { conversion: { id: "{conversionId}" }, jobId: "{jobId}" } }) as any)
+      const { data } = yield* remote.call("conversions", "startConversion", { path: { artifactBundleId: bundle.id }, payload })
       if (flags.detach) return { json: () => data, text: () => `Conversion ${data.conversion.id} started: job ${data.jobId}.` }
       yield* requireCompleted(yield* remote.waitForJob(data.jobId, "conversion"))
-      const { data: read } = yield* remote.call("conversions", "getConversion", { path: { artifactBundleId: bundle.id, conversionId: data.conversion.id } }, () => ({ data: {} }) as any)
+      const { data: read } = yield* remote.call("conversions", "getConversion", { path: { artifactBundleId: bundle.id, conversionId: data.conversion.id } })
       const c = read.conversion
       return {
         json: () => c,
@@ -60,11 +60,11 @@ export const evalCommand = Command.make("eval", {
         baseline = yield* resolveBaseline(remote, bundle.id, flags.baseline.value)
         payload = { ...payload, sourceFileVersionId: baseline.source, candidateFileVersionId: baseline.candidate }
       }
-      const { data } = yield* remote.call("evals", "startEval", { path: { artifactBundleId: bundle.id }, payload }, () => ({ data: { evalRun: { id: "{evalRunId}" }, jobId: "{jobId}" } }) as any)
+      const { data } = yield* remote.call("evals", "startEval", { path: { artifactBundleId: bundle.id }, payload })
       if (baseline) yield* removeTemporary(remote, bundle.id, baseline)
       if (flags.detach) return { json: () => data, text: () => `Eval ${data.evalRun.id} started: job ${data.jobId}, ${plural(data.evalRun.scenarioCount, "case")}.` }
       yield* requireCompleted(yield* remote.waitForJob(data.jobId, "eval"))
-      const { data: read } = yield* remote.call("evals", "getEval", { path: { artifactBundleId: bundle.id, evalRunId: data.evalRun.id } }, () => ({ data: {} }) as any)
+      const { data: read } = yield* remote.call("evals", "getEval", { path: { artifactBundleId: bundle.id, evalRunId: data.evalRun.id } })
       const e = read.evalRun
       const c = context.output.colors
       return {
@@ -91,7 +91,7 @@ const proofCreate = Command.make("create", {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
       const { requireCompleted } = yield* Effect.promise(() => import("../Remote.js"))
       const payload = { evalRunId: flags.evalRun, ...(Option.isSome(flags.auditRun) ? { auditRunId: flags.auditRun.value } : {}) }
-      const { data } = yield* remote.call("proofReports", "createProofReport", { path: { artifactBundleId: bundle.id }, payload }, () => ({ data: { proofReport: { id: "{proofReportId}" }, jobId: "{jobId}" } }) as any)
+      const { data } = yield* remote.call("proofReports", "createProofReport", { path: { artifactBundleId: bundle.id }, payload })
       if (!flags.detach) yield* requireCompleted(yield* remote.waitForJob(data.jobId, "proof report"))
       return {
         json: () => data,
@@ -111,7 +111,7 @@ const proofExport = Command.make("export", {
   run("proof export", flags, (context) =>
     Effect.gen(function*() {
       const { remote, bundle } = yield* withBundle(context, flags.bundle)
-      const document = yield* remote.call("proofReports", "exportProofReport", { path: { artifactBundleId: bundle.id, proofReportId: flags.proofReport } }, () => ({}) as any)
+      const document = yield* remote.call("proofReports", "exportProofReport", { path: { artifactBundleId: bundle.id, proofReportId: flags.proofReport } })
       const text = JSON.stringify(document, null, 2)
       if (Option.isSome(flags.output) && !remote.dryRun) Fs.writeFileSync(flags.output.value, `${text}\n`)
       return {
