@@ -68,28 +68,22 @@ const viewOf = (rest: string) => {
   return { kind: "overview" as const }
 }
 
-export function BundlePage() {
-  const { params, path } = useRoute()
-  const { route } = useLocation()
-  const bundleId = params["bundleId"]!
-  const base = `/bundles/${bundleId}`
-  const view = viewOf(path.startsWith(base) ? path.slice(base.length) : "")
-  const detail = useQuery((c) => c.artifactBundles.get({ path: { artifactBundleId: bundleId } }), [bundleId], queries.bundle(bundleId))
-  const [renaming, setRenaming] = useState(false)
-  const [uploading, setUploading] = useState(false)
-  const rename = useAction((c, values: { name: string; description: string | null }) =>
-    c.artifactBundles.update({ path: { artifactBundleId: bundleId }, payload: values })
-  )
-  const lifecycle = useBundleLifecycle((bundle) => (bundle === null ? route("/bundles") : void detail.reload()))
+type View = ReturnType<typeof viewOf>
 
-  if (detail.data === undefined) {
-    return <div class="page">{detail.error ? <ErrorNotice error={detail.error} onRetry={detail.reload} /> : <Loading label="Loading the bundle…" />}</div>
-  }
-  const { artifactBundle: bundle, files, tree } = detail.data.data
+/** The breadcrumb and the header: the bundle's name and facts, and what can be done to it. */
+function BundleHeader(props: {
+  bundle: BundleDetail["artifactBundle"]
+  files: BundleDetail["files"]
+  base: string
+  view: View
+  lifecycle: ReturnType<typeof useBundleLifecycle>
+  onUpload: () => void
+  onRename: () => void
+}) {
+  const { bundle, files, base, view, lifecycle } = props
   const archived = bundle.status === "archived"
-  const refresh = () => void detail.reload()
   return (
-    <div class="page page-wide">
+    <>
       <nav aria-label="Breadcrumb" class="breadcrumb">
         <a href="/bundles">Bundles</a>
         <span aria-hidden="true">/</span>
@@ -108,8 +102,8 @@ export function BundlePage() {
         </div>
         <div class="page-actions">
           {archived || files.length === 0 || view.kind === "work" ? null : <a class="button button-primary" href={`${base}/audits/new`}>New audit</a>}
-          {archived ? null : <button type="button" class={`button${files.length === 0 ? " button-primary" : ""}`} onClick={() => setUploading(true)}>Upload files</button>}
-          {archived ? null : <button type="button" class="button" onClick={() => setRenaming(true)}>Rename</button>}
+          {archived ? null : <button type="button" class={`button${files.length === 0 ? " button-primary" : ""}`} onClick={props.onUpload}>Upload files</button>}
+          {archived ? null : <button type="button" class="button" onClick={props.onRename}>Rename</button>}
           {archived
             ? (
               <>
@@ -120,6 +114,102 @@ export function BundlePage() {
             : <button type="button" class="button" onClick={() => void lifecycle.archive(bundle)}>Archive</button>}
         </div>
       </div>
+    </>
+  )
+}
+
+/** The bundle's sections: its files, each work area, and its history. */
+function BundleTabs(props: { base: string; view: View }) {
+  const { base, view } = props
+  return (
+    <nav class="bundle-tabs" aria-label="Bundle sections">
+      {[
+        ["Files", base, view.kind === "overview" || view.kind === "file"],
+        ["Audits", `${base}/audits`, view.kind === "work" && view.area === "audits"],
+        ["Conversions", `${base}/conversions`, view.kind === "work" && view.area === "conversions"],
+        ["Evals", `${base}/evals`, view.kind === "work" && view.area === "evals"],
+        ["Proof reports", `${base}/proof-reports`, view.kind === "work" && view.area === "proof-reports"],
+        ["History", `${base}/history`, view.kind === "bundleHistory"]
+      ].map(([label, href, current]) => (
+        <a key={label as string} href={href as string} class={`bundle-tab${current ? " bundle-tab-on" : ""}`} aria-current={current ? "page" : undefined}>{label}</a>
+      ))}
+    </nav>
+  )
+}
+
+/** Everything but the work areas: the file tree, and beside it the file, its editor or history, the bundle's history, or the overview. */
+function FilesPane(props: {
+  bundleId: string
+  detail: BundleDetail
+  base: string
+  view: View
+  refresh: () => void
+  onUpload: () => void
+}) {
+  const { bundleId, base, view, refresh } = props
+  const { artifactBundle: bundle, files, tree } = props.detail
+  const archived = bundle.status === "archived"
+  return (
+    <div class="bundle-layout">
+      <aside class="bundle-sidebar">
+        <div class="sidebar-heading">
+          <h2 class="section-title">Files</h2>
+        </div>
+        {tree.length === 0
+          ? <p class="muted tree-empty">No files yet.</p>
+          : <FileTree nodes={tree} label={`Files of ${bundle.name}`} hrefOf={(id) => `${base}/files/${id}`} currentFileId={view.kind === "file" ? view.fileId : undefined} />}
+      </aside>
+      <section class="bundle-content" aria-label="Content">
+        {view.kind === "bundleHistory"
+          ? <Lazy load={loadBundleHistory} props={{ bundle, onRestored: refresh }} />
+          : view.kind === "file"
+          ? view.sub === "edit"
+            ? <Lazy key={`edit-${view.fileId}`} load={loadEditor} props={{ bundleId, fileId: view.fileId, readOnly: archived, onSaved: refresh }} />
+            : view.sub === "history"
+            ? <Lazy key={`history-${view.fileId}`} load={loadFileHistory} props={{ bundleId, fileId: view.fileId, readOnly: archived, onRestored: refresh }} />
+            : <FileView key={view.fileId} bundleId={bundleId} fileId={view.fileId} readOnly={archived} onChanged={refresh} />
+          : files.length === 0
+          ? (
+            <EmptyState title="This bundle is empty">
+              <p class="muted">Upload a skill folder (its SKILL.md, references and examples), or single text files.</p>
+              {archived ? null : <button type="button" class="button button-primary" onClick={props.onUpload}>Upload files</button>}
+            </EmptyState>
+          )
+          : bundle.primaryFile
+          ? <FileView key={bundle.primaryFile.id} bundleId={bundleId} fileId={bundle.primaryFile.id} readOnly={archived} onChanged={refresh} />
+          : (
+            <EmptyState title="No main artifact">
+              <p class="muted">None of the file names says which file is the artifact (SKILL.md, AGENTS.md, prompt.md…). Pick a file on the left.</p>
+            </EmptyState>
+          )}
+      </section>
+    </div>
+  )
+}
+
+export function BundlePage() {
+  const { params, path } = useRoute()
+  const { route } = useLocation()
+  const bundleId = params["bundleId"]!
+  const base = `/bundles/${bundleId}`
+  const view = viewOf(path.startsWith(base) ? path.slice(base.length) : "")
+  const detail = useQuery((c) => c.artifactBundles.get({ path: { artifactBundleId: bundleId } }), [bundleId], queries.bundle(bundleId))
+  const [renaming, setRenaming] = useState(false)
+  const [uploading, setUploading] = useState(false)
+  const rename = useAction((c, values: { name: string; description: string | null }) =>
+    c.artifactBundles.update({ path: { artifactBundleId: bundleId }, payload: values })
+  )
+  const lifecycle = useBundleLifecycle((bundle) => (bundle === null ? route("/bundles") : void detail.reload()))
+
+  if (detail.data === undefined) {
+    return <div class="page">{detail.error ? <ErrorNotice error={detail.error} onRetry={detail.reload} /> : <Loading label="Loading the bundle…" />}</div>
+  }
+  const { artifactBundle: bundle, files } = detail.data.data
+  const archived = bundle.status === "archived"
+  const refresh = () => void detail.reload()
+  return (
+    <div class="page page-wide">
+      <BundleHeader bundle={bundle} files={files} base={base} view={view} lifecycle={lifecycle} onUpload={() => setUploading(true)} onRename={() => setRenaming(true)} />
       {archived ? <div class="notice notice-info" role="status"><p>This bundle is archived: it is read-only until you unarchive it.</p></div> : null}
       {lifecycle.error ? <ErrorNotice error={lifecycle.error} /> : null}
       {detail.error ? <ErrorNotice error={detail.error} onRetry={detail.reload} /> : null}
@@ -131,18 +221,7 @@ export function BundlePage() {
           />
         )
         : null}
-      <nav class="bundle-tabs" aria-label="Bundle sections">
-        {[
-          ["Files", base, view.kind === "overview" || view.kind === "file"],
-          ["Audits", `${base}/audits`, view.kind === "work" && view.area === "audits"],
-          ["Conversions", `${base}/conversions`, view.kind === "work" && view.area === "conversions"],
-          ["Evals", `${base}/evals`, view.kind === "work" && view.area === "evals"],
-          ["Proof reports", `${base}/proof-reports`, view.kind === "work" && view.area === "proof-reports"],
-          ["History", `${base}/history`, view.kind === "bundleHistory"]
-        ].map(([label, href, current]) => (
-          <a key={label as string} href={href as string} class={`bundle-tab${current ? " bundle-tab-on" : ""}`} aria-current={current ? "page" : undefined}>{label}</a>
-        ))}
-      </nav>
+      <BundleTabs base={base} view={view} />
       {view.kind === "work"
         ? (
           <section class="work" aria-label={view.area}>
@@ -153,42 +232,7 @@ export function BundlePage() {
             />
           </section>
         )
-        : (
-      <div class="bundle-layout">
-        <aside class="bundle-sidebar">
-          <div class="sidebar-heading">
-            <h2 class="section-title">Files</h2>
-          </div>
-          {tree.length === 0
-            ? <p class="muted tree-empty">No files yet.</p>
-            : <FileTree nodes={tree} label={`Files of ${bundle.name}`} hrefOf={(id) => `${base}/files/${id}`} currentFileId={view.kind === "file" ? view.fileId : undefined} />}
-        </aside>
-        <section class="bundle-content" aria-label="Content">
-          {view.kind === "bundleHistory"
-            ? <Lazy load={loadBundleHistory} props={{ bundle, onRestored: refresh }} />
-            : view.kind === "file"
-            ? view.sub === "edit"
-              ? <Lazy key={`edit-${view.fileId}`} load={loadEditor} props={{ bundleId, fileId: view.fileId, readOnly: archived, onSaved: refresh }} />
-              : view.sub === "history"
-              ? <Lazy key={`history-${view.fileId}`} load={loadFileHistory} props={{ bundleId, fileId: view.fileId, readOnly: archived, onRestored: refresh }} />
-              : <FileView key={view.fileId} bundleId={bundleId} fileId={view.fileId} readOnly={archived} onChanged={refresh} />
-            : files.length === 0
-            ? (
-              <EmptyState title="This bundle is empty">
-                <p class="muted">Upload a skill folder (its SKILL.md, references and examples), or single text files.</p>
-                {archived ? null : <button type="button" class="button button-primary" onClick={() => setUploading(true)}>Upload files</button>}
-              </EmptyState>
-            )
-            : bundle.primaryFile
-            ? <FileView key={bundle.primaryFile.id} bundleId={bundleId} fileId={bundle.primaryFile.id} readOnly={archived} onChanged={refresh} />
-            : (
-              <EmptyState title="No main artifact">
-                <p class="muted">None of the file names says which file is the artifact (SKILL.md, AGENTS.md, prompt.md…). Pick a file on the left.</p>
-              </EmptyState>
-            )}
-        </section>
-      </div>
-        )}
+        : <FilesPane bundleId={bundleId} detail={detail.data.data} base={base} view={view} refresh={refresh} onUpload={() => setUploading(true)} />}
       <BundleNameDialog
         open={renaming}
         title="Rename bundle"

@@ -178,6 +178,64 @@ function NewKey(props: { raw: string; apiKey: ApiKey; onDone: () => void }) {
   )
 }
 
+/** The keys, one row each: what it may do, when it was created, last used and expires, and revoking it. */
+function KeyTable(props: { keys: ReadonlyArray<ApiKey>; onRevoke: (key: ApiKey) => void }) {
+  return (
+    <div class="table-wrap">
+      <table class="table">
+        <caption class="visually-hidden">Your API keys</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.keys.map((key) => {
+            const state = keyState(key)
+            return (
+              <tr key={key.id} data-key-id={key.id} class={state === "active" ? "" : "row-muted"}>
+                <th scope="row">{key.name}</th>
+                <td><code>{key.prefix}…</code></td>
+                <td>
+                  <div class="scope-list">
+                    {key.scopes.length === ALL_SCOPES.length
+                      ? <span class="badge">all 13 scopes</span>
+                      : key.scopes.map((s) => <span class="badge" key={s}>{s}</span>)}
+                  </div>
+                </td>
+                <td title={formatDate(key.createdAt)}>{formatAgo(key.createdAt)}</td>
+                <td title={formatDate(key.lastUsedAt)}>{formatAgo(key.lastUsedAt)}</td>
+                <td title={formatDate(key.expiresAt)}>{key.expiresAt ? formatAgo(key.expiresAt) : "never"}</td>
+                <td>
+                  <span class={`badge ${state === "active" ? "badge-success" : "badge-neutral"}`}>
+                    {state === "revoked" ? `revoked ${formatAgo(key.revokedAt)}` : state}
+                  </span>
+                </td>
+                <td class="cell-actions">
+                  {state === "revoked"
+                    ? null
+                    : (
+                      <button type="button" class="button button-small button-danger-quiet" onClick={() => props.onRevoke(key)} aria-label={`Revoke ${key.name}`}>
+                        Revoke
+                      </button>
+                    )}
+                </td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
 export function Keys() {
   const keys = useQuery((c) => c.identity.listApiKeys(), [])
   const [creating, setCreating] = useState(false)
@@ -201,60 +259,7 @@ export function Keys() {
                 <p class="muted">Create one to use rubr from a terminal, CI or an AI client.</p>
               </EmptyState>
             )
-            : (
-              <div class="table-wrap">
-                <table class="table">
-                  <caption class="visually-hidden">Your API keys</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Key</th>
-                      <th scope="col">Scopes</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Last used</th>
-                      <th scope="col">Expires</th>
-                      <th scope="col">Status</th>
-                      <th scope="col"><span class="visually-hidden">Actions</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((key) => {
-                      const state = keyState(key)
-                      return (
-                        <tr key={key.id} data-key-id={key.id} class={state === "active" ? "" : "row-muted"}>
-                          <th scope="row">{key.name}</th>
-                          <td><code>{key.prefix}…</code></td>
-                          <td>
-                            <div class="scope-list">
-                              {key.scopes.length === ALL_SCOPES.length
-                                ? <span class="badge">all 13 scopes</span>
-                                : key.scopes.map((s) => <span class="badge" key={s}>{s}</span>)}
-                            </div>
-                          </td>
-                          <td title={formatDate(key.createdAt)}>{formatAgo(key.createdAt)}</td>
-                          <td title={formatDate(key.lastUsedAt)}>{formatAgo(key.lastUsedAt)}</td>
-                          <td title={formatDate(key.expiresAt)}>{key.expiresAt ? formatAgo(key.expiresAt) : "never"}</td>
-                          <td>
-                            <span class={`badge ${state === "active" ? "badge-success" : "badge-neutral"}`}>
-                              {state === "revoked" ? `revoked ${formatAgo(key.revokedAt)}` : state}
-                            </span>
-                          </td>
-                          <td class="cell-actions">
-                            {state === "revoked"
-                              ? null
-                              : (
-                                <button type="button" class="button button-small button-danger-quiet" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                                  Revoke
-                                </button>
-                              )}
-                          </td>
-                        </tr>
-                      )
-                    })}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            : <KeyTable keys={list} onRevoke={setRevoking} />}
       </QueryView>
       <CreateKeyDialog
         open={creating}

@@ -17,8 +17,11 @@ const hostOf = (url: string) => {
   }
 }
 
-export function SignIn() {
-  const [signedOutMessage] = useState(takeSignedOutMessage)
+/**
+ * The two ways in and their state: which one is under way, and what went wrong. The API client and the
+ * OpenID code are loaded only when a button is pressed, so the sign-in page stays small.
+ */
+const useSignIn = () => {
   const [busy, setBusy] = useState<"dev" | "oidc" | null>(null)
   const [error, setError] = useState<RubrError | null>(null)
   const [oidcError, setOidcError] = useState<string | null>(null)
@@ -48,6 +51,12 @@ export function SignIn() {
       setBusy(null)
     }
   }
+  return { busy, error, oidcError, continueAsDeveloper, continueWithProvider }
+}
+
+export function SignIn() {
+  const [signedOutMessage] = useState(takeSignedOutMessage)
+  const { busy, error, oidcError, continueAsDeveloper, continueWithProvider } = useSignIn()
 
   return (
     <div class="auth-page">

@@ -23,6 +23,58 @@ const SKIP_REASONS: Record<string, string> = {
 
 const PAGE = 50
 
+/** What a restore did: the files that got a new version, and those skipped and why. */
+function RestoreResult(props: { result: Restored; onDismiss: () => void }) {
+  const { result } = props
+  return (
+    <section class="notice notice-success" role="status" data-testid="restore-result">
+      <p class="notice-title">Restored to version {result.restoredFromArtifactBundleVersionNumber}</p>
+      <p>{plural(result.restoredFiles.length, "file")} restored{result.restoredFiles.length > 0 ? ":" : "."}</p>
+      {result.restoredFiles.length > 0
+        ? <ul class="plain-list">{result.restoredFiles.map((f) => <li key={f.file.id}><code>{f.file.path}</code> is now version {f.version.versionNumber}</li>)}</ul>
+        : null}
+      {result.skippedFiles.length > 0
+        ? (
+          <>
+            <p>{plural(result.skippedFiles.length, "file")} skipped:</p>
+            <ul class="plain-list" data-testid="skipped-files">
+              {result.skippedFiles.map((f) => <li key={f.fileId}><code>{f.path}</code>: {SKIP_REASONS[f.reason] ?? f.reason}</li>)}
+            </ul>
+          </>
+        )
+        : null}
+      <button type="button" class="button button-small" onClick={props.onDismiss}>Dismiss</button>
+    </section>
+  )
+}
+
+/** The version events, newest first, each but the newest one a point the bundle can be restored to. */
+function Timeline(props: { events: ReadonlyArray<Event>; newest: number; archived: boolean; onRestore: (event: Event) => void }) {
+  return (
+    <ol class="timeline">
+      {props.events.map((e) => (
+        <li key={e.id} class="timeline-item" data-bundle-version={e.artifactBundleVersionNumber}>
+          <span class="timeline-number">#{e.artifactBundleVersionNumber}</span>
+          <div class="timeline-body">
+            <p>
+              <code>{e.filePath}</code> version {e.fileVersionNumber} <span class="badge badge-neutral">{e.source}</span>
+            </p>
+            {e.message ? <p class="muted">{e.message}</p> : null}
+            <p class="hint" title={formatDate(e.createdAt)}>{formatAgo(e.createdAt)}</p>
+          </div>
+          {e.artifactBundleVersionNumber === props.newest || props.archived
+            ? null
+            : (
+              <button type="button" class="button button-small" onClick={() => props.onRestore(e)} aria-label={`Restore to here (bundle version ${e.artifactBundleVersionNumber})`}>
+                Restore to here
+              </button>
+            )}
+        </li>
+      ))}
+    </ol>
+  )
+}
+
 export function BundleHistory(props: { bundle: Bundle; onRestored: () => void }) {
   const bundleId = props.bundle.id
   const first = useQuery((c) => c.versions.listBundleVersions({ path: { artifactBundleId: bundleId }, urlParams: { limit: PAGE } }), [bundleId, props.bundle.versionCount])
@@ -50,28 +102,7 @@ export function BundleHistory(props: { bundle: Bundle; onRestored: () => void })
           <p class="file-meta">Every file version written in this bundle, newest first. Restore the bundle to any of them.</p>
         </div>
       </header>
-      {result
-        ? (
-          <section class="notice notice-success" role="status" data-testid="restore-result">
-            <p class="notice-title">Restored to version {result.restoredFromArtifactBundleVersionNumber}</p>
-            <p>{plural(result.restoredFiles.length, "file")} restored{result.restoredFiles.length > 0 ? ":" : "."}</p>
-            {result.restoredFiles.length > 0
-              ? <ul class="plain-list">{result.restoredFiles.map((f) => <li key={f.file.id}><code>{f.file.path}</code> is now version {f.version.versionNumber}</li>)}</ul>
-              : null}
-            {result.skippedFiles.length > 0
-              ? (
-                <>
-                  <p>{plural(result.skippedFiles.length, "file")} skipped:</p>
-                  <ul class="plain-list" data-testid="skipped-files">
-                    {result.skippedFiles.map((f) => <li key={f.fileId}><code>{f.path}</code>: {SKIP_REASONS[f.reason] ?? f.reason}</li>)}
-                  </ul>
-                </>
-              )
-              : null}
-            <button type="button" class="button button-small" onClick={() => setResult(null)}>Dismiss</button>
-          </section>
-        )
-        : null}
+      {result ? <RestoreResult result={result} onDismiss={() => setResult(null)} /> : null}
       <QueryView query={first} label="Loading the history…">
         {({ data }) => {
           const events = [...data.versions, ...(older?.events ?? [])]
@@ -80,27 +111,7 @@ export function BundleHistory(props: { bundle: Bundle; onRestored: () => void })
           const newest = events[0]!.artifactBundleVersionNumber
           return (
             <>
-              <ol class="timeline">
-                {events.map((e) => (
-                  <li key={e.id} class="timeline-item" data-bundle-version={e.artifactBundleVersionNumber}>
-                    <span class="timeline-number">#{e.artifactBundleVersionNumber}</span>
-                    <div class="timeline-body">
-                      <p>
-                        <code>{e.filePath}</code> version {e.fileVersionNumber} <span class="badge badge-neutral">{e.source}</span>
-                      </p>
-                      {e.message ? <p class="muted">{e.message}</p> : null}
-                      <p class="hint" title={formatDate(e.createdAt)}>{formatAgo(e.createdAt)}</p>
-                    </div>
-                    {e.artifactBundleVersionNumber === newest || props.bundle.status === "archived"
-                      ? null
-                      : (
-                        <button type="button" class="button button-small" onClick={() => setRestoring(e)} aria-label={`Restore to here (bundle version ${e.artifactBundleVersionNumber})`}>
-                          Restore to here
-                        </button>
-                      )}
-                  </li>
-                ))}
-              </ol>
+              <Timeline events={events} newest={newest} archived={props.bundle.status === "archived"} onRestore={setRestoring} />
               {olderError ? <ErrorNotice error={olderError} onRetry={() => void loadOlder(cursor!)} /> : null}
               {cursor ? <button type="button" class="button" onClick={() => void loadOlder(cursor)}>Load older versions</button> : null}
             </>

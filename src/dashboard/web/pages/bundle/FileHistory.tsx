@@ -35,6 +35,64 @@ function Compare(props: { bundleId: string; fileId: string; from: number; to: nu
   return <DiffView before={pair.data.before} after={pair.data.after} mode={props.mode} labels={[`version ${props.from}`, `version ${props.to}`]} />
 }
 
+/** The versions, newest first: a radio pair per row picks the two compared, and any but the latest can be restored. */
+function VersionTable(props: {
+  versions: ReadonlyArray<Version>
+  latest: number
+  from: number
+  to: number
+  filePath: string
+  readOnly: boolean
+  onPick: (pick: { from: string } | { to: string }) => void
+  onRestore: (version: Version) => void
+}) {
+  return (
+    <div class="table-wrap">
+      <table class="table versions-table">
+        <caption class="visually-hidden">Versions of {props.filePath}, newest first; pick two to compare</caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Compare from</th>
+            <th scope="col">to</th>
+            <th scope="col">Change</th>
+            <th scope="col">Saved</th>
+            <th scope="col" class="num">Size</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.versions.map((v) => (
+            <tr key={v.id} data-version={v.versionNumber}>
+              <th scope="row">v{v.versionNumber}{v.versionNumber === props.latest ? <span class="badge badge-success">latest</span> : null}</th>
+              <td>
+                <input type="radio" name="from" aria-label={`Compare from version ${v.versionNumber}`} checked={props.from === v.versionNumber} onChange={() => props.onPick({ from: String(v.versionNumber) })} />
+              </td>
+              <td>
+                <input type="radio" name="to" aria-label={`Compare to version ${v.versionNumber}`} checked={props.to === v.versionNumber} onChange={() => props.onPick({ to: String(v.versionNumber) })} />
+              </td>
+              <td>
+                <span class="badge badge-neutral">{SOURCES[v.source] ?? v.source}</span> {v.message ?? ""}
+              </td>
+              <td title={formatDate(v.createdAt)}>{formatAgo(v.createdAt)}</td>
+              <td class="num">{formatBytes(v.sizeBytes)}</td>
+              <td class="cell-actions">
+                {props.readOnly || v.versionNumber === props.latest
+                  ? null
+                  : (
+                    <button type="button" class="button button-small" onClick={() => props.onRestore(v)} aria-label={`Restore version ${v.versionNumber}`}>
+                      Restore
+                    </button>
+                  )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
 export function FileHistory(props: { bundleId: string; fileId: string; readOnly: boolean; onRestored: () => void }) {
   const { query, path, route } = useLocation()
   const file = useQuery((c) => c.files.get({ path: { artifactBundleId: props.bundleId, fileId: props.fileId } }), [props.fileId])
@@ -68,49 +126,16 @@ export function FileHistory(props: { bundleId: string; fileId: string; readOnly:
                 <a class="button button-small" href={`/bundles/${props.bundleId}/files/${props.fileId}`}>View file</a>
               </div>
             </header>
-            <div class="table-wrap">
-              <table class="table versions-table">
-                <caption class="visually-hidden">Versions of {filePath}, newest first; pick two to compare</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Version</th>
-                    <th scope="col">Compare from</th>
-                    <th scope="col">to</th>
-                    <th scope="col">Change</th>
-                    <th scope="col">Saved</th>
-                    <th scope="col" class="num">Size</th>
-                    <th scope="col"><span class="visually-hidden">Actions</span></th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((v) => (
-                    <tr key={v.id} data-version={v.versionNumber}>
-                      <th scope="row">v{v.versionNumber}{v.versionNumber === latest ? <span class="badge badge-success">latest</span> : null}</th>
-                      <td>
-                        <input type="radio" name="from" aria-label={`Compare from version ${v.versionNumber}`} checked={from === v.versionNumber} onChange={() => setQuery({ from: String(v.versionNumber) })} />
-                      </td>
-                      <td>
-                        <input type="radio" name="to" aria-label={`Compare to version ${v.versionNumber}`} checked={to === v.versionNumber} onChange={() => setQuery({ to: String(v.versionNumber) })} />
-                      </td>
-                      <td>
-                        <span class="badge badge-neutral">{SOURCES[v.source] ?? v.source}</span> {v.message ?? ""}
-                      </td>
-                      <td title={formatDate(v.createdAt)}>{formatAgo(v.createdAt)}</td>
-                      <td class="num">{formatBytes(v.sizeBytes)}</td>
-                      <td class="cell-actions">
-                        {props.readOnly || v.versionNumber === latest
-                          ? null
-                          : (
-                            <button type="button" class="button button-small" onClick={() => setRestoring(v)} aria-label={`Restore version ${v.versionNumber}`}>
-                              Restore
-                            </button>
-                          )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <VersionTable
+              versions={list}
+              latest={latest}
+              from={from}
+              to={to}
+              filePath={filePath}
+              readOnly={props.readOnly}
+              onPick={setQuery}
+              onRestore={setRestoring}
+            />
             <div class="compare-bar">
               <h3 class="subheading">Version {from} → version {to}</h3>
               <Segmented label="Diff layout" value={mode} options={[["split", "Side by side"], ["unified", "Unified"]]} onChange={(view) => setQuery({ view })} />

@@ -40,15 +40,13 @@ const planOf = async (candidates: ReadonlyArray<Candidate>, existing: ReadonlyAr
   return { folder, create, update, unchanged, skipped }
 }
 
-export function UploadPanel(props: { bundleId: string; existing: ReadonlyArray<FileRecord>; onClose: () => void; onUploaded: () => void }) {
-  const [over, setOver] = useState(false)
+/** The upload's two steps and their state: read what was dropped or picked into a plan, then send it. */
+const useUpload = (props: { bundleId: string; existing: ReadonlyArray<FileRecord>; onUploaded: () => void }) => {
   const [plan, setPlan] = useState<Plan | null>(null)
   const [reading, setReading] = useState(false)
   const [progress, setProgress] = useState<Progress | null>(null)
   const [error, setError] = useState<RubrError | null>(null)
   const [finished, setFinished] = useState<{ created: number; updated: number } | null>(null)
-  const filesInput = useRef<HTMLInputElement>(null)
-  const folderInput = useRef<HTMLInputElement>(null)
   const sent = useRef(new Set<string>())
 
   const take = async (candidates: Promise<Array<Candidate>> | Array<Candidate>) => {
@@ -102,74 +100,94 @@ export function UploadPanel(props: { bundleId: string; existing: ReadonlyArray<F
   }
 
   const busy = reading || (progress !== null && progress.done < progress.total && error === null && finished === null)
+  return { plan, reading, progress, error, finished, busy, take, upload }
+}
+
+/** Where files come in: dropped (files or a folder), or picked with the two hidden inputs its buttons open. */
+function Dropzone(props: { busy: boolean; onTake: (candidates: Promise<Array<Candidate>> | Array<Candidate>) => void }) {
+  const [over, setOver] = useState(false)
+  const filesInput = useRef<HTMLInputElement>(null)
+  const folderInput = useRef<HTMLInputElement>(null)
+  const { busy } = props
+  return (
+    <div
+      class={`dropzone${over ? " dropzone-over" : ""}`}
+      data-testid="dropzone"
+      onDragOver={(e) => {
+        e.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault()
+        setOver(false)
+        if (e.dataTransfer) props.onTake(candidatesFromDrop(e.dataTransfer))
+      }}
+    >
+      <p class="dropzone-title">Drop files or a folder here</p>
+      <p class="hint">Text files up to 1 MiB each. A dropped folder's contents go in at the bundle's root.</p>
+      <div class="button-row">
+        <button type="button" class="button" onClick={() => filesInput.current?.click()} disabled={busy}>Choose files</button>
+        <button type="button" class="button" onClick={() => folderInput.current?.click()} disabled={busy}>Choose a folder</button>
+      </div>
+      <input ref={filesInput} type="file" multiple class="visually-hidden" tabIndex={-1} aria-label="Choose files" data-testid="files-input" onChange={(e) => props.onTake(candidatesFromInput(e.currentTarget.files))} />
+      <input
+        ref={folderInput}
+        type="file"
+        class="visually-hidden"
+        tabIndex={-1}
+        aria-label="Choose a folder"
+        data-testid="folder-input"
+        {...{ webkitdirectory: true }}
+        onChange={(e) => props.onTake(candidatesFromInput(e.currentTarget.files))}
+      />
+    </div>
+  )
+}
+
+/** What will go in (new files, new versions), what is left as it is, what is skipped and why; and the button that sends it. */
+function PlanSummary(props: { plan: Plan; busy: boolean; onUpload: () => void }) {
+  const { plan, busy } = props
+  return (
+    <div class="upload-plan" data-testid="upload-plan">
+      <p>
+        {plan.folder ? <>From <code>{plan.folder}/</code>: </> : null}
+        {plural(plan.create.length, "new file")}, {plural(plan.update.length, "changed file")}
+        {plan.unchanged.length > 0 ? <>, {plural(plan.unchanged.length, "unchanged file")} left as they are</> : null}
+        {plan.skipped.length > 0 ? <>, {plural(plan.skipped.length, "file")} skipped</> : null}.
+      </p>
+      <ul class="plain-list upload-list">
+        {plan.create.map((f) => <li key={f.path}><span class="badge badge-success">new</span> <code>{f.path}</code> <span class="hint">{formatBytes(f.size)}</span></li>)}
+        {plan.update.map((f) => <li key={f.path}><span class="badge badge-primary">new version</span> <code>{f.path}</code> <span class="hint">{formatBytes(f.size)}</span></li>)}
+      </ul>
+      {plan.skipped.length > 0
+        ? (
+          <details class="skipped" open>
+            <summary>Skipped ({plan.skipped.length})</summary>
+            <ul class="plain-list" data-testid="upload-skipped">
+              {plan.skipped.map((s) => <li key={s.path}><code>{s.path}</code>: {s.reason}</li>)}
+            </ul>
+          </details>
+        )
+        : null}
+      <button type="button" class="button button-primary" disabled={busy || plan.create.length + plan.update.length === 0} onClick={props.onUpload}>
+        Upload {plural(plan.create.length + plan.update.length, "file")}
+      </button>
+    </div>
+  )
+}
+
+export function UploadPanel(props: { bundleId: string; existing: ReadonlyArray<FileRecord>; onClose: () => void; onUploaded: () => void }) {
+  const { plan, reading, progress, error, finished, busy, take, upload } = useUpload(props)
   return (
     <section class="card upload" aria-labelledby="upload-title" data-testid="upload">
       <div class="card-header">
         <h2 id="upload-title" class="card-title">Upload files</h2>
         <button type="button" class="button button-small" onClick={props.onClose}>Close</button>
       </div>
-      <div
-        class={`dropzone${over ? " dropzone-over" : ""}`}
-        data-testid="dropzone"
-        onDragOver={(e) => {
-          e.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault()
-          setOver(false)
-          if (e.dataTransfer) void take(candidatesFromDrop(e.dataTransfer))
-        }}
-      >
-        <p class="dropzone-title">Drop files or a folder here</p>
-        <p class="hint">Text files up to 1 MiB each. A dropped folder's contents go in at the bundle's root.</p>
-        <div class="button-row">
-          <button type="button" class="button" onClick={() => filesInput.current?.click()} disabled={busy}>Choose files</button>
-          <button type="button" class="button" onClick={() => folderInput.current?.click()} disabled={busy}>Choose a folder</button>
-        </div>
-        <input ref={filesInput} type="file" multiple class="visually-hidden" tabIndex={-1} aria-label="Choose files" data-testid="files-input" onChange={(e) => void take(candidatesFromInput(e.currentTarget.files))} />
-        <input
-          ref={folderInput}
-          type="file"
-          class="visually-hidden"
-          tabIndex={-1}
-          aria-label="Choose a folder"
-          data-testid="folder-input"
-          {...{ webkitdirectory: true }}
-          onChange={(e) => void take(candidatesFromInput(e.currentTarget.files))}
-        />
-      </div>
+      <Dropzone busy={busy} onTake={(candidates) => void take(candidates)} />
       {reading ? <p role="status" class="muted">Reading files…</p> : null}
-      {plan
-        ? (
-          <div class="upload-plan" data-testid="upload-plan">
-            <p>
-              {plan.folder ? <>From <code>{plan.folder}/</code>: </> : null}
-              {plural(plan.create.length, "new file")}, {plural(plan.update.length, "changed file")}
-              {plan.unchanged.length > 0 ? <>, {plural(plan.unchanged.length, "unchanged file")} left as they are</> : null}
-              {plan.skipped.length > 0 ? <>, {plural(plan.skipped.length, "file")} skipped</> : null}.
-            </p>
-            <ul class="plain-list upload-list">
-              {plan.create.map((f) => <li key={f.path}><span class="badge badge-success">new</span> <code>{f.path}</code> <span class="hint">{formatBytes(f.size)}</span></li>)}
-              {plan.update.map((f) => <li key={f.path}><span class="badge badge-primary">new version</span> <code>{f.path}</code> <span class="hint">{formatBytes(f.size)}</span></li>)}
-            </ul>
-            {plan.skipped.length > 0
-              ? (
-                <details class="skipped" open>
-                  <summary>Skipped ({plan.skipped.length})</summary>
-                  <ul class="plain-list" data-testid="upload-skipped">
-                    {plan.skipped.map((s) => <li key={s.path}><code>{s.path}</code>: {s.reason}</li>)}
-                  </ul>
-                </details>
-              )
-              : null}
-            <button type="button" class="button button-primary" disabled={busy || plan.create.length + plan.update.length === 0} onClick={() => void upload()}>
-              Upload {plural(plan.create.length + plan.update.length, "file")}
-            </button>
-          </div>
-        )
-        : null}
+      {plan ? <PlanSummary plan={plan} busy={busy} onUpload={() => void upload()} /> : null}
       {progress && !finished
         ? (
           <div class="progress-row">

@@ -291,44 +291,108 @@ function ApplyState(props: { run: AuditRunDetail; applied: ReadonlyArray<{ fileI
   return <button type="button" class="button button-primary" onClick={props.onApply}>Apply improvements</button>
 }
 
+type AppliedFiles = ReadonlyArray<{ fileId: string; path: string; versionNumber: number }>
+
+/** The overall score, what was reviewed with which model at what cost, and what to do next. */
+function OverallScore(props: { run: AuditRunDetail; canApply: boolean; onApply: () => void; base: string }) {
+  const { run } = props
+  const meta = run.resultMetadata
+  return (
+    <section class="card overall" aria-label="Overall score">
+      <p class="stat-label">Overall score</p>
+      <p class={`overall-score ${scoreClass(run.overallScore ?? 0)}`} data-testid="overall-score">
+        {run.overallScore ?? "—"}<span class="overall-of">/100</span>
+      </p>
+      <p class="hint">{run.summary.rubricTitle} · rubric <code>{run.rubricKey}</code> version {run.rubricVersion}</p>
+      <dl class="facts facts-compact">
+        <dt>Reviewed</dt>
+        <dd>{auditTargetLabel(run)}</dd>
+        <dt>Model</dt>
+        <dd>{meta ? `${meta.model} (${meta.modelTier}, ${meta.reasoningEffort} effort)` : `${run.summary.estimate.modelTier}, ${run.summary.estimate.reasoningEffort} effort`}</dd>
+        <dt>Credits</dt>
+        <dd>{formatNumber(run.finalChargedCredits ?? run.estimatedCredits)} charged{run.reconciliation?.refundedCredits ? ` (${run.reconciliation.refundedCredits} refunded)` : ""}</dd>
+        <dt>Finished</dt>
+        <dd title={formatDate(run.completedAt)}>{formatAgo(run.completedAt)}</dd>
+      </dl>
+      <div class="button-row">
+        {props.canApply ? <button type="button" class="button button-primary" onClick={props.onApply}>Apply improvements</button> : null}
+        <a class="button" href={`${props.base}/audits/new`}>New audit</a>
+      </div>
+    </section>
+  )
+}
+
+/** Once applied: the new versions (when applied from this page), and the next steps, auditing and evaluating them. */
+function ApplyResult(props: { run: AuditRunDetail; applied: AppliedFiles | null; base: string }) {
+  const { run, applied } = props
+  return (
+    <div class="notice notice-success" role="status" data-testid="apply-result">
+      <p class="notice-title">{applied ? "Applied" : `Applied ${formatAgo(run.appliedAt)}`}</p>
+      {applied
+        ? (
+          <p>
+            New versions:{" "}
+            {applied.map((f, i) => (
+              <>
+                {i > 0 ? ", " : null}
+                <a key={f.fileId} href={`${props.base}/files/${f.fileId}`} data-applied-version={f.versionNumber}>{f.path} version {f.versionNumber}</a>
+              </>
+            ))}
+            .
+          </p>
+        )
+        : null}
+      <p>
+        Next: <a href={`${props.base}/audits/new`}>audit the new version</a> to see the score move, or{" "}
+        {run.summary.target.targetFileId && applied?.[0]
+          ? (
+            <a href={`${props.base}/evals/new?sourceFileId=${run.summary.target.targetFileId}&sourceVersion=${run.summary.target.targetFileVersionNumber}&candidateFileId=${applied[0].fileId}&candidateVersion=${applied[0].versionNumber}`}>
+              evaluate before against after
+            </a>
+          )
+          : <a href={`${props.base}/evals/new`}>evaluate before against after</a>}.
+      </p>
+    </div>
+  )
+}
+
+type ResultTab = "findings" | "improved" | "kit"
+
+/** The result's three views, each with its count. */
+function ResultTabs(props: { run: AuditRunDetail; tab: ResultTab; improvedCount: number; onTab: (tab: ResultTab) => void }) {
+  const { run } = props
+  return (
+    <div class="tabs" role="group" aria-label="Audit result">
+      <button type="button" class={`tab${props.tab === "findings" ? " tab-on" : ""}`} aria-pressed={props.tab === "findings"} onClick={() => props.onTab("findings")}>
+        Findings <span class="tab-count">{run.findings.length}</span>
+      </button>
+      <button type="button" class={`tab${props.tab === "improved" ? " tab-on" : ""}`} aria-pressed={props.tab === "improved"} onClick={() => props.onTab("improved")}>
+        Improved version <span class="tab-count">{props.improvedCount}</span>
+      </button>
+      <button type="button" class={`tab${props.tab === "kit" ? " tab-on" : ""}`} aria-pressed={props.tab === "kit"} onClick={() => props.onTab("kit")}>
+        Eval kit <span class="tab-count">{run.evalKit?.cases.length ?? 0}</span>
+      </button>
+    </div>
+  )
+}
+
 function Completed(props: WorkProps & { run: AuditRunDetail; onChanged: () => void }) {
   const { run } = props
   const { query, path, route } = useLocation()
   const tab = query["tab"] === "improved" ? "improved" : query["tab"] === "kit" ? "kit" : "findings"
   const [criterion, setCriterion] = useState<string | null>(null)
   const [confirming, setConfirming] = useState(false)
-  const [applied, setApplied] = useState<ReadonlyArray<{ fileId: string; path: string; versionNumber: number }> | null>(null)
+  const [applied, setApplied] = useState<AppliedFiles | null>(null)
   const apply = useAction((c) => c.audits.applyAudit({ path: { artifactBundleId: props.bundle.id, auditRunId: run.id } }))
   const history = useQuery((c) => c.audits.listAudits({ path: { artifactBundleId: props.bundle.id }, urlParams: { limit: 100 } }), [run.id, applied])
   const improved = run.improvedVersion ? [run.improvedVersion] : run.improvedFiles
   const setTab = (t: string) => route(`${path}?${new URLSearchParams({ ...query, tab: t })}`, true)
   const canApply = improved.length > 0 && !run.appliedAt && applied === null
   const latestOf = (fileId: string) => props.files.find((f) => f.id === fileId)?.latestVersionNumber
-  const meta = run.resultMetadata
   return (
     <div class="stack">
       <div class="audit-summary">
-        <section class="card overall" aria-label="Overall score">
-          <p class="stat-label">Overall score</p>
-          <p class={`overall-score ${scoreClass(run.overallScore ?? 0)}`} data-testid="overall-score">
-            {run.overallScore ?? "—"}<span class="overall-of">/100</span>
-          </p>
-          <p class="hint">{run.summary.rubricTitle} · rubric <code>{run.rubricKey}</code> version {run.rubricVersion}</p>
-          <dl class="facts facts-compact">
-            <dt>Reviewed</dt>
-            <dd>{auditTargetLabel(run)}</dd>
-            <dt>Model</dt>
-            <dd>{meta ? `${meta.model} (${meta.modelTier}, ${meta.reasoningEffort} effort)` : `${run.summary.estimate.modelTier}, ${run.summary.estimate.reasoningEffort} effort`}</dd>
-            <dt>Credits</dt>
-            <dd>{formatNumber(run.finalChargedCredits ?? run.estimatedCredits)} charged{run.reconciliation?.refundedCredits ? ` (${run.reconciliation.refundedCredits} refunded)` : ""}</dd>
-            <dt>Finished</dt>
-            <dd title={formatDate(run.completedAt)}>{formatAgo(run.completedAt)}</dd>
-          </dl>
-          <div class="button-row">
-            {canApply ? <button type="button" class="button button-primary" onClick={() => setConfirming(true)}>Apply improvements</button> : null}
-            <a class="button" href={`${props.base}/audits/new`}>New audit</a>
-          </div>
-        </section>
+        <OverallScore run={run} canApply={canApply} onApply={() => setConfirming(true)} base={props.base} />
         <section class="card criteria-card" aria-labelledby="criteria-title">
           <h3 id="criteria-title" class="card-title">By criterion <span class="hint">choose one to see its findings</span></h3>
           <Scores run={run} criterion={criterion} onCriterion={(k) => {
@@ -341,48 +405,8 @@ function Completed(props: WorkProps & { run: AuditRunDetail; onChanged: () => vo
           {history.data ? <ScoreChart runs={history.data.data.auditRuns} current={run.id} compact /> : <Loading />}
         </section>
       </div>
-      {applied || run.appliedAt
-        ? (
-          <div class="notice notice-success" role="status" data-testid="apply-result">
-            <p class="notice-title">{applied ? "Applied" : `Applied ${formatAgo(run.appliedAt)}`}</p>
-            {applied
-              ? (
-                <p>
-                  New versions:{" "}
-                  {applied.map((f, i) => (
-                    <>
-                      {i > 0 ? ", " : null}
-                      <a key={f.fileId} href={`${props.base}/files/${f.fileId}`} data-applied-version={f.versionNumber}>{f.path} version {f.versionNumber}</a>
-                    </>
-                  ))}
-                  .
-                </p>
-              )
-              : null}
-            <p>
-              Next: <a href={`${props.base}/audits/new`}>audit the new version</a> to see the score move, or{" "}
-              {run.summary.target.targetFileId && applied?.[0]
-                ? (
-                  <a href={`${props.base}/evals/new?sourceFileId=${run.summary.target.targetFileId}&sourceVersion=${run.summary.target.targetFileVersionNumber}&candidateFileId=${applied[0].fileId}&candidateVersion=${applied[0].versionNumber}`}>
-                    evaluate before against after
-                  </a>
-                )
-                : <a href={`${props.base}/evals/new`}>evaluate before against after</a>}.
-            </p>
-          </div>
-        )
-        : null}
-      <div class="tabs" role="group" aria-label="Audit result">
-        <button type="button" class={`tab${tab === "findings" ? " tab-on" : ""}`} aria-pressed={tab === "findings"} onClick={() => setTab("findings")}>
-          Findings <span class="tab-count">{run.findings.length}</span>
-        </button>
-        <button type="button" class={`tab${tab === "improved" ? " tab-on" : ""}`} aria-pressed={tab === "improved"} onClick={() => setTab("improved")}>
-          Improved version <span class="tab-count">{improved.length}</span>
-        </button>
-        <button type="button" class={`tab${tab === "kit" ? " tab-on" : ""}`} aria-pressed={tab === "kit"} onClick={() => setTab("kit")}>
-          Eval kit <span class="tab-count">{run.evalKit?.cases.length ?? 0}</span>
-        </button>
-      </div>
+      {applied || run.appliedAt ? <ApplyResult run={run} applied={applied} base={props.base} /> : null}
+      <ResultTabs run={run} tab={tab} improvedCount={improved.length} onTab={setTab} />
       {tab === "findings"
         ? <Findings run={run} bundleId={props.bundle.id} files={props.files} criterion={criterion} onCriterion={setCriterion} />
         : tab === "improved"

@@ -16,6 +16,50 @@ function From(props: { value: unknown }) {
   return props.value ? <span class="flow-from" title="where it came from in the source">{text(props.value)}</span> : null
 }
 
+/** What the flow takes, each input with where it came from in the source. */
+function FlowInputs(props: { inputs: ReadonlyArray<Block> }) {
+  return (
+    <section>
+      <h4 class="subheading">Inputs</h4>
+      <dl class="flow-defs">
+        {props.inputs.map((i) => [
+          <dt key={`t${text(i["id"])}`}><code>{text(i["id"])}</code>{i["required"] === false ? <span class="hint"> optional</span> : null}</dt>,
+          <dd key={`d${text(i["id"])}`}>{text(i["description"])} <From value={i["from"]} /></dd>
+        ])}
+      </dl>
+    </section>
+  )
+}
+
+/** The numbered steps: each action with its check, what it uses and produces, and what to do when it fails. */
+function FlowSteps(props: { steps: ReadonlyArray<Block> }) {
+  return (
+    <section>
+      <h4 class="subheading">Steps</h4>
+      <ol class="flow-steps">
+        {props.steps.map((step, n) => (
+          <li key={text(step["id"]) || n} class="flow-step">
+            <p class="flow-step-title">
+              <strong>{text(step["title"]) || text(step["id"])}</strong> <code class="hint">{text(step["id"])}</code> <From value={step["from"]} />
+            </p>
+            <p class="flow-action">{text(step["action"])}</p>
+            <p class="flow-check"><span class="flow-check-label">Check</span> {text(step["check"])}</p>
+            {ids(step["uses"]).length + ids(step["produces"]).length > 0 || step["on_failure"]
+              ? (
+                <p class="hint">
+                  {ids(step["uses"]).length > 0 ? <>uses {ids(step["uses"]).join(", ")} </> : null}
+                  {ids(step["produces"]).length > 0 ? <>· produces {ids(step["produces"]).join(", ")} </> : null}
+                  {step["on_failure"] ? <>· on failure: {text(step["on_failure"])}</> : null}
+                </p>
+              )
+              : null}
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
 export function FlowView(props: { text: string }) {
   let doc: Block
   try {
@@ -44,42 +88,8 @@ export function FlowView(props: { text: string }) {
         <p>{text(doc["description"])}</p>
         <p class="muted"><strong>When to use:</strong> {text(doc["when_to_use"])} <From value={doc["from"]} /></p>
       </header>
-      {inputs.length > 0
-        ? (
-          <section>
-            <h4 class="subheading">Inputs</h4>
-            <dl class="flow-defs">
-              {inputs.map((i) => [
-                <dt key={`t${text(i["id"])}`}><code>{text(i["id"])}</code>{i["required"] === false ? <span class="hint"> optional</span> : null}</dt>,
-                <dd key={`d${text(i["id"])}`}>{text(i["description"])} <From value={i["from"]} /></dd>
-              ])}
-            </dl>
-          </section>
-        )
-        : null}
-      <section>
-        <h4 class="subheading">Steps</h4>
-        <ol class="flow-steps">
-          {steps.map((step, n) => (
-            <li key={text(step["id"]) || n} class="flow-step">
-              <p class="flow-step-title">
-                <strong>{text(step["title"]) || text(step["id"])}</strong> <code class="hint">{text(step["id"])}</code> <From value={step["from"]} />
-              </p>
-              <p class="flow-action">{text(step["action"])}</p>
-              <p class="flow-check"><span class="flow-check-label">Check</span> {text(step["check"])}</p>
-              {ids(step["uses"]).length + ids(step["produces"]).length > 0 || step["on_failure"]
-                ? (
-                  <p class="hint">
-                    {ids(step["uses"]).length > 0 ? <>uses {ids(step["uses"]).join(", ")} </> : null}
-                    {ids(step["produces"]).length > 0 ? <>· produces {ids(step["produces"]).join(", ")} </> : null}
-                    {step["on_failure"] ? <>· on failure: {text(step["on_failure"])}</> : null}
-                  </p>
-                )
-                : null}
-            </li>
-          ))}
-        </ol>
-      </section>
+      {inputs.length > 0 ? <FlowInputs inputs={inputs} /> : null}
+      <FlowSteps steps={steps} />
       {outputs.length > 0
         ? (
           <section>
