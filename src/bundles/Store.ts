@@ -5,7 +5,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import { pgArray, PgPool } from "../db/Database.js"
-import { makeRows, rowsOf } from "../db/Query.js"
+import { makeRows, type Rows, rowsOf } from "../db/Query.js"
 import { BundleId, FileId, VersionId } from "../domain/Ids.js"
 import type { ArtifactBundle, BundleVersionEvent, FileRecord, FileVersion } from "./Schemas.js"
 
@@ -149,140 +149,138 @@ export interface NewVersion {
   readonly detectedLanguage: string
 }
 
+/** The reads: bundles as the wire shows them, a bundle row (or its lock), files and versions by id. */
+const makeBundleReads = (sql: PgClient.PgClient, run: Rows) => {
+  /** Bundle rows with their primary file and latest event, in the order given. */
+  const hydrate = (rows: ReadonlyArray<BundleRow>) =>
+    Effect.gen(function*() {
+      if (rows.length === 0) return [] as Array<ArtifactBundle>
+      const primaryIds = rows.flatMap((r) => (r.primaryFileId ? [r.primaryFileId] : []))
+      const primaries = primaryIds.length === 0 ? [] : yield* run(FileRows, sql`
+        SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
+        WHERE f.id = ANY(${pgArray(primaryIds)}::uuid[])`)
+      const withVersions = rows.filter((r) => r.versionCount > 0)
+      const latest = withVersions.length === 0 ? [] : yield* run(VersionRows, sql`
+        SELECT ${sql.literal(versionColumns)}
+        FROM unnest(${pgArray(withVersions.map((r) => r.id))}::uuid[], ${pgArray(withVersions.map((r) => r.versionCount))}::int[]) AS t(bundle_id, n)
+        JOIN file_versions v ON v.artifact_bundle_id = t.bundle_id AND v.artifact_bundle_version_number = t.n`)
+      const primaryById = new Map(primaries.map((f) => [f.id, toFile(f)]))
+      const latestByBundle = new Map(latest.map((v) => [v.artifactBundleId, toEvent(v)]))
+      return rows.map((row): ArtifactBundle => ({
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        status: row.status,
+        activeVersionNumber: row.versionCount,
+        customRubric: JSON.parse(row.customRubricJson),
+        settings: JSON.parse(row.settingsJson),
+        primaryFile: (row.primaryFileId && primaryById.get(row.primaryFileId)) || null,
+        fileCount: row.fileCount,
+        versionCount: row.versionCount,
+        latestVersion: latestByBundle.get(row.id) ?? null,
+        archivedAt: row.archivedAt,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt
+      }))
+    })
+
+  const findBundle = (userId: string, bundleId: string) =>
+    Effect.map(
+      run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
+                     WHERE b.id = ${bundleId} AND b.user_id = ${userId}`),
+      (rows): BundleRow | undefined => rows[0]
+    )
+
+  /** The bundle row under FOR UPDATE: every change to a bundle's files serializes here. */
+  const lockBundle = (userId: string, bundleId: string) =>
+    Effect.map(
+      run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
+                     WHERE b.id = ${bundleId} AND b.user_id = ${userId} FOR UPDATE`),
+      (rows): BundleRow | undefined => rows[0]
+    )
+
+  const activeFiles = (bundleId: string) =>
+    run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
+                 WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active' ORDER BY f.path`)
+
+  const filesByIds = (bundleId: string, ids: ReadonlyArray<string>) =>
+    run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
+                 WHERE f.artifact_bundle_id = ${bundleId} AND f.id = ANY(${pgArray(ids)}::uuid[])`)
+
+  const versionsByIds = (ids: ReadonlyArray<string>) =>
+    run(VersionRows, sql`SELECT ${sql.literal(versionColumns)} FROM file_versions v WHERE v.id = ANY(${pgArray(ids)}::uuid[])`)
+
+  return { hydrate, findBundle, lockBundle, activeFiles, filesByIds, versionsByIds } as const
+}
+
+/** The writes a change makes under the bundle lock: its contents, then its versions. */
+const makeBundleWrites = (sql: PgClient.PgClient, run: Rows) => {
+  /** Stores each distinct content once per bundle. */
+  const putContents = (
+    bundleId: string,
+    contents: ReadonlyArray<{ readonly contentHash: string; readonly sizeBytes: number; readonly content: string }>
+  ) => {
+    const distinct = [...new Map(contents.map((c) => [c.contentHash, c])).values()]
+    return sql`
+      INSERT INTO file_contents (artifact_bundle_id, content_hash, size_bytes, content)
+      SELECT ${bundleId}, h, s, c
+      FROM unnest(${pgArray(distinct.map((c) => c.contentHash))}::text[], ${pgArray(distinct.map((c) => c.sizeBytes))}::int[],
+                  ${pgArray(distinct.map((c) => c.content))}::text[]) AS t(h, s, c)
+      ON CONFLICT DO NOTHING`
+  }
+
+  /**
+   * Appends versions; each gets the next artifactBundleVersionNumber in input order (the caller holds
+   * the bundle lock and passes the bundle's current count), and the bundle's count moves with them.
+   */
+  const appendVersions = (
+    bundleId: string,
+    currentCount: number,
+    versions: ReadonlyArray<NewVersion>,
+    apiKeyId: string | null
+  ) =>
+    Effect.gen(function*() {
+      const rows = yield* run(AppendedVersionRows, sql`
+        INSERT INTO file_versions (file_id, artifact_bundle_id, version_number, artifact_bundle_version_number, file_path,
+          source, content_hash, size_bytes, parent_version_id, restored_from_version_id, message, media_type,
+          detected_language, storage_provider, created_by_api_key_id)
+        SELECT t.file_id, ${bundleId}, t.version_number, t.bundle_version_number, t.path, t.source, t.content_hash,
+               t.size_bytes, t.parent_version_id, t.restored_from_version_id, t.message, t.media_type,
+               t.detected_language, 'postgres', ${apiKeyId}
+        FROM unnest(
+          ${pgArray(versions.map((v) => v.fileId))}::uuid[],
+          ${pgArray(versions.map((v) => v.versionNumber))}::int[],
+          ${pgArray(versions.map((_, i) => currentCount + i + 1))}::int[],
+          ${pgArray(versions.map((v) => v.path))}::text[],
+          ${pgArray(versions.map((v) => v.source))}::text[],
+          ${pgArray(versions.map((v) => v.contentHash))}::text[],
+          ${pgArray(versions.map((v) => v.sizeBytes))}::int[],
+          ${pgArray(versions.map((v) => v.parentVersionId))}::uuid[],
+          ${pgArray(versions.map((v) => v.restoredFromVersionId))}::uuid[],
+          ${pgArray(versions.map((v) => v.message))}::text[],
+          ${pgArray(versions.map((v) => v.mediaType))}::text[],
+          ${pgArray(versions.map((v) => v.detectedLanguage))}::text[]
+        ) WITH ORDINALITY AS t(file_id, version_number, bundle_version_number, path, source, content_hash, size_bytes,
+                               parent_version_id, restored_from_version_id, message, media_type, detected_language, ord)
+        ORDER BY t.ord
+        RETURNING id, file_id`)
+      yield* sql`
+        UPDATE bundle_files f SET latest_version_number = t.n, updated_at = clock_timestamp()
+        FROM unnest(${pgArray(versions.map((v) => v.fileId))}::uuid[], ${pgArray(versions.map((v) => v.versionNumber))}::int[]) AS t(id, n)
+        WHERE f.id = t.id`
+      yield* sql`UPDATE artifact_bundles SET version_count = version_count + ${versions.length}, updated_at = clock_timestamp()
+                 WHERE id = ${bundleId}`
+      const idByFile = new Map(rows.map((r) => [r.fileId, r.id]))
+      return versions.map((v) => idByFile.get(v.fileId)!)
+    })
+
+  return { putContents, appendVersions } as const
+}
+
 export class BundleStore extends Effect.Service<BundleStore>()("rubr/BundleStore", {
   effect: Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const run = makeRows(yield* PgPool)
-
-    /** Bundle rows with their primary file and latest event, in the order given. */
-    const hydrate = (rows: ReadonlyArray<BundleRow>) =>
-      Effect.gen(function*() {
-        if (rows.length === 0) return [] as Array<ArtifactBundle>
-        const primaryIds = rows.flatMap((r) => (r.primaryFileId ? [r.primaryFileId] : []))
-        const primaries = primaryIds.length === 0 ? [] : yield* run(FileRows, sql`
-          SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-          WHERE f.id = ANY(${pgArray(primaryIds)}::uuid[])`)
-        const withVersions = rows.filter((r) => r.versionCount > 0)
-        const latest = withVersions.length === 0 ? [] : yield* run(VersionRows, sql`
-          SELECT ${sql.literal(versionColumns)}
-          FROM unnest(${pgArray(withVersions.map((r) => r.id))}::uuid[], ${pgArray(withVersions.map((r) => r.versionCount))}::int[]) AS t(bundle_id, n)
-          JOIN file_versions v ON v.artifact_bundle_id = t.bundle_id AND v.artifact_bundle_version_number = t.n`)
-        const primaryById = new Map(primaries.map((f) => [f.id, toFile(f)]))
-        const latestByBundle = new Map(latest.map((v) => [v.artifactBundleId, toEvent(v)]))
-        return rows.map((row): ArtifactBundle => ({
-          id: row.id,
-          name: row.name,
-          description: row.description,
-          status: row.status,
-          activeVersionNumber: row.versionCount,
-          customRubric: JSON.parse(row.customRubricJson),
-          settings: JSON.parse(row.settingsJson),
-          primaryFile: (row.primaryFileId && primaryById.get(row.primaryFileId)) || null,
-          fileCount: row.fileCount,
-          versionCount: row.versionCount,
-          latestVersion: latestByBundle.get(row.id) ?? null,
-          archivedAt: row.archivedAt,
-          createdAt: row.createdAt,
-          updatedAt: row.updatedAt
-        }))
-      })
-
-    const findBundle = (userId: string, bundleId: string) =>
-      Effect.map(
-        run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
-                       WHERE b.id = ${bundleId} AND b.user_id = ${userId}`),
-        (rows): BundleRow | undefined => rows[0]
-      )
-
-    /** The bundle row under FOR UPDATE: every change to a bundle's files serializes here. */
-    const lockBundle = (userId: string, bundleId: string) =>
-      Effect.map(
-        run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
-                       WHERE b.id = ${bundleId} AND b.user_id = ${userId} FOR UPDATE`),
-        (rows): BundleRow | undefined => rows[0]
-      )
-
-    const activeFiles = (bundleId: string) =>
-      run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-                   WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active' ORDER BY f.path`)
-
-    const filesByIds = (bundleId: string, ids: ReadonlyArray<string>) =>
-      run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
-                   WHERE f.artifact_bundle_id = ${bundleId} AND f.id = ANY(${pgArray(ids)}::uuid[])`)
-
-    const versionsByIds = (ids: ReadonlyArray<string>) =>
-      run(VersionRows, sql`SELECT ${sql.literal(versionColumns)} FROM file_versions v WHERE v.id = ANY(${pgArray(ids)}::uuid[])`)
-
-    /** Stores each distinct content once per bundle. */
-    const putContents = (
-      bundleId: string,
-      contents: ReadonlyArray<{ readonly contentHash: string; readonly sizeBytes: number; readonly content: string }>
-    ) => {
-      const distinct = [...new Map(contents.map((c) => [c.contentHash, c])).values()]
-      return sql`
-        INSERT INTO file_contents (artifact_bundle_id, content_hash, size_bytes, content)
-        SELECT ${bundleId}, h, s, c
-        FROM unnest(${pgArray(distinct.map((c) => c.contentHash))}::text[], ${pgArray(distinct.map((c) => c.sizeBytes))}::int[],
-                    ${pgArray(distinct.map((c) => c.content))}::text[]) AS t(h, s, c)
-        ON CONFLICT DO NOTHING`
-    }
-
-    /**
-     * Appends versions; each gets the next artifactBundleVersionNumber in input order (the caller holds
-     * the bundle lock and passes the bundle's current count), and the bundle's count moves with them.
-     */
-    const appendVersions = (
-      bundleId: string,
-      currentCount: number,
-      versions: ReadonlyArray<NewVersion>,
-      apiKeyId: string | null
-    ) =>
-      Effect.gen(function*() {
-        const rows = yield* run(AppendedVersionRows, sql`
-          INSERT INTO file_versions (file_id, artifact_bundle_id, version_number, artifact_bundle_version_number, file_path,
-            source, content_hash, size_bytes, parent_version_id, restored_from_version_id, message, media_type,
-            detected_language, storage_provider, created_by_api_key_id)
-          SELECT t.file_id, ${bundleId}, t.version_number, t.bundle_version_number, t.path, t.source, t.content_hash,
-                 t.size_bytes, t.parent_version_id, t.restored_from_version_id, t.message, t.media_type,
-                 t.detected_language, 'postgres', ${apiKeyId}
-          FROM unnest(
-            ${pgArray(versions.map((v) => v.fileId))}::uuid[],
-            ${pgArray(versions.map((v) => v.versionNumber))}::int[],
-            ${pgArray(versions.map((_, i) => currentCount + i + 1))}::int[],
-            ${pgArray(versions.map((v) => v.path))}::text[],
-            ${pgArray(versions.map((v) => v.source))}::text[],
-            ${pgArray(versions.map((v) => v.contentHash))}::text[],
-            ${pgArray(versions.map((v) => v.sizeBytes))}::int[],
-            ${pgArray(versions.map((v) => v.parentVersionId))}::uuid[],
-            ${pgArray(versions.map((v) => v.restoredFromVersionId))}::uuid[],
-            ${pgArray(versions.map((v) => v.message))}::text[],
-            ${pgArray(versions.map((v) => v.mediaType))}::text[],
-            ${pgArray(versions.map((v) => v.detectedLanguage))}::text[]
-          ) WITH ORDINALITY AS t(file_id, version_number, bundle_version_number, path, source, content_hash, size_bytes,
-                                 parent_version_id, restored_from_version_id, message, media_type, detected_language, ord)
-          ORDER BY t.ord
-          RETURNING id, file_id`)
-        yield* sql`
-          UPDATE bundle_files f SET latest_version_number = t.n, updated_at = clock_timestamp()
-          FROM unnest(${pgArray(versions.map((v) => v.fileId))}::uuid[], ${pgArray(versions.map((v) => v.versionNumber))}::int[]) AS t(id, n)
-          WHERE f.id = t.id`
-        yield* sql`UPDATE artifact_bundles SET version_count = version_count + ${versions.length}, updated_at = clock_timestamp()
-                   WHERE id = ${bundleId}`
-        const idByFile = new Map(rows.map((r) => [r.fileId, r.id]))
-        return versions.map((v) => idByFile.get(v.fileId)!)
-      })
-
-    return {
-      sql,
-      run,
-      hydrate,
-      findBundle,
-      lockBundle,
-      activeFiles,
-      filesByIds,
-      versionsByIds,
-      putContents,
-      appendVersions
-    } as const
+    return { sql, run, ...makeBundleReads(sql, run), ...makeBundleWrites(sql, run) } as const
   })
 }) {}
