@@ -14,14 +14,23 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { makeRows, rowsOf } from "../db/Query.js"
+import { makeRows, type Rows, rowsOf } from "../db/Query.js"
 import { creditsForUsage } from "../credits/Estimate.js"
 import { reconcileUsage } from "../credits/Reconcile.js"
 import { type JobContext, JobFailure } from "../jobs/Job.js"
 import { addUsage, type Usage } from "../ai/Usage.js"
 import { diffVersions } from "./Diff.js"
-import { Evaluator } from "./Evaluator.js"
-import { type CaseResultJson, comparisonOf, type EvalAggregateJson, evalColumns, EvalRunRows, EvalSideRows } from "./Records.js"
+import { Evaluator, type EvaluatorShape } from "./Evaluator.js"
+import {
+  type CaseResultJson,
+  comparisonOf,
+  type EvalAggregateJson,
+  evalColumns,
+  type EvalRunRow,
+  EvalRunRows,
+  type EvalSideRow,
+  EvalSideRows
+} from "./Records.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
@@ -30,18 +39,25 @@ const usageOf = (results: ReadonlyArray<CaseResultJson>): Usage | null =>
 
 const PathRows = rowsOf("active path", Schema.Struct({ path: Schema.String }))
 
-export const evalWork = (ctx: JobContext) =>
-  Effect.gen(function*() {
-    const sql = yield* PgClient.PgClient
-    const query = makeRows(yield* PgPool)
-    const evaluator = yield* Evaluator
-    const [run] = yield* query(EvalRunRows, sql`
-      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
-    if (!run) return yield* new JobFailure({ code: "run_missing", message: "The eval run no longer exists." })
-    const started = Date.now()
-    const estimate = run.summary.estimate
+/** What every pass of one eval reads: the job, its run record and the services it works with. */
+interface EvalPass {
+  readonly ctx: JobContext
+  readonly run: EvalRunRow
+  readonly sql: PgClient.PgClient
+  readonly query: Rows
+  readonly evaluator: EvaluatorShape
+}
+type EvalSide = typeof EvalSideRow.Type
+/** The two compared versions and the paths of the bundle's active files. */
+interface Sides {
+  readonly source: EvalSide
+  readonly candidate: EvalSide
+  readonly bundlePaths: ReadonlyArray<string>
+}
 
-    // ---- preparing --------------------------------------------------------------------------------
+/** preparing: reads exactly the admitted source and candidate versions (immutable), and the bundle's paths. */
+const prepare = ({ ctx, run, sql, query }: EvalPass) =>
+  Effect.gen(function*() {
     const versions = yield* query(EvalSideRows, sql`
       SELECT v.file_id, v.file_path AS path, v.id AS file_version_id, v.version_number, v.content_hash, c.content, f.artifact_type
       FROM file_versions v
@@ -60,8 +76,16 @@ export const evalWork = (ctx: JobContext) =>
       "preparing",
       `Comparing ${source.path} v${source.versionNumber} with ${candidate.path} v${candidate.versionNumber} on ${plural(run.caseCount, "case")}.`
     )
+    return { source, candidate, bundlePaths } satisfies Sides
+  })
 
-    // ---- evaluating -------------------------------------------------------------------------------
+/**
+ * evaluating: one case at a time, each result stored as soon as it is known (a retry resumes after the
+ * cases already judged). A failure keeps them as evidence and keeps the credits their calls cost.
+ */
+const evaluate = ({ ctx, run, sql, evaluator }: EvalPass, { source, candidate, bundlePaths }: Sides) =>
+  Effect.gen(function*() {
+    const estimate = run.summary.estimate
     const results: Array<CaseResultJson> = [...run.results]
     const done = new Set(results.map((r) => r.caseId))
     const keepFor = () => {
@@ -107,8 +131,13 @@ export const evalWork = (ctx: JobContext) =>
           usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb, updated_at = now()
         WHERE id = ${run.id}`.pipe(Effect.orDie)
     }
+    return results
+  })
 
-    // ---- comparing --------------------------------------------------------------------------------
+/** comparing: the run's counts, the score delta and the diff of the two versions, as the run's aggregate. */
+const compare = ({ ctx, run, evaluator }: EvalPass, { source, candidate }: Sides, results: ReadonlyArray<CaseResultJson>, started: number) =>
+  Effect.gen(function*() {
+    const estimate = run.summary.estimate
     const comparison = comparisonOf(results)
     yield* ctx.phase(
       "comparing",
@@ -132,8 +161,13 @@ export const evalWork = (ctx: JobContext) =>
       },
       knownLimitations: evaluator.limitations
     }
+    return aggregate
+  })
 
-    // ---- saving -----------------------------------------------------------------------------------
+/** saving: the aggregate and the usage reconciliation, written with the job's completion. */
+const save = ({ ctx, run, sql }: EvalPass, results: ReadonlyArray<CaseResultJson>, aggregate: EvalAggregateJson) =>
+  Effect.gen(function*() {
+    const { comparison, diff } = aggregate
     yield* ctx.phase("saving", `Saving ${plural(results.length, "case result")} and the diff (+${diff.linesAdded} −${diff.linesRemoved}).`)
     const usage = usageOf(results)
     return yield* ctx.complete(Effect.gen(function*() {
@@ -143,7 +177,7 @@ export const evalWork = (ctx: JobContext) =>
         resourceType: ctx.job.resourceType,
         resourceId: run.id,
         reason: "eval_usage_reconciliation",
-        estimate,
+        estimate: run.summary.estimate,
         chargedCredits: run.estimatedCredits,
         usage
       })
@@ -164,4 +198,20 @@ export const evalWork = (ctx: JobContext) =>
         regressedCount: comparison.regressedCount
       }
     }))
+  })
+
+export const evalWork = (ctx: JobContext) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
+    const evaluator = yield* Evaluator
+    const [run] = yield* query(EvalRunRows, sql`
+      SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
+    if (!run) return yield* new JobFailure({ code: "run_missing", message: "The eval run no longer exists." })
+    const started = Date.now()
+    const pass: EvalPass = { ctx, run, sql, query, evaluator }
+    const sides = yield* prepare(pass)
+    const results = yield* evaluate(pass, sides)
+    const aggregate = yield* compare(pass, sides, results, started)
+    return yield* save(pass, results, aggregate)
   })

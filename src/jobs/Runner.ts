@@ -13,7 +13,7 @@ import { pgArray, PgPool } from "../db/Database.js"
 import { makeRows, rowsOf } from "../db/Query.js"
 import { atMost } from "../domain/Bounded.js"
 import type { JobId } from "../domain/Ids.js"
-import { type JobContext, JobFailure, JobRow } from "./Job.js"
+import { type JobContext, type JobDeferred, JobFailure, JobRow } from "./Job.js"
 import { type JobClaim, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
 
@@ -104,92 +104,97 @@ const progressBuffer = (jobs: Jobs, jobId: JobId, resourceType: string, claim: J
     return { progress, withPending, holding, close } as const
   })
 
-/** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
-export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: string) =>
-  Effect.gen(function*() {
-    const jobs = yield* Jobs
-    const sql = yield* PgClient.PgClient
-    const { resourceType } = kind
-    const first = kind.phases[0]
-    const claimed = yield* jobs.transition(jobId, {
-      from: ["queued", "running"],
-      state: "running",
-      phase: first?.name ?? "running",
-      percent: first?.percent ?? 5,
-      message: "Started.",
-      kind: "started",
-      attemptDelta: 1,
-      workerId,
+/** The progress buffer of one running job (see `progressBuffer`). */
+type ProgressBuffer = Effect.Effect.Success<ReturnType<typeof progressBuffer>>
+/** A job as its claim moved it to running. */
+type ClaimedJob = NonNullable<Effect.Effect.Success<ReturnType<Jobs["transition"]>>>
+
+/** Claims the job for this worker: queued (or running, after a worker stopped) becomes running at the kind's first phase. */
+const claimJob = (jobs: Jobs, kind: RegisteredRunKind, jobId: JobId, workerId: string) => {
+  const first = kind.phases[0]
+  return jobs.transition(jobId, {
+    from: ["queued", "running"],
+    state: "running",
+    phase: first?.name ?? "running",
+    percent: first?.percent ?? 5,
+    message: "Started.",
+    kind: "started",
+    attemptDelta: 1,
+    workerId,
+    resourceType: kind.resourceType,
+    ...(kind.claimLoads ? { load: kind.claimLoads } : {})
+  })
+}
+
+/**
+ * The context the kind's work runs with: its progress goes through the buffer, and it may complete the
+ * job itself (`complete`, `completeWith`). `completion` completes it for a work that did not
+ * (`completedByWork` tells which).
+ */
+const workContext = (
+  sql: PgClient.PgClient,
+  jobs: Jobs,
+  kind: RegisteredRunKind,
+  jobId: JobId,
+  claimed: ClaimedJob,
+  claim: JobClaim,
+  buffer: ProgressBuffer
+) => {
+  const { resourceType } = kind
+  let completedByWork = false
+  const completing = (result: unknown, pending: ReadonlyArray<PendingEvent>, run?: Statement.Fragment) =>
+    jobs.transition(jobId, {
+      claim,
+      from: ["running"],
+      state: "completed",
+      phase: "completed",
+      percent: 100,
+      message: "Completed.",
+      kind: "completed",
+      result,
+      pending,
       resourceType,
-      ...(kind.claimLoads ? { load: kind.claimLoads } : {})
+      ...(run ? { runSet: run } : {})
     })
-    if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
-    const claim: JobClaim = { workerId, attempts: claimed.attempts }
-
-    const buffer = yield* progressBuffer(jobs, jobId, resourceType, claim)
-    // Interrupted (the worker drains and the job ran past its grace, or the worker lost its database): the
-    // job goes back to the queue at once when the database answers, else it is claimed again after the
-    // worker's restart or by the stale-job recovery. Best effort, bounded: the interruption must not wait.
-    yield* Effect.addFinalizer((exit) =>
-      Exit.isInterrupted(exit)
-        ? jobs.transition(jobId, {
-          claim,
-          from: ["running"],
-          state: "queued",
-          message: "The worker stopped before the job finished; it will run again.",
-          kind: "worker_stopped",
-          resourceType
-        }).pipe(Effect.catchAllCause(() => Effect.void), atMost(Duration.seconds(2)))
-        : Effect.void
-    )
-    // a flush of progress events not yet due ends with the job's run here
-    yield* Effect.addFinalizer(() => buffer.close)
-    let completedByWork = false
-    const completing = (result: unknown, pending: ReadonlyArray<PendingEvent>, run?: Statement.Fragment) =>
-      jobs.transition(jobId, {
-        claim,
-        from: ["running"],
-        state: "completed",
-        phase: "completed",
-        percent: 100,
-        message: "Completed.",
-        kind: "completed",
-        result,
-        pending,
-        resourceType,
-        ...(run ? { runSet: run } : {})
-      })
-    const completion = (result: unknown, run?: Statement.Fragment) => buffer.withPending((pending) => completing(result, pending, run))
-    const cancelledMeanwhile = () => new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
-    const { loaded, ...claimedJob } = claimed
-    const ctx: JobContext = {
-      job: claimedJob,
-      loaded,
-      progress: buffer.progress,
-      phase: (name, message) => buffer.progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
-      complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>
-        buffer.holding((take) =>
-          Effect.gen(function*() {
-            const value = yield* write
-            const done = yield* completing(value, take())
-            if (!done) return yield* cancelledMeanwhile()
-            return value
-          }).pipe(sql.withTransaction)
-        ).pipe(
-          Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.die(e)),
-          Effect.tap(() => {
-            completedByWork = true
-          })
-        ),
-      completeWith: <A>(result: A, run?: Statement.Fragment): Effect.Effect<A, JobFailure> =>
-        Effect.flatMap(completion(result, run), (done) => {
-          if (!done) return Effect.fail(cancelledMeanwhile())
+  const completion = (result: unknown, run?: Statement.Fragment) => buffer.withPending((pending) => completing(result, pending, run))
+  const cancelledMeanwhile = () => new JobFailure({ code: "cancelled", message: "The job was cancelled before it completed." })
+  const { loaded, ...claimedJob } = claimed
+  const ctx: JobContext = {
+    job: claimedJob,
+    loaded,
+    progress: buffer.progress,
+    phase: (name, message) => buffer.progress(name, kind.phases.find((p) => p.name === name)?.percent ?? claimed.percent, message),
+    complete: <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E | JobFailure, R> =>
+      buffer.holding((take) =>
+        Effect.gen(function*() {
+          const value = yield* write
+          const done = yield* completing(value, take())
+          if (!done) return yield* cancelledMeanwhile()
+          return value
+        }).pipe(sql.withTransaction)
+      ).pipe(
+        Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, (e) => Effect.die(e)),
+        Effect.tap(() => {
           completedByWork = true
-          return Effect.succeed(result)
         })
-    }
-    const work = kind.work(ctx)
+      ),
+    completeWith: <A>(result: A, run?: Statement.Fragment): Effect.Effect<A, JobFailure> =>
+      Effect.flatMap(completion(result, run), (done) => {
+        if (!done) return Effect.fail(cancelledMeanwhile())
+        completedByWork = true
+        return Effect.succeed(result)
+      })
+  }
+  return { ctx, completion, completedByWork: () => completedByWork } as const
+}
 
+/**
+ * Runs the work under the heartbeat and cancellation watch, to its outcome: `done` with the work's
+ * result, `stopped` when the watch interrupted it, a failure with the work's defect; fails with the
+ * heartbeat's cause when the heartbeat could not be written.
+ */
+const watchedRun = <E>(jobs: Jobs, jobId: JobId, claim: JobClaim, work: Effect.Effect<unknown, E>) =>
+  Effect.gen(function*() {
     // Heartbeat + cancellation watch: ends (and so interrupts the work) once the claim no longer holds the
     // job (cancelled, handed back). The claim has just beaten, so the first beat is an interval later (a
     // short job never beats).
@@ -217,10 +222,30 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: s
     const exit = yield* Fiber.await(workFiber)
     yield* Fiber.interrupt(watchFiber)
     if (heartbeatLost) return yield* Effect.failCause(heartbeatLost)
-    const outcome = Exit.isFailure(exit) && stopped
+    return Exit.isFailure(exit) && stopped
       ? Exit.succeed({ kind: "stopped" as const })
       : Exit.map(exit, (result) => ({ kind: "done" as const, result }))
+  })
 
+/** How the work ended: see `watchedRun`. */
+type Outcome = Effect.Effect.Success<ReturnType<typeof watchedRun<JobFailure | JobDeferred>>>
+
+/**
+ * Records the work's outcome on the job: a defect is retried while attempts remain (else the job fails
+ * with a refund), a stop writes nothing, a deferral requeues it, a failure fails it with a refund, and a
+ * result completes it unless the work completed it itself.
+ */
+const recordOutcome = (
+  jobs: Jobs,
+  kind: RegisteredRunKind,
+  jobId: JobId,
+  claim: JobClaim,
+  buffer: ProgressBuffer,
+  outcome: Outcome,
+  work: ReturnType<typeof workContext>
+) =>
+  Effect.gen(function*() {
+    const { resourceType } = kind
     if (outcome._tag === "Failure") {
       // a defect: let graphile-worker retry while attempts remain, else fail safely
       const current = yield* jobs.find(jobId)
@@ -263,7 +288,40 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: s
       )
       return
     }
-    if (!completedByWork) yield* completion(value.result.right)
+    if (!work.completedByWork()) yield* work.completion(value.result.right)
+  })
+
+/** Runs the job `jobId` of `kind` on this worker (the graphile-worker task of every kind). */
+export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: string) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    const sql = yield* PgClient.PgClient
+    const { resourceType } = kind
+    const claimed = yield* claimJob(jobs, kind, jobId, workerId)
+    if (!claimed) return // cancelled, finished, or unknown: nothing to do, and nothing to do twice
+    const claim: JobClaim = { workerId, attempts: claimed.attempts }
+
+    const buffer = yield* progressBuffer(jobs, jobId, resourceType, claim)
+    // Interrupted (the worker drains and the job ran past its grace, or the worker lost its database): the
+    // job goes back to the queue at once when the database answers, else it is claimed again after the
+    // worker's restart or by the stale-job recovery. Best effort, bounded: the interruption must not wait.
+    yield* Effect.addFinalizer((exit) =>
+      Exit.isInterrupted(exit)
+        ? jobs.transition(jobId, {
+          claim,
+          from: ["running"],
+          state: "queued",
+          message: "The worker stopped before the job finished; it will run again.",
+          kind: "worker_stopped",
+          resourceType
+        }).pipe(Effect.catchAllCause(() => Effect.void), atMost(Duration.seconds(2)))
+        : Effect.void
+    )
+    // a flush of progress events not yet due ends with the job's run here
+    yield* Effect.addFinalizer(() => buffer.close)
+    const context = workContext(sql, jobs, kind, jobId, claimed, claim, buffer)
+    const outcome = yield* watchedRun(jobs, jobId, claim, kind.work(context.ctx))
+    yield* recordOutcome(jobs, kind, jobId, claim, buffer, outcome, context)
   }).pipe(Effect.scoped)
 
 /** The default `recordFailure`: the run table's error_code and error_message. */

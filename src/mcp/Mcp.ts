@@ -24,7 +24,7 @@ import { InternalError, PayloadTooLarge } from "../domain/Errors.js"
 import { isInvalidUtf8 } from "../http/Body.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../domain/RequestId.js"
-import { loadDocs } from "../docs/Docs.js"
+import { type Doc, loadDocs } from "../docs/Docs.js"
 import {
   DEFAULT_PROTOCOL_VERSION,
   isNotificationMethod,
@@ -105,91 +105,88 @@ const bearerOf = (headers: Headers.Headers): Redacted.Redacted<string> | undefin
 const problemsOf = (error: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path.join("."), message: i.message }))
 
-export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
-  scoped: Effect.gen(function*() {
-    const actors = yield* Actors
-    const config = yield* AppConfig
-    const tools = yield* makeTools
-    const toolsByName = new Map(tools.map((t) => [t.name, t]))
-    const docs = loadDocs()
-    const openApiText = JSON.stringify(openApiDocument(), null, 2)
-
-    const allowedOrigins = new Set(config.mcp.allowedOrigins)
-    const originAllowed = (origin: string) => allowedOrigins.has("*") || allowedOrigins.has(origin) || isLoopbackOrigin(origin)
-
-    // ---- tools ----------------------------------------------------------------------------------
-    const compiled = tools.map((tool) => ({
-      tool,
-      decode: Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" }),
-      encode: Schema.encode(tool.output),
-      inputSchema: jsonSchemaOf(tool.input.ast),
-      outputSchema: jsonSchemaOf(tool.output.ast)
+/**
+ * The tools as MCP serves them: their listing for each protocol version, and a call (arguments decoded,
+ * the caller resolved under the tool's access rule, the result or the REST error envelope).
+ */
+const toolCalls = (actors: Actors, tools: ReadonlyArray<Tool>) => {
+  const compiled = tools.map((tool) => ({
+    tool,
+    decode: Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" }),
+    encode: Schema.encode(tool.output),
+    inputSchema: jsonSchemaOf(tool.input.ast),
+    outputSchema: jsonSchemaOf(tool.output.ast)
+  }))
+  const compiledByName = new Map(compiled.map((c) => [c.tool.name, c]))
+  const listing = (version: ProtocolVersion) =>
+    compiled.map(({ tool, inputSchema, outputSchema }) => ({
+      name: tool.name,
+      title: tool.annotations.title,
+      description: tool.description,
+      inputSchema,
+      ...(version === "2025-06-18" ? { outputSchema } : {}),
+      annotations: tool.annotations
     }))
-    const compiledByName = new Map(compiled.map((c) => [c.tool.name, c]))
-    const listing = (version: ProtocolVersion) =>
-      compiled.map(({ tool, inputSchema, outputSchema }) => ({
-        name: tool.name,
-        title: tool.annotations.title,
-        description: tool.description,
-        inputSchema,
-        ...(version === "2025-06-18" ? { outputSchema } : {}),
-        annotations: tool.annotations
-      }))
-    const listings = { "2025-06-18": listing("2025-06-18"), "2025-03-26": listing("2025-03-26") }
+  const listings = { "2025-06-18": listing("2025-06-18"), "2025-03-26": listing("2025-03-26") }
 
-    /** A failed call: the REST error envelope, as JSON for programs and as a line for people. */
-    const failedCall = (envelope: { readonly error: { readonly code: string; readonly message: string } }) => ({
-      content: [
-        { type: "text", text: JSON.stringify(envelope) },
-        { type: "text", text: `${envelope.error.code}: ${envelope.error.message}` }
-      ],
-      isError: true
-    })
+  /** A failed call: the REST error envelope, as JSON for programs and as a line for people. */
+  const failedCall = (envelope: { readonly error: { readonly code: string; readonly message: string } }) => ({
+    content: [
+      { type: "text", text: JSON.stringify(envelope) },
+      { type: "text", text: `${envelope.error.code}: ${envelope.error.message}` }
+    ],
+    isError: true
+  })
 
-    const callTool = (name: string, args: unknown, headers: Headers.Headers, version: ProtocolVersion) =>
-      Effect.gen(function*() {
-        const entry = compiledByName.get(name)
-        if (!entry) {
-          return yield* new McpError({ code: JsonRpcCode.invalidParams, message: `Unknown tool: ${name}. tools/list names them.` })
-        }
-        const requestId = yield* currentRequestId
-        const input = yield* entry.decode(args ?? {}).pipe(
-          Effect.mapError((error) => {
-            const details = problemsOf(error)
-            return new McpError({
-              code: JsonRpcCode.invalidParams,
-              message: `Invalid arguments for ${name}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`,
-              data: { error: { code: "validation_failed", message: "The tool's arguments are invalid.", requestId, details } }
-            })
+  const callTool = (name: string, args: unknown, headers: Headers.Headers, version: ProtocolVersion) =>
+    Effect.gen(function*() {
+      const entry = compiledByName.get(name)
+      if (!entry) {
+        return yield* new McpError({ code: JsonRpcCode.invalidParams, message: `Unknown tool: ${name}. tools/list names them.` })
+      }
+      const requestId = yield* currentRequestId
+      const input = yield* entry.decode(args ?? {}).pipe(
+        Effect.mapError((error) => {
+          const details = problemsOf(error)
+          return new McpError({
+            code: JsonRpcCode.invalidParams,
+            message: `Invalid arguments for ${name}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`,
+            data: { error: { code: "validation_failed", message: "The tool's arguments are invalid.", requestId, details } }
           })
-        )
-        const tool: Tool = entry.tool
-        const outcome = yield* Effect.exit(Effect.gen(function*() {
-          const actor = yield* actorFor(actors, tool, bearerOf(headers))
-          const value = yield* tool.run(input, actor)
-          return yield* Effect.orDie(entry.encode(value))
-        }))
-        if (outcome._tag === "Success") {
-          const encoded = outcome.value
-          const reading = tool.render?.(encoded)
-          return {
-            content: [
-              { type: "text", text: JSON.stringify(encoded) },
-              ...(reading ? [{ type: "text", text: reading }] : [])
-            ],
-            ...(version === "2025-06-18" ? { structuredContent: encoded } : {}),
-            isError: false
-          }
+        })
+      )
+      const tool: Tool = entry.tool
+      const outcome = yield* Effect.exit(Effect.gen(function*() {
+        const actor = yield* actorFor(actors, tool, bearerOf(headers))
+        const value = yield* tool.run(input, actor)
+        return yield* Effect.orDie(entry.encode(value))
+      }))
+      if (outcome._tag === "Success") {
+        const encoded = outcome.value
+        const reading = tool.render?.(encoded)
+        return {
+          content: [
+            { type: "text", text: JSON.stringify(encoded) },
+            ...(reading ? [{ type: "text", text: reading }] : [])
+          ],
+          ...(version === "2025-06-18" ? { structuredContent: encoded } : {}),
+          isError: false
         }
-        const failure = Cause.failureOption(outcome.cause)
-        if (Option.isSome(failure) && isApiError(failure.value)) return failedCall(envelopeOf(failure.value, requestId).body)
-        yield* Effect.logError("MCP tool failed unexpectedly", outcome.cause).pipe(Effect.annotateLogs({ tool: name }))
-        return failedCall(
-          envelopeOf(new InternalError({ message: "An internal error occurred; quote the requestId when reporting it.", details: [] }), requestId).body
-        )
-      })
+      }
+      const failure = Cause.failureOption(outcome.cause)
+      if (Option.isSome(failure) && isApiError(failure.value)) return failedCall(envelopeOf(failure.value, requestId).body)
+      yield* Effect.logError("MCP tool failed unexpectedly", outcome.cause).pipe(Effect.annotateLogs({ tool: name }))
+      return failedCall(
+        envelopeOf(new InternalError({ message: "An internal error occurred; quote the requestId when reporting it.", details: [] }), requestId).body
+      )
+    })
+  return { listings, callTool } as const
+}
+type ToolCalls = ReturnType<typeof toolCalls>
 
-    // ---- the methods (an Rpc handler each) ---------------------------------------------------------
+/** The methods, an Rpc handler each, by name: each with the decoder of its params and its run. */
+const methodDispatch = ({ listings, callTool }: ToolCalls, docs: ReadonlyArray<Doc>, openApiText: string) =>
+  Effect.gen(function*() {
     const versionOf = (headers: Headers.Headers): ProtocolVersion => {
       const v = headers["mcp-protocol-version"]
       return v !== undefined && isSupportedVersion(v) ? v : DEFAULT_PROTOCOL_VERSION
@@ -233,50 +230,67 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
       return { decode, run: (payload: unknown, headers: Headers.Headers) => Effect.provide(entry.handler(payload, { clientId: 0, headers }) as Effect.Effect<unknown, McpError>, entry.context) }
     }
     const dispatch = new Map([...McpRpcs.requests.keys()].map((method) => [method, handlerOf(method)!]))
+    return dispatch
+  })
+type Dispatch = Effect.Effect.Success<ReturnType<typeof methodDispatch>>
 
-    /** One JSON-RPC message → its response, or undefined (notifications, client responses). */
-    const handleMessage = (message: unknown, headers: Headers.Headers) =>
-      Effect.gen(function*() {
-        if (typeof message !== "object" || message === null || Array.isArray(message)) {
-          return rpcError(null, JsonRpcCode.invalidRequest, "Invalid Request: a JSON-RPC message is an object.")
-        }
-        const m = message as Record<string, unknown>
-        const hasId = Object.hasOwn(m, "id")
-        const idOk = typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id))
-        const id: JsonRpcId = idOk ? (m.id as string | number) : null
-        if (m.jsonrpc !== "2.0") return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "jsonrpc" must be "2.0".')
-        if (!Object.hasOwn(m, "method")) {
-          // a client's response to a server request (rubr sends none) is accepted and ignored
-          if (hasId && (Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))) return undefined
-          return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "method" is missing.')
-        }
-        if (typeof m.method !== "string") return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "method" must be a string.')
-        if (hasId && !idOk) return rpcError(null, JsonRpcCode.invalidRequest, 'Invalid Request: "id" must be a string or a number.')
-        const method = m.method
-        const handler = dispatch.get(method)
-        if (!hasId) {
-          // a notification: never answered, even when unknown or malformed
-          if (handler && isNotificationMethod(method)) {
-            yield* handler.decode(m.params).pipe(Effect.flatMap((p) => handler.run(p, headers)), Effect.ignore)
-          }
-          return undefined
-        }
-        if (!handler || isNotificationMethod(method)) return rpcError(id, JsonRpcCode.methodNotFound, `Method not found: ${method}`)
-        const params = yield* handler.decode(m.params).pipe(Effect.either)
-        if (params._tag === "Left") {
-          const details = problemsOf(params.left)
-          return rpcError(id, JsonRpcCode.invalidParams, `Invalid params for ${method}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, { details })
-        }
-        const exit = yield* Effect.exit(handler.run(params.right, headers))
-        if (exit._tag === "Success") return { jsonrpc: "2.0" as const, id, result: exit.value }
-        const failure = Cause.failureOption(exit.cause)
-        if (Option.isSome(failure) && failure.value instanceof McpError) {
-          return rpcError(id, failure.value.code, failure.value.message, failure.value.data)
-        }
-        yield* Effect.logError("MCP method failed unexpectedly", exit.cause).pipe(Effect.annotateLogs({ method }))
-        return rpcError(id, JsonRpcCode.internalError, "Internal error; quote the X-Request-Id header when reporting it.")
-      })
+/** One JSON-RPC message → its response, or undefined (notifications, client responses). */
+const handleMessage = (dispatch: Dispatch, message: unknown, headers: Headers.Headers) =>
+  Effect.gen(function*() {
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      return rpcError(null, JsonRpcCode.invalidRequest, "Invalid Request: a JSON-RPC message is an object.")
+    }
+    const m = message as Record<string, unknown>
+    const hasId = Object.hasOwn(m, "id")
+    const idOk = typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id))
+    const id: JsonRpcId = idOk ? (m.id as string | number) : null
+    if (m.jsonrpc !== "2.0") return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "jsonrpc" must be "2.0".')
+    if (!Object.hasOwn(m, "method")) {
+      // a client's response to a server request (rubr sends none) is accepted and ignored
+      if (hasId && (Object.hasOwn(m, "result") || Object.hasOwn(m, "error"))) return undefined
+      return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "method" is missing.')
+    }
+    if (typeof m.method !== "string") return rpcError(id, JsonRpcCode.invalidRequest, 'Invalid Request: "method" must be a string.')
+    if (hasId && !idOk) return rpcError(null, JsonRpcCode.invalidRequest, 'Invalid Request: "id" must be a string or a number.')
+    const method = m.method
+    const handler = dispatch.get(method)
+    if (!hasId) {
+      // a notification: never answered, even when unknown or malformed
+      if (handler && isNotificationMethod(method)) {
+        yield* handler.decode(m.params).pipe(Effect.flatMap((p) => handler.run(p, headers)), Effect.ignore)
+      }
+      return undefined
+    }
+    if (!handler || isNotificationMethod(method)) return rpcError(id, JsonRpcCode.methodNotFound, `Method not found: ${method}`)
+    const params = yield* handler.decode(m.params).pipe(Effect.either)
+    if (params._tag === "Left") {
+      const details = problemsOf(params.left)
+      return rpcError(id, JsonRpcCode.invalidParams, `Invalid params for ${method}: ${details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join("; ")}`, { details })
+    }
+    const exit = yield* Effect.exit(handler.run(params.right, headers))
+    if (exit._tag === "Success") return { jsonrpc: "2.0" as const, id, result: exit.value }
+    const failure = Cause.failureOption(exit.cause)
+    if (Option.isSome(failure) && failure.value instanceof McpError) {
+      return rpcError(id, failure.value.code, failure.value.message, failure.value.data)
+    }
+    yield* Effect.logError("MCP method failed unexpectedly", exit.cause).pipe(Effect.annotateLogs({ method }))
+    return rpcError(id, JsonRpcCode.internalError, "Internal error; quote the X-Request-Id header when reporting it.")
+  })
 
+export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
+  scoped: Effect.gen(function*() {
+    const actors = yield* Actors
+    const config = yield* AppConfig
+    const tools = yield* makeTools
+    const toolsByName = new Map(tools.map((t) => [t.name, t]))
+    const docs = loadDocs()
+    const openApiText = JSON.stringify(openApiDocument(), null, 2)
+
+    const allowedOrigins = new Set(config.mcp.allowedOrigins)
+    const originAllowed = (origin: string) => allowedOrigins.has("*") || allowedOrigins.has(origin) || isLoopbackOrigin(origin)
+
+    const calls = toolCalls(actors, tools)
+    const dispatch = yield* methodDispatch(calls, docs, openApiText)
 
     /** The whole HTTP exchange of one POST. */
     const handleHttp = (request: HttpServerRequest.HttpServerRequest) =>
@@ -319,10 +333,10 @@ export class Mcp extends Effect.Service<Mcp>()("rubr/Mcp", {
           if (headerVersion === "2025-06-18") {
             return jsonResponse(400, rpcError(null, JsonRpcCode.invalidRequest, "Invalid Request: protocol 2025-06-18 has no JSON-RPC batching; send one message per request."))
           }
-          const responses = (yield* Effect.forEach(parsed, (m) => handleMessage(m, request.headers))).filter((r) => r !== undefined)
+          const responses = (yield* Effect.forEach(parsed, (m) => handleMessage(dispatch, m, request.headers))).filter((r) => r !== undefined)
           return responses.length === 0 ? HttpServerResponse.empty({ status: 202 }) : jsonResponse(200, responses)
         }
-        const response = yield* handleMessage(parsed, request.headers)
+        const response = yield* handleMessage(dispatch, parsed, request.headers)
         if (response === undefined) return HttpServerResponse.empty({ status: 202 })
         // a malformed message is the HTTP request's fault; a method's own error is an ordinary answer
         const invalid = "error" in response && (response.error.code === JsonRpcCode.invalidRequest)

@@ -15,11 +15,11 @@ import { VERSION } from "../Version.js"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { makeRows, rowsOf } from "../db/Query.js"
-import { evalColumns, EvalRunRows } from "../evals/Records.js"
+import { makeRows, type Rows, rowsOf } from "../db/Query.js"
+import { evalColumns, type EvalRunRow, EvalRunRows } from "../evals/Records.js"
 import { type JobContext, JobDeferred, JobFailure } from "../jobs/Job.js"
 import { SigningKeys } from "../signing/SigningKeys.js"
-import { ObjectStore } from "../storage/ObjectStore.js"
+import { ObjectStore, type ObjectStoreShape } from "../storage/ObjectStore.js"
 import { type AuditFacts, buildPayload, type VersionFacts } from "./Payload.js"
 import { type ExportFailureJson, type ExportMetadataJson, ProofReportRow } from "./Records.js"
 import { FileId, RunId, VersionId } from "../domain/Ids.js"
@@ -29,10 +29,12 @@ export const EVAL_WAIT_LIMIT_MS = 60 * 60 * 1000
 
 const SERVICE = { name: "rubr", version: VERSION }
 
-const ReportRows = rowsOf("proof report to build", Schema.Struct({
+const ReportToBuild = Schema.Struct({
   ...ProofReportRow.pick("id", "evalRunId", "auditRunId", "artifactBundleId", "createdAt").fields,
   bundleName: Schema.String
-}))
+})
+type ReportToBuild = typeof ReportToBuild.Type
+const ReportRows = rowsOf("proof report to build", ReportToBuild)
 const VersionFactRows = rowsOf("compared version", Schema.Struct({
   fileId: FileId,
   path: Schema.String,
@@ -54,19 +56,12 @@ const AuditFactRows = rowsOf("audit facts", Schema.Struct({
   }))
 }))
 
-export const proofReportWork = (ctx: JobContext) =>
+/**
+ * waiting_for_eval: the report's eval run once it completed. While it is queued or running the job is
+ * deferred (polled quickly at first, then less often); a failed or cancelled eval fails the report.
+ */
+const completedEval = (sql: PgClient.PgClient, query: Rows, report: ReportToBuild) =>
   Effect.gen(function*() {
-    const sql = yield* PgClient.PgClient
-    const query = makeRows(yield* PgPool)
-    const signing = yield* SigningKeys
-    const store = yield* ObjectStore
-    const [report] = yield* query(ReportRows, sql`
-      SELECT p.id, p.eval_run_id, p.audit_run_id, p.artifact_bundle_id, b.name AS bundle_name, p.created_at
-      FROM proof_reports p JOIN artifact_bundles b ON b.id = p.artifact_bundle_id
-      WHERE p.id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
-    if (!report) return yield* new JobFailure({ code: "run_missing", message: "The proof report no longer exists." })
-
-    // ---- waiting_for_eval -------------------------------------------------------------------------
     const [evalRun] = yield* query(EvalRunRows, sql`
       SELECT ${sql.literal(evalColumns)} FROM eval_runs WHERE id = ${report.evalRunId}`).pipe(Effect.orDie)
     if (!evalRun) return yield* new JobFailure({ code: "eval_missing", message: "The eval run of this report no longer exists." })
@@ -85,8 +80,12 @@ export const proofReportWork = (ctx: JobContext) =>
         message: `The eval run ${evalRun.id} is ${evalRun.status}${evalRun.errorMessage ? `: ${evalRun.errorMessage}` : ""}; there is nothing to prove.`
       })
     }
+    return evalRun
+  })
 
-    // ---- assembling -------------------------------------------------------------------------------
+/** assembling: the payload from the completed eval run, the exact versions it compared and the audit (if any). */
+const assemble = (ctx: JobContext, sql: PgClient.PgClient, query: Rows, report: ReportToBuild, evalRun: EvalRunRow) =>
+  Effect.gen(function*() {
     yield* ctx.phase("assembling", `Assembling the evidence of eval ${evalRun.id}: ${evalRun.caseCount} case(s).`)
     const versions: ReadonlyArray<VersionFacts> = yield* query(VersionFactRows, sql`
       SELECT file_id, file_path AS path, id AS file_version_id, version_number, content_hash, size_bytes
@@ -111,7 +110,7 @@ export const proofReportWork = (ctx: JobContext) =>
         }
       }
     }
-    const payload = buildPayload({
+    return buildPayload({
       reportId: report.id,
       bundle: { id: report.artifactBundleId, name: report.bundleName },
       generatedAt: new Date(),
@@ -121,16 +120,14 @@ export const proofReportWork = (ctx: JobContext) =>
       audit,
       service: SERVICE
     })
+  })
 
-    // ---- signing ----------------------------------------------------------------------------------
-    yield* ctx.phase("signing", `Signing with key ${signing.activeKid.slice(0, 12)}… (${signing.alg}).`)
-    const document = yield* signing.sign(payload)
-    const text = JSON.stringify(document, null, 2) + "\n"
-
-    // ---- exporting --------------------------------------------------------------------------------
+/** exporting: the signed document to object storage; a store that is unavailable (or disabled) leaves a failure note. */
+const exportDocument = (ctx: JobContext, store: ObjectStoreShape, report: ReportToBuild, text: string) =>
+  Effect.gen(function*() {
     const key = `proof-reports/${report.artifactBundleId}/${report.id}.json`
     yield* ctx.phase("exporting", store.provider === "none" ? "Export storage is disabled; the document stays in the database." : `Writing ${key} to ${store.provider} storage.`)
-    const exported = yield* store.put(key, text, "application/json").pipe(
+    return yield* store.put(key, text, "application/json").pipe(
       Effect.map((stored): { export: ExportMetadataJson | null; failure: ExportFailureJson | null } => ({
         export: {
           provider: stored.provider as "filesystem" | "s3",
@@ -149,6 +146,28 @@ export const proofReportWork = (ctx: JobContext) =>
         })
       )
     )
+  })
+
+export const proofReportWork = (ctx: JobContext) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const query = makeRows(yield* PgPool)
+    const signing = yield* SigningKeys
+    const store = yield* ObjectStore
+    const [report] = yield* query(ReportRows, sql`
+      SELECT p.id, p.eval_run_id, p.audit_run_id, p.artifact_bundle_id, b.name AS bundle_name, p.created_at
+      FROM proof_reports p JOIN artifact_bundles b ON b.id = p.artifact_bundle_id
+      WHERE p.id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
+    if (!report) return yield* new JobFailure({ code: "run_missing", message: "The proof report no longer exists." })
+    const evalRun = yield* completedEval(sql, query, report)
+    const payload = yield* assemble(ctx, sql, query, report, evalRun)
+
+    // ---- signing ----------------------------------------------------------------------------------
+    yield* ctx.phase("signing", `Signing with key ${signing.activeKid.slice(0, 12)}… (${signing.alg}).`)
+    const document = yield* signing.sign(payload)
+    const text = JSON.stringify(document, null, 2) + "\n"
+
+    const exported = yield* exportDocument(ctx, store, report, text)
 
     // ---- saving -----------------------------------------------------------------------------------
     yield* ctx.phase(

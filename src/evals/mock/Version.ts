@@ -86,20 +86,27 @@ const vagueOf = (prose: string): Array<VagueHit> => {
 
 const stripMarker = (s: string) => s.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+/, "")
 
-const build = (path: string, content: string, artifactType: string, bundlePaths: ReadonlyArray<string>): Version => {
-  const type: ArtifactType = ARTIFACT_TYPES.has(artifactType) ? (artifactType as ArtifactType) : "skill"
-  const doc = analyzeDoc({ path, content, fileVersionId: "", isPrimary: true })
-  const raw = doc.split.lines
-  const count = raw.length
-  const bodyStart = doc.md.bodyStartLine
-  const headingAt = new Map(doc.md.headings.map((h) => [h.line, h] as const))
-  const itemAt = new Map(doc.md.listItems.filter((i) => !doc.md.inCode[i.line]).map((i) => [i.line, i] as const))
+const indentOf = (s: string) => s.replace(/\t/g, "    ").search(/\S/)
+
+/** What the passes below look a version's lines up in: its raw lines, headings and list items by line, its description. */
+const layoutOf = (doc: Doc) => {
   const description = doc.fm.closed ? getField(doc.fm, "description") : undefined
   const descriptionLines: Array<number> = []
   if (description) for (let n = description.line; n <= description.endLine; n++) descriptionLines.push(n)
-  const descSet = new Set(descriptionLines)
+  return {
+    doc,
+    raw: doc.split.lines,
+    count: doc.split.lines.length,
+    headingAt: new Map(doc.md.headings.map((h) => [h.line, h] as const)),
+    itemAt: new Map(doc.md.listItems.filter((i) => !doc.md.inCode[i.line]).map((i) => [i.line, i] as const)),
+    description,
+    descriptionLines
+  }
+}
+type Layout = ReturnType<typeof layoutOf>
 
-  // step positions: numbered lists, then step headings by style ("Step", "Phase", "1.", "1.1")
+/** Step positions: numbered lists, then step headings by style ("Step", "Phase", "1.", "1.1"). */
+const stepPositions = (doc: Doc): Map<number, number> => {
   const stepIndex = new Map<number, number>()
   for (const l of orderedLists(doc)) l.items.forEach((it, i) => stepIndex.set(it.line, i))
   const styleCount = new Map<string, number>()
@@ -111,8 +118,11 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
     styleCount.set(key, i + 1)
     stepIndex.set(h.line, i)
   }
+  return stepIndex
+}
 
-  // references to files the bundle lacks
+/** References to files the bundle lacks, by line (links; in package artifacts, paths too). */
+const danglingRefs = (doc: Doc, path: string, type: ArtifactType, bundlePaths: ReadonlyArray<string>): Map<number, Array<string>> => {
   const ctx: CheckContext = {
     doc,
     bundle: new BundleIndex([...bundlePaths, path]),
@@ -130,8 +140,14 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
     if (!list.includes(r.ref.path)) list.push(r.ref.path)
     dangling.set(r.ref.line, list)
   }
+  return dangling
+}
 
-  const indentOf = (s: string) => s.replace(/\t/g, "    ").search(/\S/)
+/** Every line with its place, words, vague wording and dangling references; its block is measured next (`measureBlocks`). */
+const readLines = (layout: Layout, stepIndex: ReadonlyMap<number, number>, dangling: ReadonlyMap<number, ReadonlyArray<string>>) => {
+  const { doc, raw, count, headingAt, itemAt } = layout
+  const bodyStart = doc.md.bodyStartLine
+  const descSet = new Set(layout.descriptionLines)
   const lines: Array<VLine> = []
   let lastItemIndent = -1
   for (let n = 1; n <= count; n++) {
@@ -170,7 +186,11 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
       windowEnd: n
     })
   }
-  // blocks: a heading with its first lines, an item with its sub-lines, a paragraph
+  return lines
+}
+
+/** Sets each line's `windowEnd`, the end of its block: a heading with its first lines, an item with its sub-lines, a paragraph. */
+const measureBlocks = ({ doc, raw, count, headingAt, itemAt, description }: Layout, lines: ReadonlyArray<VLine>): void => {
   for (const l of lines) {
     let end = l.n
     let nonBlank = 0
@@ -201,7 +221,10 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
     }
     ;(l as { windowEnd: number }).windowEnd = end
   }
+}
 
+/** The lines saying when to use the version: a "use when" description, a "When to use" section, "Use this skill when" lines. */
+const triggerLinesOf = ({ doc, count, headingAt, description, descriptionLines }: Layout, lines: ReadonlyArray<VLine>) => {
   const triggers = new Set<number>()
   if (description && TRIGGER_EXPLICIT.test(description.value)) descriptionLines.forEach((n) => triggers.add(n))
   for (const h of doc.md.headings) {
@@ -218,7 +241,11 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
       triggers.add(l.n)
     }
   }
+  return [...triggers].sort((a, b) => a - b)
+}
 
+/** The words (cached) and the plain text of the block starting at a line. */
+const windowsOf = (lines: ReadonlyArray<VLine>) => {
   const windowCache = new Map<number, ReadonlySet<string>>()
   const windowStems = (n: number): ReadonlySet<string> => {
     const hit = windowCache.get(n)
@@ -237,12 +264,23 @@ const build = (path: string, content: string, artifactType: string, bundlePaths:
     const l = lines[n - 1]!
     return lines.slice(n - 1, l.windowEnd).filter((x) => x.place !== "blank").map((x) => x.plain).join(" ")
   }
+  return { windowStems, windowText }
+}
+
+const build = (path: string, content: string, artifactType: string, bundlePaths: ReadonlyArray<string>): Version => {
+  const type: ArtifactType = ARTIFACT_TYPES.has(artifactType) ? (artifactType as ArtifactType) : "skill"
+  const doc = analyzeDoc({ path, content, fileVersionId: "", isPrimary: true })
+  const layout = layoutOf(doc)
+  const lines = readLines(layout, stepPositions(doc), danglingRefs(doc, path, type, bundlePaths))
+  measureBlocks(layout, lines)
+  const triggerLines = triggerLinesOf(layout, lines)
+  const { windowStems, windowText } = windowsOf(lines)
   return {
     doc,
     artifactType: type,
     lines,
-    triggerLines: [...triggers].sort((a, b) => a - b),
-    descriptionLines,
+    triggerLines,
+    descriptionLines: layout.descriptionLines,
     windowStems,
     windowText,
     line: (n) => lines[n - 1]!

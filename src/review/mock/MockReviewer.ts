@@ -35,7 +35,8 @@ const rationaleOf = (o: CheckOutcome): string => {
   return parts.length === 0 ? "no issues found" : parts.join("; ")
 }
 
-export const reviewWithMock = (input: ReviewInput): ReviewResult => {
+/** What one review reads: every file (sorted by path), the documents reviewed, the criteria the mock knows, and a check's context. */
+const subjectOf = (input: ReviewInput) => {
   const fileMode = input.mode === "file" && input.target !== null
   const all: Array<ReviewFile> = [...input.files]
   if (input.target && !all.some((f) => f.path === input.target!.path)) all.push(input.target)
@@ -77,11 +78,25 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     folderName: input.folderName,
     disabledRules
   })
+  return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor } as const
+}
+type Subject = ReturnType<typeof subjectOf>
 
-  const issues: Array<{ issue: Issue; path: string }> = []
-  const computed = new Map<string, { score: number; rationale: string }>()
-  // every check on every reviewed document first: a thin document's absence criteria need the others
-  const outcomesOf = new Map<CriterionKey, Array<{ d: Doc; o: CheckOutcome; s: number }>>()
+/** An issue with the path of the file it was found in. */
+interface LocatedIssue {
+  readonly issue: Issue
+  readonly path: string
+}
+/** One check's outcome on one document, with its score. */
+interface Scored {
+  readonly d: Doc
+  o: CheckOutcome
+  s: number
+}
+
+/** Every check on every reviewed document first (a thin document's absence criteria need the others); their issues go to `issues`. */
+const runChecks = ({ known, reviewed, ctxFor }: Subject, issues: Array<LocatedIssue>) => {
+  const outcomesOf = new Map<CriterionKey, Array<Scored>>()
   for (const c of known) {
     const check = CHECKS[c.key as CriterionKey]
     const outcomes = reviewed.map((d) => {
@@ -91,9 +106,15 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
     for (const { d, o } of outcomes) for (const issue of o.issues) issues.push({ issue, path: d.path })
     outcomesOf.set(c.key as CriterionKey, outcomes)
   }
-  // "no contradiction, nothing unsafe" proves little in a text too short to hold either: on a thin
-  // document these criteria take the mean of its other scores, so they neither lift nor sink it
-  const thin = new Set(reviewed.filter((d) => d.words < LENGTH_BUDGETS[input.artifactType].minWords))
+  return outcomesOf
+}
+
+/**
+ * "No contradiction, nothing unsafe" proves little in a text too short to hold either: on a thin
+ * document these criteria take the mean of its other scores, so they neither lift nor sink it.
+ */
+const scoreThinByOthers = (outcomesOf: ReadonlyMap<CriterionKey, Array<Scored>>, reviewed: ReadonlyArray<Doc>, artifactType: ReviewInput["artifactType"]) => {
+  const thin = new Set(reviewed.filter((d) => d.words < LENGTH_BUDGETS[artifactType].minWords))
   const ownMean = (d: Doc) => {
     const others = [...outcomesOf].filter(([k]) => !JUDGED_BY_ABSENCE.has(k)).map(([, os]) => os.find((x) => x.d === d)!.s)
     return others.length === 0 ? 100 : Math.round((10 * others.reduce((a, x) => a + x, 0)) / others.length) / 10
@@ -106,53 +127,63 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       x.o = { ...x.o, notes: [`too little text to judge (${x.d.words} words): scored as the mean of the other criteria`] }
     }
   }
-  for (const c of known) {
-    const outcomes = outcomesOf.get(c.key as CriterionKey)!
-    let score: number
-    let rationale: string
-    if (outcomes.length === 1) {
-      score = outcomes[0]!.s
-      rationale = rationaleOf(outcomes[0]!.o)
-    } else {
-      score = Math.round((10 * outcomes.reduce((s, x) => s + x.s, 0)) / Math.max(1, outcomes.length)) / 10
-      const worst = outcomes
-        .filter((x) => x.s < 100)
-        .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
-      rationale = `mean over ${outcomes.length} files` +
-        (worst.length === 0
-          ? "; no issues found"
-          : `; ${worst.slice(0, 5).map((x) => `${x.d.path} ${x.s} (${x.o.deductions.map((d) => `-${d.points} ${d.reason}`).join(", ") || x.o.notes.join(", ")})`).join("; ")}${worst.length > 5 ? `; ${worst.length - 5} more below 100` : ""}`)
-    }
-    if (c.key === "formatting" && !fileMode) {
-      // data files in a bundle review: JSON must parse
-      for (const f of all.filter((x) => extname(x.path) === ".json")) {
-        try {
-          JSON.parse(f.content)
-        } catch (e) {
-          const pos = Number((String(e).match(/position (\d+)/) ?? [])[1] ?? NaN)
-          const line = Number.isNaN(pos) ? 1 : f.content.slice(0, pos).split("\n").length
-          issues.push({
-            path: f.path,
-            issue: {
-              criterion: "formatting",
-              code: "invalid_json",
-              severity: "major",
-              line,
-              lineEnd: line,
-              message: "This JSON file does not parse",
-              suggestion: "Fix the JSON syntax (a trailing comma, a missing quote or bracket)."
-            }
-          })
-          score = Math.max(0, score - 15)
-          rationale += `; -15 ${f.path} is invalid JSON`
+}
+
+/** A criterion's score over the reviewed documents: the one document's, or the mean with the worst named. */
+const criterionScoreOf = (outcomes: ReadonlyArray<Scored>) => {
+  if (outcomes.length === 1) return { score: outcomes[0]!.s, rationale: rationaleOf(outcomes[0]!.o) }
+  const score = Math.round((10 * outcomes.reduce((s, x) => s + x.s, 0)) / Math.max(1, outcomes.length)) / 10
+  const worst = outcomes
+    .filter((x) => x.s < 100)
+    .sort((a, b) => a.s - b.s || cmp(a.d.path, b.d.path))
+  const rationale = `mean over ${outcomes.length} files` +
+    (worst.length === 0
+      ? "; no issues found"
+      : `; ${worst.slice(0, 5).map((x) => `${x.d.path} ${x.s} (${x.o.deductions.map((d) => `-${d.points} ${d.reason}`).join(", ") || x.o.notes.join(", ")})`).join("; ")}${worst.length > 5 ? `; ${worst.length - 5} more below 100` : ""}`)
+  return { score, rationale }
+}
+
+/** Data files in a bundle review: a JSON file must parse; one that does not is a formatting issue. */
+const invalidJsonOf = (files: ReadonlyArray<ReviewFile>): Array<LocatedIssue> =>
+  files.filter((x) => extname(x.path) === ".json").flatMap((f) => {
+    try {
+      JSON.parse(f.content)
+      return []
+    } catch (e) {
+      const pos = Number((String(e).match(/position (\d+)/) ?? [])[1] ?? NaN)
+      const line = Number.isNaN(pos) ? 1 : f.content.slice(0, pos).split("\n").length
+      return [{
+        path: f.path,
+        issue: {
+          criterion: "formatting",
+          code: "invalid_json",
+          severity: "major",
+          line,
+          lineEnd: line,
+          message: "This JSON file does not parse",
+          suggestion: "Fix the JSON syntax (a trailing comma, a missing quote or bracket)."
         }
+      }]
+    }
+  })
+
+/** Every criterion of the rubric scored; one the mock has no rule for takes the mean of the others. */
+const criterionScores = (input: ReviewInput, { fileMode, all, known }: Subject, outcomesOf: ReadonlyMap<CriterionKey, ReadonlyArray<Scored>>, issues: Array<LocatedIssue>) => {
+  const computed = new Map<string, { score: number; rationale: string }>()
+  for (const c of known) {
+    let { score, rationale } = criterionScoreOf(outcomesOf.get(c.key as CriterionKey)!)
+    if (c.key === "formatting" && !fileMode) {
+      for (const invalid of invalidJsonOf(all)) {
+        issues.push(invalid)
+        score = Math.max(0, score - 15)
+        rationale += `; -15 ${invalid.path} is invalid JSON`
       }
     }
     computed.set(c.key, { score, rationale })
   }
   const knownScores = [...computed.values()].map((v) => v.score)
   const fallback = knownScores.length === 0 ? 100 : Math.round((10 * knownScores.reduce((s, x) => s + x, 0)) / knownScores.length) / 10
-  const scores: Array<CriterionScore> = input.rubric.criteria.map((c) => {
+  return input.rubric.criteria.map((c): CriterionScore => {
     const v = computed.get(c.key)
     return {
       key: c.key,
@@ -164,6 +195,10 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
         : `the mock reviewer has no rule for '${c.key}'; scored as the mean of the other criteria so it does not move the overall score`
     }
   })
+}
+
+/** The issues as findings, in a stable order (severity, path, line, ...), each with an id unique in the review. */
+const findingsOf = (issues: Array<LocatedIssue>): Array<Finding> => {
   issues.sort(
     (a, b) =>
       SEVERITY_RANK[a.issue.severity] - SEVERITY_RANK[b.issue.severity] ||
@@ -174,7 +209,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       cmp(a.issue.message, b.issue.message)
   )
   const ids = new Map<string, number>()
-  const findings: Array<Finding> = issues.map(({ issue, path }) => {
+  return issues.map(({ issue, path }) => {
     const base = `${issue.criterion}.${issue.code}:${path}:${issue.line}`
     const n = (ids.get(base) ?? 0) + 1
     ids.set(base, n)
@@ -190,7 +225,10 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       suggestion: issue.suggestion
     }
   })
+}
 
+/** The improved version (a file review) or the improved files (a bundle review), with the safe fixes. */
+const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, findings: ReadonlyArray<Finding>) => {
   let improvedVersion: ImprovedFile | null = null
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
@@ -205,12 +243,24 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
       if (imp) improvedFiles.push({ path: d.path, content: imp.content, changes: imp.changes })
     }
   }
+  return { improvedVersion, improvedFiles }
+}
+
+export const reviewWithMock = (input: ReviewInput): ReviewResult => {
+  const subject = subjectOf(input)
+  const { fileMode, reviewed } = subject
+  const issues: Array<LocatedIssue> = []
+  const outcomesOf = runChecks(subject, issues)
+  scoreThinByOthers(outcomesOf, reviewed, input.artifactType)
+  const scores = criterionScores(input, subject, outcomesOf, issues)
+  const findings = findingsOf(issues)
+  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings)
 
   const lead = fileMode
     ? reviewed[0]
     : reviewed.find((d) => d.fm.closed && getField(d.fm, "description")) ??
       [...reviewed].sort((a, b) => b.words - a.words || cmp(a.path, b.path))[0]
-  const cases = buildEvalKit(lead, input.artifactType, bundle.paths)
+  const cases = buildEvalKit(lead, input.artifactType, subject.bundle.paths)
 
   return {
     // an empty rubric scores 100: nothing asked, nothing missed

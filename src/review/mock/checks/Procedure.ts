@@ -26,9 +26,8 @@ import {
 const PROCEDURE_TYPES: ReadonlySet<string> = new Set(["workflow", "rubr_flow", "command"])
 
 
-export const steps = (ctx: CheckContext): CheckOutcome => {
-  const o = new Out("steps", ctx.disabledRules)
-  const { doc, artifactType } = ctx
+/** The steps of a document in every form they take, and how many there are in all. */
+const stepsFound = ({ doc, artifactType }: CheckContext) => {
   const lists = orderedLists(doc)
   const items = lists.flatMap((l) => l.items)
   const stepHeadings = doc.md.headings.filter((h) => STEP_HEADING.test(h.text))
@@ -42,25 +41,15 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   // steps in any form count: bold step labels, a numbered list inside a code block, a first/then/finally paragraph
   const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0)
   const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
-  const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
-  const critical = artifactType === "workflow" || artifactType === "rubr_flow"
-  // a numbered procedure written as one paragraph: the steps exist, the agent just cannot tell them apart
-  const flat = flattenedSteps(doc)
-  for (const f of flat) {
-    o.issue(
-      "flattened",
-      "major",
-      f.line,
-      `${f.steps.length} numbered steps run together in one paragraph: the agent reads them as one instruction and loses the order`,
-      "Put each step on its own line as a numbered list ('1. …', '2. …')."
-    )
-  }
-  o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
-  if (flat.length > 0 && total === 0) return o.done()
+  return { lists, items, stepHeadings, checklist, needs, total }
+}
+
+/** A document with no steps at all: instructions as bullets, a reference (which needs none), or nothing to follow. */
+const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critical: boolean): CheckOutcome => {
   const imperativeBullets = doc.md.listItems.filter(
     (i) => !i.ordered && !doc.md.inCode[i.line] && !/^\[[ xX]\]\s/.test(i.text) && isImperative(i.text) === true
   )
-  if (total === 0 && imperativeBullets.length >= 3) {
+  if (imperativeBullets.length >= 3) {
     // guidance written as bullets of instructions: concrete, but in no stated order
     o.issue(
       "unordered",
@@ -72,33 +61,24 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     o.deduct(critical ? 50 : required ? 25 : 15, "instructions as bullets, no ordered procedure")
     return o.done()
   }
-  if (total === 0 && needs.reference && !critical) {
+  if (reference && !critical) {
     // a reference (library calls, API facts) has no procedure of its own to number
     o.note("no numbered steps: a reference, which needs none")
     return o.done()
   }
-  if (total === 0) {
-    o.issue(
-      "missing",
-      critical ? "critical" : required ? "major" : "minor",
-      bodyStart(doc),
-      "No numbered steps: the agent has to infer the procedure",
-      "Add a numbered procedure ('1. Read ...', '2. Run ...'), one action per step, in the order to perform them."
-    )
-    o.deduct(critical ? 90 : required ? 70 : 40, "no numbered procedure")
-    return o.done()
-  }
-  if (total < 3 && required) {
-    o.issue(
-      "too_few",
-      "minor",
-      items[0]?.line ?? stepHeadings[0]?.line ?? bodyStart(doc),
-      `The procedure has only ${total} step(s)`,
-      "Break the work into the concrete actions the agent performs, in order."
-    )
-    o.deduct(15, "very short procedure")
-  }
-  // imperative mood
+  o.issue(
+    "missing",
+    critical ? "critical" : required ? "major" : "minor",
+    bodyStart(doc),
+    "No numbered steps: the agent has to infer the procedure",
+    "Add a numbered procedure ('1. Read ...', '2. Run ...'), one action per step, in the order to perform them."
+  )
+  o.deduct(critical ? 90 : required ? 70 : 40, "no numbered procedure")
+  return o.done()
+}
+
+/** Imperative mood: each numbered step should start with the action the agent performs. */
+const imperativeSteps = (o: Out, items: ReadonlyArray<{ readonly line: number; readonly text: string }>) => {
   let judged = 0
   let imperative = 0
   const weak: Array<{ line: number; text: string }> = []
@@ -122,7 +102,11 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     }
     if (ratio < 0.7) o.deduct((0.7 - ratio) * 60, `${weak.length} of ${judged} steps are not imperative`, "not_imperative")
   }
-  // numbering
+  return { judged, imperative }
+}
+
+/** Numbering: a gap or a step out of order in a numbered list, and a list too long to follow. */
+const numbering = (o: Out, lists: ReturnType<typeof orderedLists>) => {
   let gaps = 0
   for (const l of lists) {
     const ns = l.items.map((i) => i.number)
@@ -158,7 +142,10 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     }
   }
   o.deductEach(gaps, 15, 30, "gaps in step numbering", "numbering_gap")
-  // "Step N" headings and references
+}
+
+/** "Step N" headings and references: a gap in numbered headings, and a reference to a step that does not exist. */
+const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly line: number; readonly text: string }>) => {
   const numbered = stepHeadings
     .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
     .filter((x) => !Number.isNaN(x.n))
@@ -176,27 +163,61 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(15, "gap in numbered headings")
   }
-  if (numbered.length > 0) {
-    // a "Step N" resolves against every numbered list, step heading and bold step label of the file
-    const known = new Set([
-      ...numbered.map((x) => x.n),
-      ...doc.md.listItems.filter((i) => i.ordered).map((i) => i.number),
-      ...doc.md.headings.map((h) => Number(/^(?:\w+\s+)?(\d+)\b/.exec(plainText(h.text))?.[1] ?? NaN)),
-      ...doc.prose.map(([, t]) => Number(/^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:step\s*)?(\d+)\b/i.exec(t)?.[1] ?? NaN))
-    ])
-    const headingSet = new Set(numbered.map((x) => x.h.line))
-    for (const [n, text] of doc.prose) {
-      if (headingSet.has(n)) continue
-      const re = /\bstep\s+(\d+)\b/gi
-      let m: RegExpExecArray | null
-      while ((m = re.exec(text)) !== null) {
-        if (!known.has(Number(m[1]))) {
-          o.issue("dangling_step_ref", "minor", n, `The text refers to Step ${m[1]}, which does not exist`, "Point at an existing step or restore the missing one.")
-          o.deduct(10, "reference to a missing step")
-        }
+  if (numbered.length === 0) return
+  // a "Step N" resolves against every numbered list, step heading and bold step label of the file
+  const known = new Set([
+    ...numbered.map((x) => x.n),
+    ...doc.md.listItems.filter((i) => i.ordered).map((i) => i.number),
+    ...doc.md.headings.map((h) => Number(/^(?:\w+\s+)?(\d+)\b/.exec(plainText(h.text))?.[1] ?? NaN)),
+    ...doc.prose.map(([, t]) => Number(/^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:step\s*)?(\d+)\b/i.exec(t)?.[1] ?? NaN))
+  ])
+  const headingSet = new Set(numbered.map((x) => x.h.line))
+  for (const [n, text] of doc.prose) {
+    if (headingSet.has(n)) continue
+    const re = /\bstep\s+(\d+)\b/gi
+    let m: RegExpExecArray | null
+    while ((m = re.exec(text)) !== null) {
+      if (!known.has(Number(m[1]))) {
+        o.issue("dangling_step_ref", "minor", n, `The text refers to Step ${m[1]}, which does not exist`, "Point at an existing step or restore the missing one.")
+        o.deduct(10, "reference to a missing step")
       }
     }
   }
+}
+
+export const steps = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("steps", ctx.disabledRules)
+  const { doc, artifactType } = ctx
+  const { lists, items, stepHeadings, checklist, needs, total } = stepsFound(ctx)
+  const required = artifactType === "skill" || artifactType === "command" || artifactType === "workflow" || artifactType === "rubr_flow"
+  const critical = artifactType === "workflow" || artifactType === "rubr_flow"
+  // a numbered procedure written as one paragraph: the steps exist, the agent just cannot tell them apart
+  const flat = flattenedSteps(doc)
+  for (const f of flat) {
+    o.issue(
+      "flattened",
+      "major",
+      f.line,
+      `${f.steps.length} numbered steps run together in one paragraph: the agent reads them as one instruction and loses the order`,
+      "Put each step on its own line as a numbered list ('1. …', '2. …')."
+    )
+  }
+  o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
+  if (flat.length > 0 && total === 0) return o.done()
+  if (total === 0) return noSteps(o, doc, needs.reference, required, critical)
+  if (total < 3 && required) {
+    o.issue(
+      "too_few",
+      "minor",
+      items[0]?.line ?? stepHeadings[0]?.line ?? bodyStart(doc),
+      `The procedure has only ${total} step(s)`,
+      "Break the work into the concrete actions the agent performs, in order."
+    )
+    o.deduct(15, "very short procedure")
+  }
+  const { judged, imperative } = imperativeSteps(o, items)
+  numbering(o, lists)
+  stepReferences(o, doc, stepHeadings)
   if (o.deductions.length === 0) o.note(`${total} steps (${items.length} numbered items, ${stepHeadings.length} step headings, ${checklist} checklist items)${judged > 0 ? `, ${imperative}/${judged} imperative` : ""}`)
   return o.done()
 }
