@@ -56,24 +56,27 @@ export const headerOf = (sources: ReadonlyArray<ConversionSource>) => {
   ]
 }
 
-const ConversionWithBundleRows = rowsOf("conversion with bundle name", Schema.Struct({ ...ConversionRow.fields, bundleName: Schema.String }))
+const ConversionWithBundle = Schema.Struct({ ...ConversionRow.fields, bundleName: Schema.String })
+type ConversionRun = typeof ConversionWithBundle.Type
+const ConversionWithBundleRows = rowsOf("conversion with bundle name", ConversionWithBundle)
 
-export const conversionWork = (ctx: JobContext) =>
+/** The run this job works on, with its bundle's name (a run deleted meanwhile fails the job). */
+const loadRun = (ctx: JobContext) =>
   Effect.gen(function*() {
     const sql = yield* PgClient.PgClient
     const query = makeRows(yield* PgPool)
-    const targets = yield* Targets
-    const converter = yield* RubrFlowConverter
-    const bundleFiles = yield* Files
     const [run] = yield* query(ConversionWithBundleRows, sql`
       SELECT ${sql.literal(conversionColumns.split(",").map((c) => `c.${c.trim()}`).join(", "))}, b.name AS bundle_name
       FROM rubr_flow_conversions c JOIN artifact_bundles b ON b.id = c.artifact_bundle_id
       WHERE c.id = ${ctx.job.resourceId}`).pipe(Effect.orDie)
     if (!run) return yield* new JobFailure({ code: "run_missing", message: "The conversion no longer exists." })
-    const started = Date.now()
-    const estimate = run.summary.estimate
+    return run
+  })
 
-    // ---- analysis ---------------------------------------------------------------------------------
+/** analysis: read exactly the admitted input versions, each with its role, and analyse them. */
+const analyse = (ctx: JobContext, run: ConversionRun) =>
+  Effect.gen(function*() {
+    const targets = yield* Targets
     yield* ctx.phase("analysis", `Reading ${plural(run.inputVersionIds.length, "input file version")}.`)
     const rows = yield* targets.loadVersions(run.artifactBundleId, run.inputVersionIds)
     const role = roleOf({ mode: run.targetMode, files: rows })
@@ -89,113 +92,165 @@ export const conversionWork = (ctx: JobContext) =>
       mode: run.targetMode,
       sources,
       bundleName: run.bundleName,
-      modelTier: estimate.modelTier,
-      reasoningEffort: estimate.reasoningEffort
+      modelTier: run.summary.estimate.modelTier,
+      reasoningEffort: run.summary.estimate.reasoningEffort
     }
-    const analysis = analyzeSources(input)
+    return { input, analysis: analyzeSources(input) }
+  })
 
-    // ---- mapping ----------------------------------------------------------------------------------
-    const artifacts = sources.filter((s) => s.role === "artifact")
-    yield* ctx.phase("mapping", `Analysed ${artifacts.map((s) => s.path).join(", ")}; mapping sections, steps and rules to blocks.`)
-    const plan = planBlocks(analysis)
+/** The provider usage so far, and the credits a failure keeps for it (the rest is refunded). */
+const usageMeter = (run: ConversionRun) => {
+  let usage: Usage | null = null
+  const { modelTier, reasoningEffort } = run.summary.estimate
+  return {
+    get usage() {
+      return usage
+    },
+    add: (more: Usage | null) => {
+      usage = addUsage(usage, more)
+    },
+    keepCredits: () => usage === null ? 0 : Math.min(run.estimatedCredits, creditsForUsage(usage, modelTier, reasoningEffort)),
+    json: () => usage === null ? null : JSON.stringify(usage)
+  }
+}
 
-    // ---- generation -------------------------------------------------------------------------------
-    yield* ctx.phase("generation", "Drafting the rubr_flow from the block plan.")
-    let usage: Usage | null = null
-    const keepFor = () =>
-      usage === null ? 0 : Math.min(run.estimatedCredits, creditsForUsage(usage, estimate.modelTier, estimate.reasoningEffort))
-    const realSources = artifacts.map((s) => ({ path: s.path, content: s.content, contentHash: s.contentHash }))
+/** What the phases after the analysis share. */
+interface Conversion {
+  readonly ctx: JobContext
+  readonly run: ConversionRun
+  readonly input: ConversionInput
+  readonly analysis: SourceAnalysis
+  readonly usage: ReturnType<typeof usageMeter>
+  /** when the work started (the report's duration) */
+  readonly started: number
+}
 
-    /** The report as far as it got: written on failure too, as evidence. */
-    const reportOf = (
-      draft: ConversionDraft,
-      validation: ValidationResult | null,
-      repair: RepairJson | null,
-      attempts: ReadonlyArray<AttemptJson>
-    ): ConversionReportJson => {
-      const blockMapping = blockMappingOf(draft.document)
-      const assessed = assessFlow(draft.document, analysis)
-      const byCode = <T extends { readonly code: string; readonly message: string }>(items: ReadonlyArray<T>) =>
-        [...new Map(items.map((i) => [`${i.code}|${i.message}`, i])).values()]
-      return {
-        sourceSummary: sourceSummaryOf(run.summary.sourceSummary, analysis),
-        sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(draft.document, analysis) },
-        blockMapping,
-        missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
-        validation: validation ? validationJson(validation) : null,
-        repair,
-        attempts,
-        suggestedEvals: draft.suggestedEvals,
-        remainingRisks: byCode([...assessed.remainingRisks, ...draft.remainingRisks]),
-        metadata: { ...draft.provider, durationMs: Date.now() - started }
-      }
-    }
-    const failWithReport = (report: ConversionReportJson, failure: JobFailure) =>
-      sql`UPDATE rubr_flow_conversions SET report = ${JSON.stringify(report)}::jsonb,
-            usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb, updated_at = now()
-          WHERE id = ${run.id} AND output_file_version_id IS NULL`.pipe(Effect.orDie, Effect.zipRight(Effect.fail(failure)))
-    const providerFailure = (error: AiProviderError) =>
-      new JobFailure({ code: error.code, message: error.message, keepCredits: keepFor() })
+/** The report as far as it got: written on failure too, as evidence. */
+const reportOf = (
+  { analysis, run, started }: Conversion,
+  draft: ConversionDraft,
+  validation: ValidationResult | null,
+  repair: RepairJson | null,
+  attempts: ReadonlyArray<AttemptJson>
+): ConversionReportJson => {
+  const blockMapping = blockMappingOf(draft.document)
+  const assessed = assessFlow(draft.document, analysis)
+  const byCode = <T extends { readonly code: string; readonly message: string }>(items: ReadonlyArray<T>) =>
+    [...new Map(items.map((i) => [`${i.code}|${i.message}`, i])).values()]
+  return {
+    sourceSummary: sourceSummaryOf(run.summary.sourceSummary, analysis),
+    sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(draft.document, analysis) },
+    blockMapping,
+    missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
+    validation: validation ? validationJson(validation) : null,
+    repair,
+    attempts,
+    suggestedEvals: draft.suggestedEvals,
+    remainingRisks: byCode([...assessed.remainingRisks, ...draft.remainingRisks]),
+    metadata: { ...draft.provider, durationMs: Date.now() - started }
+  }
+}
 
-    const draft = yield* converter.generate(input, analysis, plan).pipe(Effect.mapError(providerFailure))
-    usage = addUsage(usage, draft.usage)
-    const header = headerOf(sources)
-    let text = renderFlow(draft.document, { header })
+/** Fails the job with `failure`, keeping the report and the usage on the run (never once it has an output). */
+const failWithReport = ({ run, usage }: Conversion, report: ConversionReportJson, failure: JobFailure) =>
+  Effect.flatMap(PgClient.PgClient, (sql) =>
+    sql`UPDATE rubr_flow_conversions SET report = ${JSON.stringify(report)}::jsonb,
+          usage = ${usage.json()}::jsonb, updated_at = now()
+        WHERE id = ${run.id} AND output_file_version_id IS NULL`.pipe(Effect.orDie, Effect.zipRight(Effect.fail(failure))))
 
-    // ---- validation -------------------------------------------------------------------------------
-    yield* ctx.phase("validation", `Validating the draft (${plural(text.split("\n").length - 1, "line")}).`)
-    const first = validateText(text, { sources: realSources })
+const providerFailure = ({ usage }: Conversion, error: AiProviderError) =>
+  new JobFailure({ code: error.code, message: error.message, keepCredits: usage.keepCredits() })
+
+/** A draft's text as the file will hold it, and the validator's verdict on it (with the real sources). */
+const renderOf = ({ input }: Conversion, draft: ConversionDraft) => renderFlow(draft.document, { header: headerOf(input.sources) })
+const validationOf = ({ input }: Conversion, text: string) =>
+  validateText(text, {
+    sources: input.sources.filter((s) => s.role === "artifact").map((s) => ({ path: s.path, content: s.content, contentHash: s.contentHash }))
+  })
+
+/** The draft that is kept, its text and validation, and how it got there. */
+interface Outcome {
+  readonly draft: ConversionDraft
+  readonly text: string
+  readonly validation: ValidationResult
+  readonly repair: RepairJson
+  readonly attempts: ReadonlyArray<AttemptJson>
+}
+
+/** generation: the converter (mock or AI) drafts the flow from the block plan. */
+const generate = (c: Conversion, plan: ReturnType<typeof planBlocks>) =>
+  Effect.gen(function*() {
+    const converter = yield* RubrFlowConverter
+    yield* c.ctx.phase("generation", "Drafting the rubr_flow from the block plan.")
+    const draft = yield* converter.generate(c.input, c.analysis, plan).pipe(Effect.mapError((error) => providerFailure(c, error)))
+    c.usage.add(draft.usage)
+    return draft
+  })
+
+/** validation, and repair when invalid: a valid first draft needs none. */
+const validate = (c: Conversion, draft: ConversionDraft) =>
+  Effect.gen(function*() {
+    const text = renderOf(c, draft)
+    yield* c.ctx.phase("validation", `Validating the draft (${plural(text.split("\n").length - 1, "line")}).`)
+    const first = validationOf(c, text)
     const attempts: Array<AttemptJson> = [{ attempt: 1, kind: "draft", text, validation: validationJson(first), changes: [] }]
+    if (!first.valid) return yield* repairOnce(c, draft, first, attempts)
+    yield* c.ctx.phase("repair", `Valid on the first try (${plural(first.issues.length, "warning")}); no repair needed.`)
+    const repair: RepairJson = { attempted: false, succeeded: null, reason: "The first draft was valid; no repair was needed.", issuesBefore: [], changes: [] }
+    return { draft, text, validation: first, repair, attempts } satisfies Outcome
+  })
 
-    // ---- repair -----------------------------------------------------------------------------------
-    let final = first
-    let finalDraft = draft
-    let repair: RepairJson
-    if (first.valid) {
-      yield* ctx.phase("repair", `Valid on the first try (${plural(first.issues.length, "warning")}); no repair needed.`)
-      repair = { attempted: false, succeeded: null, reason: "The first draft was valid; no repair was needed.", issuesBefore: [], changes: [] }
-    } else {
-      yield* ctx.phase("repair", `The draft has ${describeErrors(first)}; one repair attempt.`)
-      const repaired = yield* converter.repair(input, analysis, draft, first.issues).pipe(
-        Effect.catchAll((error) =>
-          failWithReport(reportOf(draft, first, {
-            attempted: true,
-            succeeded: false,
-            reason: `The repair attempt failed: ${error.message}`,
-            issuesBefore: first.issues.map(issueJson),
-            changes: []
-          }, attempts), providerFailure(error))
-        )
+/** repair: exactly one attempt, validated again; still invalid fails the job with the report. */
+const repairOnce = (c: Conversion, draft: ConversionDraft, first: ValidationResult, attempts: ReadonlyArray<AttemptJson>) =>
+  Effect.gen(function*() {
+    const converter = yield* RubrFlowConverter
+    yield* c.ctx.phase("repair", `The draft has ${describeErrors(first)}; one repair attempt.`)
+    const repaired = yield* converter.repair(c.input, c.analysis, draft, first.issues).pipe(
+      Effect.catchAll((error) =>
+        failWithReport(c, reportOf(c, draft, first, {
+          attempted: true,
+          succeeded: false,
+          reason: `The repair attempt failed: ${error.message}`,
+          issuesBefore: first.issues.map(issueJson),
+          changes: []
+        }, attempts), providerFailure(c, error))
       )
-      usage = addUsage(usage, repaired.usage)
-      text = renderFlow(repaired.document, { header })
-      final = validateText(text, { sources: realSources })
-      attempts.push({ attempt: 2, kind: "repair", text, validation: validationJson(final), changes: repaired.changes })
-      finalDraft = repaired
-      repair = {
-        attempted: true,
-        succeeded: final.valid,
-        reason: final.valid
-          ? `The first draft had ${describeErrors(first)}; the repair fixed ${first.issues.filter((i) => i.severity === "error").length === 1 ? "it" : "them"}.`
-          : `Still invalid after the repair attempt: ${describeErrors(final)}.`,
-        issuesBefore: first.issues.map(issueJson),
-        changes: repaired.changes
-      }
-      if (!final.valid) {
-        return yield* failWithReport(
-          reportOf(repaired, final, repair, attempts),
-          new JobFailure({
-            code: "conversion_invalid",
-            message: `The generated rubr_flow is still invalid after one repair attempt: ${describeErrors(final)}. Nothing was saved; the report lists the issues.`,
-            keepCredits: keepFor()
-          })
-        )
-      }
+    )
+    c.usage.add(repaired.usage)
+    const text = renderOf(c, repaired)
+    const final = validationOf(c, text)
+    const both: ReadonlyArray<AttemptJson> = [...attempts, { attempt: 2, kind: "repair", text, validation: validationJson(final), changes: repaired.changes }]
+    const repair: RepairJson = {
+      attempted: true,
+      succeeded: final.valid,
+      reason: final.valid
+        ? `The first draft had ${describeErrors(first)}; the repair fixed ${first.issues.filter((i) => i.severity === "error").length === 1 ? "it" : "them"}.`
+        : `Still invalid after the repair attempt: ${describeErrors(final)}.`,
+      issuesBefore: first.issues.map(issueJson),
+      changes: repaired.changes
     }
+    if (!final.valid) {
+      return yield* failWithReport(
+        c,
+        reportOf(c, repaired, final, repair, both),
+        new JobFailure({
+          code: "conversion_invalid",
+          message: `The generated rubr_flow is still invalid after one repair attempt: ${describeErrors(final)}. Nothing was saved; the report lists the issues.`,
+          keepCredits: c.usage.keepCredits()
+        })
+      )
+    }
+    return { draft: repaired, text, validation: final, repair, attempts: both } satisfies Outcome
+  })
 
-    // ---- saving -----------------------------------------------------------------------------------
+/** saving: the output file's new version, the reconciliation and the report, with the job's completion. */
+const save = (c: Conversion, { draft, text, validation: final, repair, attempts }: Outcome) =>
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const bundleFiles = yield* Files
+    const { ctx, run, usage } = c
     yield* ctx.phase("saving", `Valid (${plural(final.issues.length, "warning")}); saving ${run.outputPath}.`)
-    const report = reportOf(finalDraft, final, repair, attempts)
+    const report = reportOf(c, draft, final, repair, attempts)
     return yield* ctx.complete(Effect.gen(function*() {
       const written = yield* bundleFiles.writeGenerated(
         { userId: run.userId, apiKeyId: run.requestedByApiKeyId },
@@ -204,7 +259,7 @@ export const conversionWork = (ctx: JobContext) =>
         text,
         { source: "rubr_flow_conversion", message: `rubr_flow conversion ${run.id}` }
       ).pipe(Effect.mapError((error) =>
-        new JobFailure({ code: "output_not_saved", message: `The rubr_flow could not be saved: ${error.message}`, keepCredits: keepFor() })
+        new JobFailure({ code: "output_not_saved", message: `The rubr_flow could not be saved: ${error.message}`, keepCredits: usage.keepCredits() })
       ))
       const { reconciliation, refunded } = yield* reconcileUsage({
         userId: run.userId,
@@ -212,14 +267,14 @@ export const conversionWork = (ctx: JobContext) =>
         resourceType: ctx.job.resourceType,
         resourceId: run.id,
         reason: "rubr_flow_conversion_usage_reconciliation",
-        estimate,
+        estimate: run.summary.estimate,
         chargedCredits: run.estimatedCredits,
-        usage
+        usage: usage.usage
       })
       yield* sql`
         UPDATE rubr_flow_conversions SET output_file_id = ${written.file.id}, output_file_version_id = ${written.version.id},
           report = ${JSON.stringify(report)}::jsonb,
-          usage = ${usage === null ? null : JSON.stringify(usage)}::jsonb,
+          usage = ${usage.json()}::jsonb,
           reconciliation = ${JSON.stringify(reconciliation)}::jsonb,
           final_charged_credits = ${run.estimatedCredits - refunded},
           validator_version = ${final.validatorVersion},
@@ -235,4 +290,20 @@ export const conversionWork = (ctx: JobContext) =>
         warningCount: final.issues.length
       }
     }))
+  })
+
+export const conversionWork = (ctx: JobContext) =>
+  Effect.gen(function*() {
+    const run = yield* loadRun(ctx)
+    const started = Date.now()
+    const { input, analysis } = yield* analyse(ctx, run)
+    const c: Conversion = { ctx, run, input, analysis, usage: usageMeter(run), started }
+
+    // mapping: which source ranges become which blocks
+    const artifacts = input.sources.filter((s) => s.role === "artifact")
+    yield* ctx.phase("mapping", `Analysed ${artifacts.map((s) => s.path).join(", ")}; mapping sections, steps and rules to blocks.`)
+    const plan = planBlocks(analysis)
+
+    const draft = yield* generate(c, plan)
+    return yield* save(c, yield* validate(c, draft))
   })

@@ -23,23 +23,28 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "")
 const rangesText = (r: ReadonlyArray<UnmappedRange>, max = 6): string =>
   r.slice(0, max).map((x) => (x.lineStart === x.lineEnd ? `${x.lineStart}` : `${x.lineStart}-${x.lineEnd}`)).join(", ") + (r.length > max ? `, and ${r.length - max} more` : "")
 
-/**
- * Deterministic notes for the conversion report, whichever converter drafted `document`: what the
- * source did not say (missing requirements) and what a reader should still check (remaining risks).
- */
-export const assessFlow = (
-  document: Record<string, unknown>,
-  analysis: SourceAnalysis
-): { missingRequirements: Array<MissingRequirement>; remainingRisks: Array<RemainingRisk> } => {
+/** The parts of a drafted document the notes look at (each a list of objects, whatever the draft held). */
+const partsOf = (document: Record<string, unknown>) => ({
+  steps: arr(document.steps),
+  handlers: arr(document.failure_handling),
+  guardrails: arr(document.guardrails),
+  inputs: arr(document.inputs),
+  outputs: arr(document.outputs)
+})
+type Parts = ReturnType<typeof partsOf>
+
+/** Every step of the sources, with its file. */
+const sourceStepsOf = (files: ReadonlyArray<FileAnalysis>) =>
+  files.flatMap((f) => f.procedures.flatMap((p) => p.steps.map((st) => ({ f, st }))))
+type SourceSteps = ReturnType<typeof sourceStepsOf>
+
+/** What the source did not say, each with the block that stands in for it (when the flow has one). */
+const missingRequirementsOf = (
+  { guardrails, handlers, inputs, outputs, steps }: Parts,
+  files: ReadonlyArray<FileAnalysis>,
+  sourceSteps: SourceSteps
+): Array<MissingRequirement> => {
   const missing: Array<MissingRequirement> = []
-  const risks: Array<RemainingRisk> = []
-  const files = analysis.files
-  const steps = arr(document.steps)
-  const handlers = arr(document.failure_handling)
-  const guardrails = arr(document.guardrails)
-  const inputs = arr(document.inputs)
-  const outputs = arr(document.outputs)
-  const sourceSteps = files.flatMap((f) => f.procedures.flatMap((p) => p.steps.map((st) => ({ f, st }))))
   if (files.every((f) => f.failures.length === 0)) {
     missing.push({
       code: "no_failure_handling_in_source",
@@ -84,7 +89,12 @@ export const assessFlow = (
       block: null
     })
   }
-  // steps whose check was derived rather than stated
+  return missing
+}
+
+/** Steps whose check was derived rather than stated. */
+const derivedChecks = ({ steps }: Parts, sourceSteps: SourceSteps): Array<RemainingRisk> => {
+  const risks: Array<RemainingRisk> = []
   const derived: Array<number> = []
   steps.forEach((st, i) => {
     const r = parseSourceRef(str(st.from))
@@ -104,7 +114,12 @@ export const assessFlow = (
       block: "steps.0"
     })
   }
-  // references to files the conversion lacks
+  return risks
+}
+
+/** References to files the conversion lacks, each at the step that mentions it (when one does). */
+const missingReferences = ({ steps }: Parts, files: ReadonlyArray<FileAnalysis>): Array<RemainingRisk> => {
+  const risks: Array<RemainingRisk> = []
   const missingRefs = new Map<string, { file: FileAnalysis; line: number }>()
   for (const f of files) for (const r of f.references) if (!r.exists && !missingRefs.has(r.path)) missingRefs.set(r.path, { file: f, line: r.line })
   for (const [path, { file, line }] of [...missingRefs.entries()].sort((a, b) => cmp(a[0], b[0]))) {
@@ -119,7 +134,12 @@ export const assessFlow = (
       block: mentioned >= 0 ? `steps.${mentioned}` : null
     })
   }
-  // state-changing commands without a confirmation guardrail
+  return risks
+}
+
+/** State-changing commands without a confirmation guardrail. */
+const destructiveCommands = ({ guardrails, steps }: Parts): Array<RemainingRisk> => {
+  const risks: Array<RemainingRisk> = []
   const confirmation = guardrails.some((g) => CONFIRMATION.test(`${str(g.must)} ${str(g.never)}`))
   if (!confirmation) {
     steps.forEach((st, i) => {
@@ -132,7 +152,12 @@ export const assessFlow = (
       })
     })
   }
-  // coverage: source content no block maps
+  return risks
+}
+
+/** Coverage: source content no block maps. */
+const unmappedSourceLines = (document: Record<string, unknown>, files: ReadonlyArray<FileAnalysis>): Array<RemainingRisk> => {
+  const risks: Array<RemainingRisk> = []
   const mapping = blockMappingOf(document)
   for (const f of files) {
     const { content, gaps, unmapped } = fileCoverage(f, mapping)
@@ -144,5 +169,28 @@ export const assessFlow = (
       })
     }
   }
-  return { missingRequirements: missing, remainingRisks: risks }
+  return risks
+}
+
+/**
+ * Deterministic notes for the conversion report, whichever converter drafted `document`: what the
+ * source did not say (missing requirements) and what a reader should still check (remaining risks,
+ * in this order: derived checks, missing references, destructive commands, unmapped lines).
+ */
+export const assessFlow = (
+  document: Record<string, unknown>,
+  analysis: SourceAnalysis
+): { missingRequirements: Array<MissingRequirement>; remainingRisks: Array<RemainingRisk> } => {
+  const files = analysis.files
+  const parts = partsOf(document)
+  const sourceSteps = sourceStepsOf(files)
+  return {
+    missingRequirements: missingRequirementsOf(parts, files, sourceSteps),
+    remainingRisks: [
+      ...derivedChecks(parts, sourceSteps),
+      ...missingReferences(parts, files),
+      ...destructiveCommands(parts),
+      ...unmappedSourceLines(document, files)
+    ]
+  }
 }

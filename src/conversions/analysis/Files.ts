@@ -5,19 +5,19 @@
  * and content ranges are found by the sibling modules and assembled into one `FileAnalysis`.
  */
 import { isImperative } from "../../review/mock/Checks.js"
-import { analyzeDoc, BundleIndex } from "../../review/mock/Document.js"
-import { getField } from "../../review/text/Frontmatter.js"
+import { analyzeDoc, BundleIndex, type Doc } from "../../review/mock/Document.js"
+import { type FrontmatterField, getField } from "../../review/text/Frontmatter.js"
 import { dirname } from "../../review/text/Paths.js"
 import { countWords } from "../../ai/Tokens.js"
 import type { ConversionSource } from "../Types.js"
 import { findExamples } from "./Examples.js"
 import { findFailures } from "./Failures.js"
 import { findInputs } from "./Inputs.js"
-import type { AnalyzedFailure, AnalyzedStep, FileAnalysis, SourceReferenceInfo } from "./Model.js"
+import type { AnalyzedExample, AnalyzedFailure, AnalyzedStep, FileAnalysis, SourceReferenceInfo } from "./Model.js"
 import { findOutputs } from "./Outputs.js"
 import { findStatedChecks, groupProcedures, inlineCommands, renderBody } from "./Procedures.js"
 import { findRules } from "./Rules.js"
-import { depthOf, itemLead, paragraphAt, scanFile } from "./Scan.js"
+import { depthOf, itemLead, paragraphAt, type Scan, scanFile } from "./Scan.js"
 import { findSteps } from "./Steps.js"
 import {
   cap,
@@ -54,22 +54,9 @@ const whenClause = (description: string): string | null => {
   return text.split(/\s+/).length >= 3 ? sentence(cap(text)) : null
 }
 
-export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: string): FileAnalysis => {
-  if (/\.ya?ml$/i.test(source.path)) {
-    const y = analyzeYamlFile(source)
-    if (y) return y
-  }
-  const doc = analyzeDoc({ path: source.path, content: source.content, fileVersionId: source.fileVersionId, isPrimary: true })
-  const s = scanFile(doc, source.path)
-  const { lines } = s
-  const fm = doc.fm
-  const fmName = fm.closed ? getField(fm, "name")?.value.trim() || null : null
-  const descField = fm.closed ? getField(fm, "description") : undefined
-  const fmDescription = descField?.value.replace(/\s+/g, " ").trim() || null
-  const h1 = doc.md.headings.find((h) => h.level === 1)
-  const title = h1 ? { text: cleanInline(h1.text), line: h1.line } : null
-  // opening: the first paragraph after the H1 (or of an Overview section right after it)
-  let opening: FileAnalysis["opening"] = null
+/** The opening: the first paragraph after the H1 (or of an Overview section right after it). */
+const openingOf = (s: Scan, title: FileAnalysis["title"]): FileAnalysis["opening"] => {
+  const { doc, lines } = s
   for (let n = title ? title.line + 1 : s.bodyStart; n <= lines.length; n++) {
     const l = lines[n - 1]!
     if (isBlank(l) || HR.test(l)) continue
@@ -84,16 +71,22 @@ export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootD
       n = p.end
       continue
     }
-    opening = { text: p.text.replace(/\n/g, " "), lineStart: n, lineEnd: p.end }
-    break
+    return { text: p.text.replace(/\n/g, " "), lineStart: n, lineEnd: p.end }
   }
-  const failuresFound = findFailures(s)
-  const failureSections = new Set(failuresFound.filter((f) => f.kind === "section").map((f) => f.lineStart))
-  const stated = findStatedChecks(s)
-  const examples = findExamples(s)
-  const consumedByFailures = new Set(failuresFound.flatMap((f) => f.consumed))
-  const drafts = findSteps(s, failureSections)
-  const steps: Array<AnalyzedStep> = drafts.map((d) => {
+  return null
+}
+
+/** The steps `findSteps` drafted, each with its action text, stated check and commands. */
+const stepsOf = (
+  s: Scan,
+  drafts: ReturnType<typeof findSteps>,
+  { consumedByFailures, examples, stated }: {
+    readonly consumedByFailures: ReadonlySet<number>
+    readonly examples: ReadonlyArray<AnalyzedExample>
+    readonly stated: ReturnType<typeof findStatedChecks>
+  }
+): Array<AnalyzedStep> =>
+  drafts.map((d) => {
     const exclude = new Set<number>(consumedByFailures)
     const checks = stated.filter((c) => c.lineStart >= d.lineStart && c.lineStart <= d.lineEnd)
     for (const e of examples) if (e.kind === "good_bad" && e.lineStart >= d.lineStart && e.lineEnd <= d.lineEnd) for (let n = e.lineStart; n <= e.lineEnd; n++) exclude.add(n)
@@ -127,15 +120,16 @@ export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootD
       origin: d.origin
     }
   })
-  const procedures = groupProcedures(s, steps)
-  const rules = findRules(s, new Set([...consumedByFailures, ...stated.flatMap((c) => c.lines)]))
-  const failures: Array<AnalyzedFailure> = failuresFound.map(({ consumed: _c, ...f }) => ({
-    ...f,
-    id: validId(failureId(f), "on-failure")
-  }))
-  const inputs = findInputs(s)
-  const outputs = findOutputs(s, steps, fmDescription)
-  // when to use
+
+/** When to use the artifact: its description's clause, a "when to use" section, or derived from the opening. */
+const whenToUseOf = (
+  s: Scan,
+  source: ConversionSource,
+  descField: FrontmatterField | undefined,
+  fmDescription: string | null,
+  opening: FileAnalysis["opening"]
+): FileAnalysis["whenToUse"] => {
+  const { doc, lines } = s
   let whenToUse: FileAnalysis["whenToUse"] = null
   const clause = fmDescription ? whenClause(fmDescription) : null
   if (clause && descField) whenToUse = { text: clause, lineStart: descField.line, lineEnd: descField.endLine, origin: "description" }
@@ -177,7 +171,11 @@ export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootD
       : `Use for: ${sentence(lowerFirst(stripEnd(first)))}`
     whenToUse = { text, lineStart: opening.lineStart, lineEnd: opening.lineStart, origin: "opening" }
   }
-  // references to bundle files
+  return whenToUse
+}
+
+/** The source's references to bundle files, each path once per resolution. */
+const referencesOf = (doc: Doc, bundle: BundleIndex, source: ConversionSource, rootDir: string): Array<SourceReferenceInfo> => {
   const refs: Array<SourceReferenceInfo> = []
   const seenRefs = new Set<string>()
   for (const r of doc.refs) {
@@ -191,16 +189,56 @@ export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootD
     seenRefs.add(key)
     refs.push({ line: r.line, path, exists: res.status === "ok" })
   }
+  return refs
+}
+
+/** The lines with content (headings and rules excluded), counted and as ranges: what coverage measures. */
+const contentOf = ({ bodyStart, headingAt, lines }: Scan) => {
   let contentLines = 0
   const contentRanges: Array<{ lineStart: number; lineEnd: number }> = []
-  for (let n = s.bodyStart; n <= lines.length; n++) {
+  for (let n = bodyStart; n <= lines.length; n++) {
     // headings only organise the content; coverage counts what they hold
-    if (isBlank(lines[n - 1]!) || HR.test(lines[n - 1]!) || s.headingAt.has(n)) continue
+    if (isBlank(lines[n - 1]!) || HR.test(lines[n - 1]!) || headingAt.has(n)) continue
     contentLines++
     const last = contentRanges[contentRanges.length - 1]
     if (last && last.lineEnd === n - 1) last.lineEnd = n
     else contentRanges.push({ lineStart: n, lineEnd: n })
   }
+  return { contentLines, contentRanges }
+}
+
+export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootDir: string): FileAnalysis => {
+  if (/\.ya?ml$/i.test(source.path)) {
+    const y = analyzeYamlFile(source)
+    if (y) return y
+  }
+  const doc = analyzeDoc({ path: source.path, content: source.content, fileVersionId: source.fileVersionId, isPrimary: true })
+  const s = scanFile(doc, source.path)
+  const { lines } = s
+  const fm = doc.fm
+  const fmName = fm.closed ? getField(fm, "name")?.value.trim() || null : null
+  const descField = fm.closed ? getField(fm, "description") : undefined
+  const fmDescription = descField?.value.replace(/\s+/g, " ").trim() || null
+  const h1 = doc.md.headings.find((h) => h.level === 1)
+  const title = h1 ? { text: cleanInline(h1.text), line: h1.line } : null
+  const opening = openingOf(s, title)
+  const failuresFound = findFailures(s)
+  const failureSections = new Set(failuresFound.filter((f) => f.kind === "section").map((f) => f.lineStart))
+  const stated = findStatedChecks(s)
+  const examples = findExamples(s)
+  const consumedByFailures = new Set(failuresFound.flatMap((f) => f.consumed))
+  const steps = stepsOf(s, findSteps(s, failureSections), { consumedByFailures, examples, stated })
+  const procedures = groupProcedures(s, steps)
+  const rules = findRules(s, new Set([...consumedByFailures, ...stated.flatMap((c) => c.lines)]))
+  const failures: Array<AnalyzedFailure> = failuresFound.map(({ consumed: _c, ...f }) => ({
+    ...f,
+    id: validId(failureId(f), "on-failure")
+  }))
+  const inputs = findInputs(s)
+  const outputs = findOutputs(s, steps, fmDescription)
+  const whenToUse = whenToUseOf(s, source, descField, fmDescription, opening)
+  const refs = referencesOf(doc, bundle, source, rootDir)
+  const { contentLines, contentRanges } = contentOf(s)
   return {
     path: source.path,
     artifactType: source.artifactType,

@@ -55,9 +55,9 @@ export const lastContentLine = (lines: ReadonlyArray<string>, from: number, to: 
   return e
 }
 
-export const scanFile = (doc: Doc, path: string): Scan => {
+/** The sections: one per heading, with its role (a subsection inherits some), parent and ends. */
+const sectionsOf = (doc: Doc) => {
   const lines = doc.split.lines
-  const bodyStart = doc.md.bodyStartLine
   const total = lines.length
   const hs = doc.md.headings
   const secs: Array<Sec> = []
@@ -95,13 +95,24 @@ export const scanFile = (doc: Doc, path: string): Scan => {
     headingAt.set(h.line, i)
     stack.push(i)
   }
+  return { secs, headingAt }
+}
+
+/** The index of the innermost section holding each line (-1 before the first heading). */
+const sectionAtLines = (total: number, headingAt: ReadonlyMap<number, number>): Array<number> => {
   const secAt: Array<number> = [-1]
   let cur = -1
   for (let n = 1; n <= total; n++) {
     if (headingAt.has(n)) cur = headingAt.get(n)!
     secAt.push(cur)
   }
-  // tables and <Good>/<Bad> blocks
+  return secAt
+}
+
+/** The lines of tables and of <Good>/<Bad> blocks (tags included), outside code. */
+const tablesAndExamplesOf = (doc: Doc, bodyStart: number) => {
+  const lines = doc.split.lines
+  const total = lines.length
   const tableLines = new Set<number>()
   const goodBadLines = new Set<number>()
   let gb: number | null = null
@@ -112,7 +123,16 @@ export const scanFile = (doc: Doc, path: string): Scan => {
     if (gb !== null) goodBadLines.add(n)
     if (!doc.md.inCode[n] && /^<\/(good|bad)>\s*$/i.test(t)) gb = null
   }
-  // list items as a tree
+  return { tableLines, goodBadLines }
+}
+
+/**
+ * The list items as a tree: each with its parent, its list (a new one after a break) and its end (the
+ * last line of its continuation: wrapped text, nested items, an indented code block).
+ */
+const itemTreeOf = (doc: Doc, bodyStart: number, headingAt: ReadonlyMap<number, number>, tableLines: ReadonlySet<number>) => {
+  const lines = doc.split.lines
+  const total = lines.length
   const mdItems = new Map(doc.md.listItems.map((li) => [li.line, li] as const))
   const items: Array<Item> = []
   const itemAt = new Map<number, number>()
@@ -172,6 +192,16 @@ export const scanFile = (doc: Doc, path: string): Scan => {
     }
     prevBlank = false
   }
+  return { items, itemAt }
+}
+
+export const scanFile = (doc: Doc, path: string): Scan => {
+  const lines = doc.split.lines
+  const bodyStart = doc.md.bodyStartLine
+  const { headingAt, secs } = sectionsOf(doc)
+  const secAt = sectionAtLines(lines.length, headingAt)
+  const { goodBadLines, tableLines } = tablesAndExamplesOf(doc, bodyStart)
+  const { itemAt, items } = itemTreeOf(doc, bodyStart, headingAt, tableLines)
   return { doc, lines, path, bodyStart, secs, secAt, items, itemAt, headingAt, tableLines, goodBadLines }
 }
 

@@ -52,23 +52,23 @@ const isStepLike = (s: Scan, sec: Sec): boolean => {
 
 const EXCLUDED_FOR_STEPS: ReadonlySet<SectionRole> = new Set(["examples", "reference", "when_to_use", "inputs", "rules", "failure", "overview"])
 
-export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<StepDraft> => {
-  const { secs, items, lines } = s
-  const steps: Array<StepDraft> = []
-  const covered = (n: number) => steps.some((st) => n >= st.lineStart && n <= st.lineEnd)
-  const zoneOk = (n: number) => !EXCLUDED_FOR_STEPS.has(roleAt(s, n))
-  // (a) numbered step headings; a heading with numbered sub-headings is a phase: its children are the steps
+/** Whether a step found so far covers line `n` (a later pass leaves that line alone). */
+const covers = (steps: ReadonlyArray<StepDraft>, n: number) => steps.some((st) => n >= st.lineStart && n <= st.lineEnd)
+
+/** (a) Numbered step headings; a heading with numbered sub-headings is a phase: its children are the steps. */
+const headingSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<StepDraft> => {
+  const { secs } = s
   const isStepHeading = (i: number) =>
     STEP_HEADING.test(secs[i]!.title) && !failureSections.has(secs[i]!.line) && secs[i]!.role !== "examples" && secs[i]!.role !== "reference" &&
     !(secs[i]!.parent >= 0 && (secs[secs[i]!.parent]!.role === "examples" || secs[secs[i]!.parent]!.role === "reference"))
   const stepChildren = (i: number) => secs.map((_, j) => j).filter((j) => secs[j]!.parent === i && isStepHeading(j))
-  const headingSteps: Array<StepDraft> = []
+  const found: Array<StepDraft> = []
   const visit = (i: number, introFrom: number | null) => {
     const kids = stepChildren(i)
     const sec = secs[i]!
     if (kids.length === 0) {
       const num = sec.title.match(STEP_HEADING)
-      headingSteps.push({
+      found.push({
         number: num ? Number(num[1] ?? num[2]) : null,
         title: titleFrom(sec.title),
         lineStart: introFrom ?? sec.line,
@@ -93,11 +93,17 @@ export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<
     }
     if (!nested) visit(i, null)
   }
-  steps.push(...headingSteps)
-  // (b) top-level lists: ordered anywhere sensible; bullets in a procedure section
-  const lists = [...new Set(items.filter((it) => it.parent === -1).map((it) => it.list))]
-  const listSteps: Array<{ secondary: boolean; steps: Array<StepDraft> }> = []
-  for (const list of lists) {
+  return found
+}
+
+/** (b) Top-level lists: ordered anywhere sensible; bullets in a procedure section (a quick start's only when no other). */
+const listSteps = (s: Scan, steps: ReadonlyArray<StepDraft>): Array<StepDraft> => {
+  const { items, lines } = s
+  const covered = (n: number) => covers(steps, n)
+  const zoneOk = (n: number) => !EXCLUDED_FOR_STEPS.has(roleAt(s, n))
+  const listIds = [...new Set(items.filter((it) => it.parent === -1).map((it) => it.list))]
+  const lists: Array<{ secondary: boolean; steps: Array<StepDraft> }> = []
+  for (const list of listIds) {
     const members = items.map((it, i) => ({ it, i })).filter((x) => x.it.list === list && x.it.parent === -1)
     const first = members[0]!.it
     if (covered(first.line) || !zoneOk(first.line) || s.goodBadLines.has(first.line)) continue
@@ -113,7 +119,7 @@ export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<
     const actions = chosen.filter((x) => !NEVER_LEAD.test(cleanInline(x.it.text)))
     if (actions.length > 0) chosen = actions
     // a list item that only introduces its children ("If concerns:" is fine; a bare label is not a step)
-    listSteps.push({
+    lists.push({
       secondary: role === "quick_start",
       steps: chosen.map((x) => {
         const lead = itemLead(s, x.i)
@@ -131,10 +137,15 @@ export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<
       })
     })
   }
-  const primary = listSteps.filter((l) => !l.secondary)
-  const useLists = steps.length > 0 || primary.length > 0 ? primary : listSteps
-  for (const l of useLists) steps.push(...l.steps)
-  // (c) a procedure section whose subsections are the steps
+  const primary = lists.filter((l) => !l.secondary)
+  const useLists = steps.length > 0 || primary.length > 0 ? primary : lists
+  return useLists.flatMap((l) => l.steps)
+}
+
+/** (c) A procedure section whose subsections are the steps. Adds to `steps` (a later procedure sees them). */
+const subsectionSteps = (s: Scan, steps: Array<StepDraft>): void => {
+  const { secs } = s
+  const covered = (n: number) => covers(steps, n)
   for (let i = 0; i < secs.length; i++) {
     const sec = secs[i]!
     if (sec.role !== "procedure" || covered(sec.line)) continue
@@ -142,30 +153,40 @@ export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<
     if (kids.length < 2 || kids.some((k) => covered(secs[k]!.line) || steps.some((st) => st.lineStart > secs[k]!.line && st.lineStart <= secs[k]!.end))) continue
     for (const k of kids) steps.push(sectionStep(s, secs[k]!))
   }
-  // (d) nothing yet: step-like subsection groups, else every content section
-  if (steps.length === 0) {
-    const groups = secs.map((_, i) => i).filter((i) => {
-      const kids = secs.filter((c) => c.parent === i && !EXCLUDED_FOR_STEPS.has(c.role) && c.role !== "verification")
-      return !EXCLUDED_FOR_STEPS.has(secs[i]!.role) && kids.length >= 2 && kids.filter((c) => isStepLike(s, c)).length * 2 >= kids.length
-    })
-    if (groups.length > 0) {
-      for (const g of groups) {
-        for (const c of secs.filter((c) => c.parent === g && !EXCLUDED_FOR_STEPS.has(c.role) && c.role !== "verification")) {
-          if (!covered(c.line)) steps.push(sectionStep(s, c))
-        }
-      }
-    } else {
-      for (let i = 0; i < secs.length; i++) {
-        const sec = secs[i]!
-        if (EXCLUDED_FOR_STEPS.has(sec.role) || sec.role === "verification" || sec.role === "outputs" || covered(sec.line)) continue
-        if (secs.some((c) => c.parent === i && !EXCLUDED_FOR_STEPS.has(c.role))) continue
-        if (sec.level === 1 && sec.line === firstH1Line(s)) continue
-        if (!hasContent(s, sec.line + 1, sec.ownEnd) && !(isImperative(sec.title) === true)) continue
-        steps.push(sectionStep(s, sec))
+}
+
+/** (d) Nothing found yet: step-like subsection groups, else every content section. */
+const fallbackSectionSteps = (s: Scan): Array<StepDraft> => {
+  const { secs } = s
+  const steps: Array<StepDraft> = []
+  const covered = (n: number) => covers(steps, n)
+  const groups = secs.map((_, i) => i).filter((i) => {
+    const kids = secs.filter((c) => c.parent === i && !EXCLUDED_FOR_STEPS.has(c.role) && c.role !== "verification")
+    return !EXCLUDED_FOR_STEPS.has(secs[i]!.role) && kids.length >= 2 && kids.filter((c) => isStepLike(s, c)).length * 2 >= kids.length
+  })
+  if (groups.length > 0) {
+    for (const g of groups) {
+      for (const c of secs.filter((c) => c.parent === g && !EXCLUDED_FOR_STEPS.has(c.role) && c.role !== "verification")) {
+        if (!covered(c.line)) steps.push(sectionStep(s, c))
       }
     }
+  } else {
+    for (let i = 0; i < secs.length; i++) {
+      const sec = secs[i]!
+      if (EXCLUDED_FOR_STEPS.has(sec.role) || sec.role === "verification" || sec.role === "outputs" || covered(sec.line)) continue
+      if (secs.some((c) => c.parent === i && !EXCLUDED_FOR_STEPS.has(c.role))) continue
+      if (sec.level === 1 && sec.line === firstH1Line(s)) continue
+      if (!hasContent(s, sec.line + 1, sec.ownEnd) && !(isImperative(sec.title) === true)) continue
+      steps.push(sectionStep(s, sec))
+    }
   }
-  // (e) verification sections with a checklist become a final "check" step
+  return steps
+}
+
+/** (e) Verification sections with a checklist become a final "check" step. Adds to `steps`. */
+const verificationSteps = (s: Scan, steps: Array<StepDraft>): void => {
+  const { items, secs } = s
+  const covered = (n: number) => covers(steps, n)
   for (const sec of secs) {
     if (sec.role !== "verification" || covered(sec.line) || secs.some((c) => c.parent === secs.indexOf(sec) && c.role === "verification")) continue
     const checks = items.filter((it) => it.line > sec.line && it.line <= sec.ownEnd && it.parent === -1)
@@ -173,6 +194,18 @@ export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<
     const st = sectionStep(s, sec)
     steps.push({ ...st, origin: checks.some((c) => /^\[[ xX]\]/.test(c.text)) ? "checklist" : "section" })
   }
+}
+
+/**
+ * The step drafts of a source, by passes in order of confidence: each later pass looks only at what the
+ * earlier ones (and, for (c) and (e), itself) left uncovered.
+ */
+export const findSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<StepDraft> => {
+  const steps: Array<StepDraft> = [...headingSteps(s, failureSections)]
+  steps.push(...listSteps(s, steps))
+  subsectionSteps(s, steps)
+  if (steps.length === 0) steps.push(...fallbackSectionSteps(s))
+  verificationSteps(s, steps)
   // (f) no headings or lists at all: the imperative sentences of a plain prompt
   if (steps.length === 0) steps.push(...sentenceSteps(s))
   return steps.sort((a, b) => a.lineStart - b.lineStart)

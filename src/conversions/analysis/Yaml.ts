@@ -13,28 +13,26 @@ import { cap, cleanInline, idFrom, sentence, validId } from "./Text.js"
 const yamlText = (n: unknown): string | null =>
   isScalar(n) && (typeof n.value === "string" || typeof n.value === "number" || typeof n.value === "boolean") ? String(n.value) : null
 
-/**
- * A YAML workflow (a CI file, a task runner's steps): every `steps:` list of mappings, in document
- * order, becomes steps (`name`, `run`, `uses`, `with`); a step that runs only `if: failure()` is a
- * failure handler; `inputs` (top level, or under `on.workflow_dispatch` / `on.workflow_call`) are
- * inputs. null when the text is not a YAML mapping.
- */
-export const analyzeYamlFile = (source: ConversionSource): FileAnalysis | null => {
-  const lc = new LineCounter()
-  const doc = parseDocument(source.content, { lineCounter: lc, uniqueKeys: false })
-  if (doc.errors.length > 0 || !isMap(doc.contents)) return null
-  const root = doc.contents as YAMLMap
+/** The lines a node spans (trailing blank lines trimmed). */
+type RangeOf = (n: YamlNode) => { readonly start: number; readonly end: number }
+
+/** `RangeOf` for the nodes of one source, its line positions counted by `lc` while parsing. */
+const rangesIn = (source: ConversionSource, lc: LineCounter): RangeOf => {
   const lineOf = (offset: number) => lc.linePos(Math.min(offset, Math.max(0, source.content.length - 1))).line
-  const rangeOf = (n: YamlNode) => {
+  return (n) => {
     const r = n.range ?? [0, 0, 0]
     const start = lineOf(r[0])
     let end = lineOf(Math.max(r[0], r[1] - 1))
     while (end > start && (source.content.split(/\r?\n/)[end - 1] ?? "").trim() === "") end--
     return { start, end }
   }
-  const total = source.content === "" ? 0 : source.content.replace(/\r?\n$/, "").split(/\r?\n/).length
-  const name = yamlText(root.get("name", true)) ?? null
-  const description = yamlText(root.get("description", true)) ?? null
+}
+
+/**
+ * Every `steps:` list of mappings, in document order, as steps (`name`, `run`, `uses`, `with`); a step
+ * that runs only `if: failure()` is a failure handler instead.
+ */
+const stepsOf = (root: YAMLMap, rangeOf: RangeOf) => {
   const steps: Array<AnalyzedStep> = []
   const failures: Array<AnalyzedFailure> = []
   const visit = (node: unknown, key: string | null, job: string | null) => {
@@ -95,7 +93,11 @@ export const analyzeYamlFile = (source: ConversionSource): FileAnalysis | null =
     }
   }
   visit(root, null, null)
-  // inputs: top-level, or those of a manually dispatched / called workflow
+  return { steps, failures }
+}
+
+/** The inputs: top-level, or those of a manually dispatched / called workflow. */
+const inputsOf = (root: YAMLMap, rangeOf: RangeOf): Array<AnalyzedInput> => {
   const inputs: Array<AnalyzedInput> = []
   const on = root.get("on", true)
   const inputMaps = [root.get("inputs", true), ...(isMap(on) ? [on.getIn(["workflow_dispatch", "inputs"], true), on.getIn(["workflow_call", "inputs"], true)] : [])]
@@ -118,6 +120,27 @@ export const analyzeYamlFile = (source: ConversionSource): FileAnalysis | null =
       })
     }
   }
+  return inputs
+}
+
+/**
+ * A YAML workflow (a CI file, a task runner's steps): every `steps:` list of mappings, in document
+ * order, becomes steps (`name`, `run`, `uses`, `with`); a step that runs only `if: failure()` is a
+ * failure handler; `inputs` (top level, or under `on.workflow_dispatch` / `on.workflow_call`) are
+ * inputs. null when the text is not a YAML mapping.
+ */
+export const analyzeYamlFile = (source: ConversionSource): FileAnalysis | null => {
+  const lc = new LineCounter()
+  const doc = parseDocument(source.content, { lineCounter: lc, uniqueKeys: false })
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return null
+  const root = doc.contents as YAMLMap
+  const rangeOf = rangesIn(source, lc)
+  const total = source.content === "" ? 0 : source.content.replace(/\r?\n$/, "").split(/\r?\n/).length
+  const name = yamlText(root.get("name", true)) ?? null
+  const description = yamlText(root.get("description", true)) ?? null
+  const { failures, steps } = stepsOf(root, rangeOf)
+  const inputs = inputsOf(root, rangeOf)
+  const on = root.get("on", true)
   const triggers = isMap(on) ? on.items.map((p) => yamlText(p.key) ?? "").filter((x) => x !== "") : isSeq(on) ? on.items.map(yamlText).filter((x): x is string => x !== null) : yamlText(on) ? [yamlText(on)!] : []
   const title = name ?? null
   return {
