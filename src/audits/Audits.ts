@@ -23,7 +23,7 @@ import { AuditKind } from "./Kind.js"
 import { AuditRunRow, AuditRunRows, type AuditSummaryJson, NewAuditRunRows } from "./Records.js"
 import { PgPool, pgArray } from "../db/Database.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
-import { VersionId } from "../domain/Ids.js"
+import { type BundleId, VersionId } from "../domain/Ids.js"
 export { AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
 import { runColumns } from "./Records.js"
 
@@ -209,7 +209,7 @@ const makeApply = (
   bundleFiles: Files,
   findRun: ReturnType<typeof auditRunReads>["findRun"]
 ) =>
-  Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: string, runId: string) {
+  Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: BundleId, runId: string) {
     yield* records.requireOwnedBundle(actor.userId, bundleId)
     return yield* Effect.gen(function*() {
       const run = yield* findRun(actor.userId, bundleId, runId)
