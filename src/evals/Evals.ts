@@ -8,7 +8,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Option, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
-import { FileId, RunId } from "../domain/Ids.js"
+import { type BundleId, FileId, type JobId, RunId } from "../domain/Ids.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
@@ -97,7 +97,7 @@ const selectorOf = (
 
 /** The reads a prepare makes: the two sides' versions (the module comment's selection) and the cases. */
 const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
-  const versionRow = (bundleId: string, selector: SideSelector) =>
+  const versionRow = (bundleId: BundleId, selector: SideSelector) =>
     Effect.gen(function*() {
       const where = selector.kind === "version"
         ? sql`v.id = ${selector.versionId}`
@@ -127,7 +127,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
     })
 
   /** The two sides: as the request selects them, defaulting relative to each other or to the main artifact. */
-  const selectSides = (bundleId: string, primaryFileId: FileId | null, request: EvalRequest) =>
+  const selectSides = (bundleId: BundleId, primaryFileId: FileId | null, request: EvalRequest) =>
     Effect.gen(function*() {
       let sourceSel = yield* selectorOf("source", request.sourceFileVersionId, request.sourceFileId, request.sourceVersionNumber)
       let candidateSel = yield* selectorOf("candidate", request.candidateFileVersionId, request.candidateFileId, request.candidateVersionNumber)
@@ -150,7 +150,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
       return { source: sourceSide, candidate }
     })
 
-  const resolveCases = (bundleId: string, source: EvalSide, request: EvalRequest, bundlePaths: ReadonlyArray<string>) =>
+  const resolveCases = (bundleId: BundleId, source: EvalSide, request: EvalRequest, bundlePaths: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       if (request.testCases !== undefined) {
         const normalized = normalizeCases(request.testCases)
@@ -181,7 +181,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
 
 /** The bundle (404, archived 409), the two versions, the cases, the rubric and the estimate. */
 const makePrepare = (sql: PgClient.PgClient, query: Rows, { selectSides, resolveCases }: ReturnType<typeof makeEvalInputs>) =>
-  Effect.fn("Evals.prepare")(function*(actor: Actor, bundleId: string, request: EvalRequest) {
+  Effect.fn("Evals.prepare")(function*(actor: Actor, bundleId: BundleId, request: EvalRequest) {
     const [bundle] = yield* query(EvalBundleRows, sql`
       SELECT status, primary_file_id, settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
       FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${actor.userId}`).pipe(Effect.orDie)
@@ -251,7 +251,7 @@ const makeEvalStart = (
   prepare: ReturnType<typeof makePrepare>
 ) => {
   /** Everything of a start but the transaction: proof reports compose it with their own start. */
-  const startOptions = (actor: Actor, bundleId: string, request: EvalRequest, idempotencyKey: string | undefined) => ({
+  const startOptions = (actor: Actor, bundleId: BundleId, request: EvalRequest, idempotencyKey: string | undefined) => ({
     kind: EvalKind,
     actor,
     bundleId,
@@ -260,7 +260,7 @@ const makeEvalStart = (
     request,
     prepare: prepare(actor, bundleId, request),
     credits: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) => prepared.estimate.estimatedCredits,
-    insertRun: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, ids: { runId: string; jobId: string; apiKeyId: string | null }) => {
+    insertRun: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, ids: { runId: RunId; jobId: JobId; apiKeyId: string | null }) => {
       const summary: EvalSummaryJson = { estimate: prepared.estimate, target: prepared.target, creditCost: prepared.creditCost }
       return query(EvalRunRows, sql`
         INSERT INTO eval_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, source_file_id,
@@ -278,7 +278,7 @@ const makeEvalStart = (
 
   const start = Effect.fn("Evals.start")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     request: EvalRequest,
     idempotencyKey: string | undefined
   ) {

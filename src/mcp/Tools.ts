@@ -403,7 +403,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/audits"),
       annotations: write("Start an audit"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(audits.start(actor, artifactBundleId, request, idempotencyKey), startData(StartAuditData)),
+        Effect.flatMap(audits.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartAuditData)),
       render: render.started
     }),
     tool({
@@ -415,7 +415,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions"),
       annotations: write("Convert to rubr_flow"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(conversions.start(actor, artifactBundleId, request, idempotencyKey), startData(StartConversionData)),
+        Effect.flatMap(conversions.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartConversionData)),
       render: render.started
     }),
     tool({
@@ -427,7 +427,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/evals"),
       annotations: write("Start an eval"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(evals.start(actor, artifactBundleId, request, idempotencyKey), startData(StartEvalData)),
+        Effect.flatMap(evals.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartEvalData)),
       render: render.started
     }),
     tool({
@@ -458,14 +458,14 @@ const workTools = Effect.gen(function*() {
           }
           if (evalRunId !== undefined) {
             yield* requireRoute(actor, proofReportCreate, "creating a proof report")
-            const started = yield* proofReports.create(actor, artifactBundleId, { evalRunId, auditRunId }, idempotencyKey)
+            const started = yield* proofReports.create(actor, Ids.BundleId.make(artifactBundleId), { evalRunId, auditRunId }, idempotencyKey)
             const data = started.data as { readonly proofReport: unknown; readonly jobId: string }
             return { proofReport: yield* decodeProofReport(data.proofReport).pipe(Effect.orDie), jobId: data.jobId, export: null }
           }
           yield* requireRoute(actor, proofReportRead, "reading a proof report")
-          const { report: _payload, ...report } = yield* proofReports.get(actor, artifactBundleId, proofReportId!)
+          const { report: _payload, ...report } = yield* proofReports.get(actor, Ids.BundleId.make(artifactBundleId), Ids.RunId.make(proofReportId!))
           if (report.status !== "completed") return { proofReport: report, jobId: report.jobId, export: null }
-          const { body } = yield* proofReports.exportDocument(actor, artifactBundleId, proofReportId!)
+          const { body } = yield* proofReports.exportDocument(actor, Ids.BundleId.make(artifactBundleId), Ids.RunId.make(proofReportId!))
           return { proofReport: report, jobId: null, export: JSON.parse(body) as unknown }
         }),
       render: render.proofReport
