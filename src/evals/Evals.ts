@@ -8,7 +8,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Option, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
-import { type BundleId, FileId, type JobId, RunId } from "../domain/Ids.js"
+import { type BundleId, FileId, type JobId, RunId, VersionId } from "../domain/Ids.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
@@ -68,10 +68,10 @@ const PathRows = rowsOf("active path", Schema.Struct({ path: Schema.String }))
 const AuditEvalKitRows = rowsOf("audit eval kit", Schema.Struct({ id: RunId, evalKit: Schema.Unknown }))
 
 type SideSelector =
-  | { readonly kind: "version"; readonly versionId: string }
-  | { readonly kind: "file"; readonly fileId: string; readonly versionNumber: number | "first" | "latest" }
+  | { readonly kind: "version"; readonly versionId: VersionId }
+  | { readonly kind: "file"; readonly fileId: FileId; readonly versionNumber: number | "first" | "latest" }
 
-/** One side's selector from the body, or undefined when the body says nothing about it. */
+/** One side's selector from the body (its ids branded here), or undefined when the body says nothing about it. */
 const selectorOf = (
   side: "source" | "candidate",
   versionId: string | undefined,
@@ -88,9 +88,9 @@ const selectorOf = (
         [{ path: `${side}FileVersionId`, message: `cannot be combined with ${side}FileId` }]
       )
     }
-    if (versionId !== undefined) return { kind: "version", versionId } as SideSelector
+    if (versionId !== undefined) return { kind: "version", versionId: VersionId.make(versionId) } as SideSelector
     if (fileId !== undefined) {
-      return { kind: "file", fileId, versionNumber: versionNumber ?? (side === "source" ? "first" : "latest") } as SideSelector
+      return { kind: "file", fileId: FileId.make(fileId), versionNumber: versionNumber ?? (side === "source" ? "first" : "latest") } as SideSelector
     }
     return undefined
   })
@@ -114,7 +114,8 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
       // a version of another bundle is not found here: 404, like any id the caller cannot see
       if (!row) return yield* NotFound.of(selector.kind === "version" ? "File version" : "File version")
       if (row.fileStatus !== "active") return yield* NotFound.of("File")
-      const side: EvalSide = {
+      // branded here: the next selection reads this side's file by id (the evaluator's EvalSide is plain)
+      const side: EvalSide & { readonly fileId: FileId; readonly fileVersionId: VersionId } = {
         fileId: row.fileId,
         path: row.path,
         fileVersionId: row.fileVersionId,

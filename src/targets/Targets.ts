@@ -170,7 +170,7 @@ const checkRequest = (request: TargetRequest) =>
   })
 
 /** The resolved target: `targetFileId` under review (null: every file), the other files beside it as context. */
-const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: string | null, n: number) => {
+const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: FileId | null, n: number) => {
   const files: Array<InputFile> = rows.map((r) => ({
     ...r,
     isPrimary: r.fileId === bundle.primaryFileId,
@@ -256,7 +256,7 @@ const makeVersionReads = (sql: PgClient.PgClient, rows: Rows) => {
         ORDER BY v.file_id, v.artifact_bundle_version_number DESC
       ) s ORDER BY path`).pipe(Effect.orDie)
 
-  const versionOf = (bundleId: BundleId, where: { fileId: string; versionNumber: number } | { event: number }) =>
+  const versionOf = (bundleId: BundleId, where: { fileId: FileId; versionNumber: number } | { event: number }) =>
     ("event" in where
       ? rows(VersionAtRows, sql`
           SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
@@ -319,7 +319,7 @@ const makeResolve = (
     if (selectsVersion) {
       const where = request.artifactBundleVersionNumber !== undefined
         ? { event: request.artifactBundleVersionNumber }
-        : { fileId: request.targetFileId!, versionNumber: request.targetVersionNumber! }
+        : { fileId: FileId.make(request.targetFileId!), versionNumber: request.targetVersionNumber! }
       const version = yield* versionOf(bundleId, where)
       if (!version) return yield* NotFound.of(request.artifactBundleVersionNumber !== undefined ? "Bundle version" : "File version")
       if (version.status !== "active") return yield* NotFound.of("File")
@@ -347,7 +347,7 @@ const makeResolve = (
       const row = all.find((r) => r.fileId === request.targetFileId)
       if (!row) return yield* NotFound.of("File")
       if (excluded(row)) return yield* refuseExcluded(row)
-      return finish(bundle, rows, request.targetFileId, n)
+      return finish(bundle, rows, row.fileId, n)
     }
     if (bundleMode) return finish(bundle, rows, null, n)
     const primary = bundle.primaryFileId && rows.some((r) => r.fileId === bundle.primaryFileId) ? bundle.primaryFileId : null
