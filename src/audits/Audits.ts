@@ -23,7 +23,7 @@ import { AuditKind } from "./Kind.js"
 import { AuditRunRow, AuditRunRows, type AuditSummaryJson, NewAuditRunRows } from "./Records.js"
 import { PgPool, pgArray } from "../db/Database.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
-import { VersionId } from "../domain/Ids.js"
+import { type BundleId, type FileId, type RunId, VersionId } from "../domain/Ids.js"
 export { AuditRunRow, runColumns, type StoredImprovedFile, type StoredResult } from "./Records.js"
 import { runColumns } from "./Records.js"
 
@@ -83,7 +83,7 @@ const LatestVersionRows = rowsOf("latest file version", Schema.Struct({ id: Vers
 
 /** Target, rubric and estimate: the one computation behind both the estimate and the start route. */
 const makePrepare = (config: AppConfigShape, targets: Targets) =>
-  Effect.fn("Audits.prepare")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
+  Effect.fn("Audits.prepare")(function*(actor: Actor, bundleId: BundleId, request: AuditRequest) {
     const resolved = yield* targets.resolve(actor.userId, bundleId, request, { verb: "audited" })
     const artifactType: ArtifactType = request.artifactType ??
       (resolved.target ? (resolved.target.artifactType as ArtifactType) : dominantArtifactType(resolved.files))
@@ -121,7 +121,7 @@ const makeEstimateAndStart = (
   prepare: ReturnType<typeof makePrepare>
 ) => {
   /** The identical audit a start would reuse: same inputs, rubric and review options, not failed or cancelled. */
-  const findIdentical = (bundleId: string, prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) =>
+  const findIdentical = (bundleId: BundleId, prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) =>
     rows(IdenticalRunRows, sql`
       SELECT id, status FROM audit_runs
       WHERE artifact_bundle_id = ${bundleId} AND input_hash = ${prepared.resolved.inputHash}
@@ -133,7 +133,7 @@ const makeEstimateAndStart = (
         AND status IN ('queued', 'running', 'completed')
       ORDER BY created_at DESC LIMIT 1`).pipe(Effect.orDie, Effect.map((found) => found[0] ?? null))
 
-  const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: string, request: AuditRequest) {
+  const estimate = Effect.fn("Audits.estimate")(function*(actor: Actor, bundleId: BundleId, request: AuditRequest) {
     // ownership first: another user's bundle is a 404 and counts nothing against its rate limit
     yield* records.guardBundle(actor.userId, bundleId)
     const prepared = yield* prepare(actor, bundleId, request)
@@ -143,7 +143,7 @@ const makeEstimateAndStart = (
 
   const start = Effect.fn("Audits.start")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     request: AuditRequest,
     idempotencyKey: string | undefined
   ) {
@@ -209,7 +209,7 @@ const makeApply = (
   bundleFiles: Files,
   findRun: ReturnType<typeof auditRunReads>["findRun"]
 ) =>
-  Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: string, runId: string) {
+  Effect.fn("Audits.apply")(function*(actor: Actor, bundleId: BundleId, runId: RunId) {
     yield* records.requireOwnedBundle(actor.userId, bundleId)
     return yield* Effect.gen(function*() {
       const run = yield* findRun(actor.userId, bundleId, runId)
@@ -223,7 +223,7 @@ const makeApply = (
         return yield* new Conflict({ message: "This audit run was already applied.", details: [{ appliedAt: run.appliedAt }] })
       }
       const improved = run.result.improvedVersion ? [run.result.improvedVersion] : run.result.improvedFiles
-      const files: Array<{ fileId: string; path: string; versionNumber: number }> = []
+      const files: Array<{ fileId: FileId; path: string; versionNumber: number }> = []
       for (const file of improved) {
         const [latest] = yield* rows(LatestVersionRows, sql`
           SELECT v.id, f.status FROM bundle_files f

@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
+import { BundleId, RunId } from "../domain/Ids.js"
 import { ok } from "../http/Envelope.js"
 import { runHandlers } from "../jobs/RunHandlers.js"
 import { Audits } from "./Audits.js"
@@ -16,5 +17,5 @@ export const AuditsHttp = HttpApiBuilder.group(RubrApi, "audits", (handlers) =>
       .handle("estimateAudit", runs.estimate)
       .handle("getAudit", runs.get)
       .handle("applyAudit", ({ path }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.apply(actor, path.artifactBundleId, path.auditRunId), ok)))
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(audits.apply(actor, BundleId.make(path.artifactBundleId), RunId.make(path.auditRunId)), ok)))
   }))

@@ -12,7 +12,7 @@ import { AppConfig, type AppConfigShape } from "../config/AppConfig.js"
 import { pgArray } from "../db/Database.js"
 import { rowsOf } from "../db/Query.js"
 import { Conflict, NotFound, type RateLimitExceeded } from "../domain/Errors.js"
-import type { FileId, VersionId } from "../domain/Ids.js"
+import type { BundleId, FileId, VersionId } from "../domain/Ids.js"
 import { countedRowsOf, type CountedRows, countedSelect } from "../limits/RateLimiter.js"
 import {
   choosePrimary,
@@ -52,14 +52,14 @@ const makeGuards = (store: BundleStore, limits: AppConfigShape["limits"]) => {
 
   /** `select` (the caller's bundle or file), counted against the bundle's rate limit in the same statement. */
   const guarded = <A extends object>(
-    bundleId: string,
+    bundleId: BundleId,
     counted: CountedRows<A>,
     select: Statement.Fragment
   ): Effect.Effect<A | undefined, RateLimitExceeded> =>
     countedSelect(sql, rows, counted, { key: `bundle:${bundleId}`, limit: limits.rateLimitBundlePerMinute, label: "bundle" }, select)
 
   /** The caller's bundle (404 otherwise), counted against the bundle's rate limit. */
-  const owned = (actor: Actor, bundleId: string) =>
+  const owned = (actor: Actor, bundleId: BundleId) =>
     Effect.gen(function*() {
       const row = yield* guarded(
         bundleId,
@@ -71,7 +71,7 @@ const makeGuards = (store: BundleStore, limits: AppConfigShape["limits"]) => {
     })
 
   /** Inside a transaction: lock the caller's bundle; archived bundles are read-only (409). */
-  const lockWritable = (actor: Actor, bundleId: string) =>
+  const lockWritable = (actor: Actor, bundleId: BundleId) =>
     Effect.gen(function*() {
       const row = yield* store.lockBundle(actor.userId, bundleId)
       if (!row) return yield* NotFound.of("Artifact bundle")
@@ -93,7 +93,7 @@ const makeChanges = (store: BundleStore) => {
   const rows = store.run
 
   /** Inside the bundle lock: artifact types, primary file and fileCount from the current active paths. */
-  const refresh = (bundleId: string) =>
+  const refresh = (bundleId: BundleId) =>
     Effect.gen(function*() {
       const active = yield* rows(ActivePathRows, sql`
         SELECT id, path, artifact_type FROM bundle_files WHERE artifact_bundle_id = ${bundleId} AND status = 'active'`)
@@ -113,7 +113,7 @@ const makeChanges = (store: BundleStore) => {
                  updated_at = clock_timestamp() WHERE id = ${bundleId}`
     })
 
-  const detailOf = (userId: string, bundleId: string) =>
+  const detailOf = (userId: string, bundleId: BundleId) =>
     Effect.gen(function*() {
       const row = yield* store.findBundle(userId, bundleId)
       const [bundle] = yield* store.hydrate([row!])
@@ -121,7 +121,7 @@ const makeChanges = (store: BundleStore) => {
       return { artifactBundle: bundle, files, tree: buildTree(files) }
     })
 
-  const fileWithVersions = (bundleId: string, fileIds: ReadonlyArray<FileId>, versionIds: ReadonlyArray<VersionId>) =>
+  const fileWithVersions = (bundleId: BundleId, fileIds: ReadonlyArray<FileId>, versionIds: ReadonlyArray<VersionId>) =>
     Effect.gen(function*() {
       const files = new Map((yield* store.filesByIds(bundleId, fileIds)).map((f) => [f.id, toFile(f)]))
       const versions = new Map((yield* store.versionsByIds(versionIds)).map((v) => [v.id, toVersion(v)]))

@@ -4,6 +4,7 @@
 import { Effect } from "effect"
 import type { Actor } from "../auth/CurrentActor.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
+import type { BundleId } from "../domain/Ids.js"
 import { type Page, paginate } from "../http/Pagination.js"
 import { bundleColumns, BundleRows } from "./Store.js"
 import { BundleAccess, conflictOnDuplicate } from "./Access.js"
@@ -35,14 +36,14 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
       return { artifactBundles: yield* store.hydrate(items), pagination }
     }, Effect.orDie)
 
-    const get = Effect.fn("Bundles.get")(function*(actor: Actor, bundleId: string) {
+    const get = Effect.fn("Bundles.get")(function*(actor: Actor, bundleId: BundleId) {
       yield* owned(actor, bundleId)
       return yield* detailOf(actor.userId, bundleId).pipe(Effect.orDie)
     })
 
     const update = Effect.fn("Bundles.update")(function*(
       actor: Actor,
-      bundleId: string,
+      bundleId: BundleId,
       input: { readonly name?: string | undefined; readonly description?: string | null | undefined }
     ) {
       yield* owned(actor, bundleId)
@@ -59,7 +60,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     })
 
     /** Idempotent: archiving an archived bundle answers it unchanged. */
-    const archive = Effect.fn("Bundles.archive")(function*(actor: Actor, bundleId: string) {
+    const archive = Effect.fn("Bundles.archive")(function*(actor: Actor, bundleId: BundleId) {
       yield* owned(actor, bundleId)
       yield* sql`UPDATE artifact_bundles SET status = 'archived', archived_at = clock_timestamp(), updated_at = clock_timestamp()
                  WHERE id = ${bundleId} AND user_id = ${actor.userId} AND status = 'active'`.pipe(Effect.orDie)
@@ -70,7 +71,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     })
 
     /** Idempotent: unarchiving an active bundle answers it unchanged; its files and versions are as they were. */
-    const unarchive = Effect.fn("Bundles.unarchive")(function*(actor: Actor, bundleId: string) {
+    const unarchive = Effect.fn("Bundles.unarchive")(function*(actor: Actor, bundleId: BundleId) {
       yield* owned(actor, bundleId)
       yield* sql`UPDATE artifact_bundles SET status = 'active', archived_at = NULL, updated_at = clock_timestamp()
                  WHERE id = ${bundleId} AND user_id = ${actor.userId} AND status = 'archived'`.pipe(Effect.orDie)
@@ -81,7 +82,7 @@ export class Bundles extends Effect.Service<Bundles>()("rubr/Bundles", {
     })
 
     /** Only an archived bundle; the cascade removes files, versions, contents and any run history. */
-    const deletePermanently = Effect.fn("Bundles.deletePermanently")(function*(actor: Actor, bundleId: string) {
+    const deletePermanently = Effect.fn("Bundles.deletePermanently")(function*(actor: Actor, bundleId: BundleId) {
       yield* owned(actor, bundleId)
       return yield* Effect.gen(function*() {
         const row = yield* store.lockBundle(actor.userId, bundleId)

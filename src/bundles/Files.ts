@@ -6,7 +6,7 @@ import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { pgArray } from "../db/Database.js"
 import { rowsOf } from "../db/Query.js"
-import { FileId } from "../domain/Ids.js"
+import { type BundleId, FileId } from "../domain/Ids.js"
 import { countedRowsOf } from "../limits/RateLimiter.js"
 import { Conflict, type ErrorDetail, NotFound, ValidationFailed } from "../domain/Errors.js"
 import { type Page, paginate } from "../http/Pagination.js"
@@ -123,7 +123,7 @@ const createFiles = (
 
 /** What a caller reads: the bundle's files (with their tree) and one file with its content. */
 const makeFileReads = ({ store, sql, guarded, owned }: BundleAccess) => {
-  const list = Effect.fn("Files.list")(function*(actor: Actor, bundleId: string, page: Page) {
+  const list = Effect.fn("Files.list")(function*(actor: Actor, bundleId: BundleId, page: Page) {
     yield* owned(actor, bundleId)
     const all = (yield* store.activeFiles(bundleId).pipe(Effect.orDie)).map(toFile)
     const { items, pagination } = paginate(all.slice(page.offset, page.offset + page.limit + 1), page)
@@ -134,7 +134,7 @@ const makeFileReads = ({ store, sql, guarded, owned }: BundleAccess) => {
    * One statement and no transaction, on the hottest route (API-key pulls): no span of its own, the
    * request span (with its route) is this use case's (docs/decisions.md, "Logging and tracing").
    */
-  const get = Effect.fnUntraced(function*(actor: Actor, bundleId: string, fileId: FileId) {
+  const get = Effect.fnUntraced(function*(actor: Actor, bundleId: BundleId, fileId: FileId) {
     const row = yield* guarded(
       bundleId,
       CountedFileContent,
@@ -164,7 +164,7 @@ const makeFileWrites = (access: BundleAccess) => {
   const { store, sql, limits, owned, lockWritable, refresh, appendToFile } = access
 
   /** All files of one request land as version 1 in one transaction, or none does. */
-  const upload = Effect.fn("Files.upload")(function*(actor: Actor, bundleId: string, files: ReadonlyArray<UploadInput>) {
+  const upload = Effect.fn("Files.upload")(function*(actor: Actor, bundleId: BundleId, files: ReadonlyArray<UploadInput>) {
     const details: Array<ErrorDetail> = []
     if (files.length > limits.maxFilesPerUpload) {
       details.push({ path: "files", message: `at most ${limits.maxFilesPerUpload} files per upload (got ${files.length})` })
@@ -206,7 +206,7 @@ const makeFileWrites = (access: BundleAccess) => {
   /** PUT: the content as the next version (mediaType carries over unless given). */
   const write = Effect.fn("Files.write")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     fileId: FileId,
     content: string,
     options: WriteOptions = {}
@@ -233,7 +233,7 @@ const makeFileWrites = (access: BundleAccess) => {
     }).pipe(sql.withTransaction, conflictOnDuplicate("A concurrent change conflicted with this one; retry."))
   })
   /** Soft delete: the path is free again; the versions stay as history. */
-  const remove = Effect.fn("Files.delete")(function*(actor: Actor, bundleId: string, fileId: FileId) {
+  const remove = Effect.fn("Files.delete")(function*(actor: Actor, bundleId: BundleId, fileId: FileId) {
     yield* owned(actor, bundleId)
     return yield* Effect.gen(function*() {
       const bundle = yield* lockWritable(actor, bundleId)
@@ -263,7 +263,7 @@ const makeGeneratedWrites = (access: BundleAccess) => {
    */
   const writeGenerated = Effect.fn("Files.writeGenerated")(function*(
     owner: { readonly userId: string; readonly apiKeyId: string | null },
-    bundleId: string,
+    bundleId: BundleId,
     path: string,
     content: string,
     options: { readonly source: string; readonly message: string }

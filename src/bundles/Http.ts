@@ -4,7 +4,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { Effect, Layer } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { ValidationFailed } from "../domain/Errors.js"
-import { FileId } from "../domain/Ids.js"
+import { BundleId, FileId } from "../domain/Ids.js"
 import { RubrApi } from "../Api.js"
 import { directJson } from "../http/DirectJson.js"
 import { ok } from "../http/Envelope.js"
@@ -48,27 +48,27 @@ const BundlesGroupHttp = HttpApiBuilder.group(RubrApi, "artifactBundles", (handl
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok(yield* bundles.get(actor, path.artifactBundleId))
+          return yield* ok(yield* bundles.get(actor, BundleId.make(path.artifactBundleId)))
         }))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok(yield* bundles.update(actor, path.artifactBundleId, payload))
+          return yield* ok(yield* bundles.update(actor, BundleId.make(path.artifactBundleId), payload))
         }))
       .handle("archive", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ artifactBundle: yield* bundles.archive(actor, path.artifactBundleId) })
+          return yield* ok({ artifactBundle: yield* bundles.archive(actor, BundleId.make(path.artifactBundleId)) })
         }))
       .handle("unarchive", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ artifactBundle: yield* bundles.unarchive(actor, path.artifactBundleId) })
+          return yield* ok({ artifactBundle: yield* bundles.unarchive(actor, BundleId.make(path.artifactBundleId)) })
         }))
       .handle("deletePermanently", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ artifactBundle: yield* bundles.deletePermanently(actor, path.artifactBundleId) })
+          return yield* ok({ artifactBundle: yield* bundles.deletePermanently(actor, BundleId.make(path.artifactBundleId)) })
         }))
   }))
 
@@ -80,25 +80,25 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
-          return yield* ok(yield* bundleFiles.list(actor, path.artifactBundleId, page))
+          return yield* ok(yield* bundleFiles.list(actor, BundleId.make(path.artifactBundleId), page))
         }))
       .handle("upload", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
-          return yield* uploadedJson({ files: yield* bundleFiles.upload(actor, path.artifactBundleId, payload.files) })
+          return yield* uploadedJson({ files: yield* bundleFiles.upload(actor, BundleId.make(path.artifactBundleId), payload.files) })
         }))
       .handle("get", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* fileContentJson(yield* bundleFiles.get(actor, path.artifactBundleId, FileId.make(path.fileId)))
+          return yield* fileContentJson(yield* bundleFiles.get(actor, BundleId.make(path.artifactBundleId), FileId.make(path.fileId)))
         }))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           yield* requireUtf8Body
           return yield* writtenJson(
-            yield* bundleFiles.write(actor, path.artifactBundleId, FileId.make(path.fileId), payload.content, {
+            yield* bundleFiles.write(actor, BundleId.make(path.artifactBundleId), FileId.make(path.fileId), payload.content, {
               mediaType: payload.mediaType,
               message: payload.message
             })
@@ -107,7 +107,7 @@ const FilesGroupHttp = HttpApiBuilder.group(RubrApi, "files", (handlers) =>
       .handle("delete", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* ok({ file: yield* bundleFiles.remove(actor, path.artifactBundleId, FileId.make(path.fileId)) })
+          return yield* ok({ file: yield* bundleFiles.remove(actor, BundleId.make(path.artifactBundleId), FileId.make(path.fileId)) })
         }))
   }))
 
@@ -119,13 +119,13 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
-          return yield* ok(yield* bundleVersions.listOfBundle(actor, path.artifactBundleId, page, urlParams.cursor))
+          return yield* ok(yield* bundleVersions.listOfBundle(actor, BundleId.make(path.artifactBundleId), page, urlParams.cursor))
         }))
       .handle("restoreBundle", ({ path, payload }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundleVersions.restoreBundle(actor, path.artifactBundleId, payload.versionNumber, payload.message)
+            yield* bundleVersions.restoreBundle(actor, BundleId.make(path.artifactBundleId), payload.versionNumber, payload.message)
           )
         }))
       .handle("listFileVersions", ({ path, urlParams }) =>
@@ -133,14 +133,14 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
           const actor = yield* CurrentActor
           const page = yield* resolvePage(urlParams)
           return yield* versionPageJson(
-            yield* bundleVersions.listOfFile(actor, path.artifactBundleId, FileId.make(path.fileId), page, urlParams.cursor)
+            yield* bundleVersions.listOfFile(actor, BundleId.make(path.artifactBundleId), FileId.make(path.fileId), page, urlParams.cursor)
           )
         }))
       .handle("getFileVersion", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
           return yield* ok(
-            yield* bundleVersions.getOfFile(actor, path.artifactBundleId, FileId.make(path.fileId), path.versionNumber)
+            yield* bundleVersions.getOfFile(actor, BundleId.make(path.artifactBundleId), FileId.make(path.fileId), path.versionNumber)
           )
         }))
       .handle("restoreFileVersion", ({ path, payload }) =>
@@ -149,7 +149,7 @@ const VersionsGroupHttp = HttpApiBuilder.group(RubrApi, "versions", (handlers) =
           return yield* ok(
             yield* bundleVersions.restoreFile(
               actor,
-              path.artifactBundleId,
+              BundleId.make(path.artifactBundleId),
               FileId.make(path.fileId),
               path.versionNumber,
               payload?.message

@@ -184,7 +184,7 @@ const makeBundleReads = (sql: PgClient.PgClient, run: Rows) => {
       }))
     })
 
-  const findBundle = (userId: string, bundleId: string) =>
+  const findBundle = (userId: string, bundleId: BundleId) =>
     Effect.map(
       run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
                      WHERE b.id = ${bundleId} AND b.user_id = ${userId}`),
@@ -192,22 +192,22 @@ const makeBundleReads = (sql: PgClient.PgClient, run: Rows) => {
     )
 
   /** The bundle row under FOR UPDATE: every change to a bundle's files serializes here. */
-  const lockBundle = (userId: string, bundleId: string) =>
+  const lockBundle = (userId: string, bundleId: BundleId) =>
     Effect.map(
       run(BundleRows, sql`SELECT ${sql.literal(bundleColumns)} FROM artifact_bundles b
                      WHERE b.id = ${bundleId} AND b.user_id = ${userId} FOR UPDATE`),
       (rows): BundleRow | undefined => rows[0]
     )
 
-  const activeFiles = (bundleId: string) =>
+  const activeFiles = (bundleId: BundleId) =>
     run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
                  WHERE f.artifact_bundle_id = ${bundleId} AND f.status = 'active' ORDER BY f.path`)
 
-  const filesByIds = (bundleId: string, ids: ReadonlyArray<string>) =>
+  const filesByIds = (bundleId: BundleId, ids: ReadonlyArray<FileId>) =>
     run(FileRows, sql`SELECT ${sql.literal(fileColumns)} FROM ${sql.literal(fileFrom)}
                  WHERE f.artifact_bundle_id = ${bundleId} AND f.id = ANY(${pgArray(ids)}::uuid[])`)
 
-  const versionsByIds = (ids: ReadonlyArray<string>) =>
+  const versionsByIds = (ids: ReadonlyArray<VersionId>) =>
     run(VersionRows, sql`SELECT ${sql.literal(versionColumns)} FROM file_versions v WHERE v.id = ANY(${pgArray(ids)}::uuid[])`)
 
   return { hydrate, findBundle, lockBundle, activeFiles, filesByIds, versionsByIds } as const
@@ -217,7 +217,7 @@ const makeBundleReads = (sql: PgClient.PgClient, run: Rows) => {
 const makeBundleWrites = (sql: PgClient.PgClient, run: Rows) => {
   /** Stores each distinct content once per bundle. */
   const putContents = (
-    bundleId: string,
+    bundleId: BundleId,
     contents: ReadonlyArray<{ readonly contentHash: string; readonly sizeBytes: number; readonly content: string }>
   ) => {
     const distinct = [...new Map(contents.map((c) => [c.contentHash, c])).values()]
@@ -234,7 +234,7 @@ const makeBundleWrites = (sql: PgClient.PgClient, run: Rows) => {
    * the bundle lock and passes the bundle's current count), and the bundle's count moves with them.
    */
   const appendVersions = (
-    bundleId: string,
+    bundleId: BundleId,
     currentCount: number,
     versions: ReadonlyArray<NewVersion>,
     apiKeyId: string | null

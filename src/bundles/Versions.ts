@@ -6,7 +6,7 @@ import type { Actor } from "../auth/CurrentActor.js"
 import { apiKeyIdOf } from "../auth/CurrentActor.js"
 import { rowsOf } from "../db/Query.js"
 import { NotFound, ValidationFailed } from "../domain/Errors.js"
-import { type FileId, VersionId } from "../domain/Ids.js"
+import { type BundleId, type FileId, VersionId } from "../domain/Ids.js"
 import { countedRowsOf } from "../limits/RateLimiter.js"
 import { type Page, paginate } from "../http/Pagination.js"
 import type { ArtifactBundle, FileRecord, FileVersion } from "./Schemas.js"
@@ -48,7 +48,7 @@ const keysetPage = (cursor: string | undefined, page: Page) =>
  * Inside the bundle lock: the bundle's files as they are and as they were right after event
  * `versionNumber` (active ones, and those deleted since that existed then), by path.
  */
-const restorableFiles = ({ store, sql }: BundleAccess, bundleId: string, versionNumber: number) =>
+const restorableFiles = ({ store, sql }: BundleAccess, bundleId: BundleId, versionNumber: number) =>
   store.run(RestorableRows, sql`
     SELECT f.id, f.path, f.status, f.created_bundle_version_number, f.deleted_bundle_version_number,
            f.latest_version_number, lv.id AS latest_version_id,
@@ -72,7 +72,7 @@ const restorableFiles = ({ store, sql }: BundleAccess, bundleId: string, version
 /** What a caller reads of the history: a file's versions, one version's content, the bundle's version events. */
 const makeHistoryReads = ({ store, sql, guarded, owned }: BundleAccess) => {
   /** Active file of the caller's bundle, or 404. Version routes of deleted files are 404 too. */
-  const activeFileOf = (actor: Actor, bundleId: string, fileId: FileId) =>
+  const activeFileOf = (actor: Actor, bundleId: BundleId, fileId: FileId) =>
     Effect.gen(function*() {
       const row = yield* guarded(
         bundleId,
@@ -86,7 +86,7 @@ const makeHistoryReads = ({ store, sql, guarded, owned }: BundleAccess) => {
 
   const listOfFile = Effect.fn("Versions.listFile")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     fileId: FileId,
     page: Page,
     cursor: string | undefined
@@ -104,7 +104,7 @@ const makeHistoryReads = ({ store, sql, guarded, owned }: BundleAccess) => {
 
   const getOfFile = Effect.fn("Versions.getFile")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     fileId: FileId,
     versionNumber: number
   ) {
@@ -119,7 +119,7 @@ const makeHistoryReads = ({ store, sql, guarded, owned }: BundleAccess) => {
 
   const listOfBundle = Effect.fn("Versions.listBundle")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     page: Page,
     cursor: string | undefined
   ) {
@@ -148,7 +148,7 @@ const makeRestores = (access: BundleAccess) => {
 
   const restoreFile = Effect.fn("Versions.restoreFile")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     fileId: FileId,
     versionNumber: number,
     message: string | undefined
@@ -182,7 +182,7 @@ const makeRestores = (access: BundleAccess) => {
    */
   const restoreBundle = Effect.fn("Versions.restoreBundle")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     versionNumber: number,
     message: string | undefined
   ) {

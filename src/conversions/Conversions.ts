@@ -27,6 +27,7 @@ import {
   toConversionJson,
   toConversionReport
 } from "./Records.js"
+import type { BundleId } from "../domain/Ids.js"
 
 export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions", {
   effect: Effect.gen(function*() {
@@ -50,7 +51,7 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
       })
 
     /** Target, output path and estimate: the one computation behind both the estimate and the start route. */
-    const prepare = Effect.fn("Conversions.prepare")(function*(actor: Actor, bundleId: string, request: ConversionRequest) {
+    const prepare = Effect.fn("Conversions.prepare")(function*(actor: Actor, bundleId: BundleId, request: ConversionRequest) {
       const outputPath = yield* checkOutputPath(request.outputPath)
       const resolved = yield* targets.resolve(actor.userId, bundleId, request, { verb: "converted", excludeTypes: ["rubr_flow"] })
       const sources = admittedSources(resolved)
@@ -69,7 +70,7 @@ export class Conversions extends Effect.Service<Conversions>()("rubr/Conversions
 
     const start = Effect.fn("Conversions.start")(function*(
       actor: Actor,
-      bundleId: string,
+      bundleId: BundleId,
       request: ConversionRequest,
       idempotencyKey: string | undefined
     ) {

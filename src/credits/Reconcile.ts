@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import type { Usage } from "../ai/Usage.js"
 import { creditsForUsage, type Estimate } from "./Estimate.js"
 import { Ledger } from "./Ledger.js"
+import type { BundleId } from "../domain/Ids.js"
 
 export interface Reconciliation {
   readonly status: "not_applicable" | "matched" | "refunded" | "overage_recorded"
@@ -20,7 +21,7 @@ export interface Reconciliation {
 
 export interface ReconcileRequest {
   readonly userId: string
-  readonly bundleId: string
+  readonly bundleId: BundleId
   readonly resourceType: string
   readonly resourceId: string
   /** ledger reason of the refund, e.g. `audit_usage_reconciliation` */

@@ -7,6 +7,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
 import { makeRows, rowsOf } from "../db/Query.js"
+import type { BundleId } from "../domain/Ids.js"
 
 const SpendRows = rowsOf("daily spend", Schema.Struct({ net: Schema.Number }))
 
@@ -23,7 +24,7 @@ export class Spend extends Effect.Service<Spend>()("rubr/Spend", {
       )
     return {
       userToday: (userId: string) => today("user", userId),
-      bundleToday: (bundleId: string) => today("bundle", bundleId),
+      bundleToday: (bundleId: BundleId) => today("bundle", bundleId),
       allToday: today("all", "*")
     } as const
   })

@@ -8,7 +8,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Option, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
-import { FileId, RunId } from "../domain/Ids.js"
+import { type BundleId, FileId, type JobId, RunId, VersionId } from "../domain/Ids.js"
 import type { Actor } from "../auth/CurrentActor.js"
 import { creditCostOf, type Estimate, estimateWork } from "../credits/Estimate.js"
 import { Conflict, NotFound, ValidationFailed } from "../domain/Errors.js"
@@ -68,10 +68,10 @@ const PathRows = rowsOf("active path", Schema.Struct({ path: Schema.String }))
 const AuditEvalKitRows = rowsOf("audit eval kit", Schema.Struct({ id: RunId, evalKit: Schema.Unknown }))
 
 type SideSelector =
-  | { readonly kind: "version"; readonly versionId: string }
-  | { readonly kind: "file"; readonly fileId: string; readonly versionNumber: number | "first" | "latest" }
+  | { readonly kind: "version"; readonly versionId: VersionId }
+  | { readonly kind: "file"; readonly fileId: FileId; readonly versionNumber: number | "first" | "latest" }
 
-/** One side's selector from the body, or undefined when the body says nothing about it. */
+/** One side's selector from the body (its ids branded here), or undefined when the body says nothing about it. */
 const selectorOf = (
   side: "source" | "candidate",
   versionId: string | undefined,
@@ -88,16 +88,16 @@ const selectorOf = (
         [{ path: `${side}FileVersionId`, message: `cannot be combined with ${side}FileId` }]
       )
     }
-    if (versionId !== undefined) return { kind: "version", versionId } as SideSelector
+    if (versionId !== undefined) return { kind: "version", versionId: VersionId.make(versionId) } as SideSelector
     if (fileId !== undefined) {
-      return { kind: "file", fileId, versionNumber: versionNumber ?? (side === "source" ? "first" : "latest") } as SideSelector
+      return { kind: "file", fileId: FileId.make(fileId), versionNumber: versionNumber ?? (side === "source" ? "first" : "latest") } as SideSelector
     }
     return undefined
   })
 
 /** The reads a prepare makes: the two sides' versions (the module comment's selection) and the cases. */
 const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
-  const versionRow = (bundleId: string, selector: SideSelector) =>
+  const versionRow = (bundleId: BundleId, selector: SideSelector) =>
     Effect.gen(function*() {
       const where = selector.kind === "version"
         ? sql`v.id = ${selector.versionId}`
@@ -114,7 +114,8 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
       // a version of another bundle is not found here: 404, like any id the caller cannot see
       if (!row) return yield* NotFound.of(selector.kind === "version" ? "File version" : "File version")
       if (row.fileStatus !== "active") return yield* NotFound.of("File")
-      const side: EvalSide = {
+      // branded here: the next selection reads this side's file by id (the evaluator's EvalSide is plain)
+      const side: EvalSide & { readonly fileId: FileId; readonly fileVersionId: VersionId } = {
         fileId: row.fileId,
         path: row.path,
         fileVersionId: row.fileVersionId,
@@ -127,7 +128,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
     })
 
   /** The two sides: as the request selects them, defaulting relative to each other or to the main artifact. */
-  const selectSides = (bundleId: string, primaryFileId: FileId | null, request: EvalRequest) =>
+  const selectSides = (bundleId: BundleId, primaryFileId: FileId | null, request: EvalRequest) =>
     Effect.gen(function*() {
       let sourceSel = yield* selectorOf("source", request.sourceFileVersionId, request.sourceFileId, request.sourceVersionNumber)
       let candidateSel = yield* selectorOf("candidate", request.candidateFileVersionId, request.candidateFileId, request.candidateVersionNumber)
@@ -150,7 +151,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
       return { source: sourceSide, candidate }
     })
 
-  const resolveCases = (bundleId: string, source: EvalSide, request: EvalRequest, bundlePaths: ReadonlyArray<string>) =>
+  const resolveCases = (bundleId: BundleId, source: EvalSide, request: EvalRequest, bundlePaths: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       if (request.testCases !== undefined) {
         const normalized = normalizeCases(request.testCases)
@@ -181,7 +182,7 @@ const makeEvalInputs = (sql: PgClient.PgClient, query: Rows) => {
 
 /** The bundle (404, archived 409), the two versions, the cases, the rubric and the estimate. */
 const makePrepare = (sql: PgClient.PgClient, query: Rows, { selectSides, resolveCases }: ReturnType<typeof makeEvalInputs>) =>
-  Effect.fn("Evals.prepare")(function*(actor: Actor, bundleId: string, request: EvalRequest) {
+  Effect.fn("Evals.prepare")(function*(actor: Actor, bundleId: BundleId, request: EvalRequest) {
     const [bundle] = yield* query(EvalBundleRows, sql`
       SELECT status, primary_file_id, settings::text AS settings_json, custom_rubric::text AS custom_rubric_json
       FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${actor.userId}`).pipe(Effect.orDie)
@@ -251,7 +252,7 @@ const makeEvalStart = (
   prepare: ReturnType<typeof makePrepare>
 ) => {
   /** Everything of a start but the transaction: proof reports compose it with their own start. */
-  const startOptions = (actor: Actor, bundleId: string, request: EvalRequest, idempotencyKey: string | undefined) => ({
+  const startOptions = (actor: Actor, bundleId: BundleId, request: EvalRequest, idempotencyKey: string | undefined) => ({
     kind: EvalKind,
     actor,
     bundleId,
@@ -260,7 +261,7 @@ const makeEvalStart = (
     request,
     prepare: prepare(actor, bundleId, request),
     credits: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>) => prepared.estimate.estimatedCredits,
-    insertRun: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, ids: { runId: string; jobId: string; apiKeyId: string | null }) => {
+    insertRun: (prepared: Effect.Effect.Success<ReturnType<typeof prepare>>, ids: { runId: RunId; jobId: JobId; apiKeyId: string | null }) => {
       const summary: EvalSummaryJson = { estimate: prepared.estimate, target: prepared.target, creditCost: prepared.creditCost }
       return query(EvalRunRows, sql`
         INSERT INTO eval_runs (id, artifact_bundle_id, user_id, job_id, requested_by_api_key_id, source_file_id,
@@ -278,7 +279,7 @@ const makeEvalStart = (
 
   const start = Effect.fn("Evals.start")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     request: EvalRequest,
     idempotencyKey: string | undefined
   ) {

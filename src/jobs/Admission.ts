@@ -14,6 +14,7 @@ import { AppConfig } from "../config/AppConfig.js"
 import { Ledger } from "../credits/Ledger.js"
 import { Spend } from "../credits/Spend.js"
 import { AiCircuitBreakerOpen, UsageLimitExceeded } from "../domain/Errors.js"
+import type { BundleId, RunId } from "../domain/Ids.js"
 
 export const CIRCUIT_BREAKER_SETTING = "ai_circuit_breaker"
 
@@ -30,7 +31,7 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
     const ledger = yield* Ledger
     const spend = yield* Spend
 
-    const usageCaps = Effect.fn("Admission.usageCaps")(function*(userId: string, bundleId: string, credits: number) {
+    const usageCaps = Effect.fn("Admission.usageCaps")(function*(userId: string, bundleId: BundleId, credits: number) {
       const userCap = config.limits.usageCapUserCreditsPerDay
       if (Option.isSome(userCap)) {
         const spent = yield* spend.userToday(userId)
@@ -71,10 +72,10 @@ export class Admission extends Effect.Service<Admission>()("rubr/Admission", {
     /** Usage caps, the debit (402 when the balance cannot cover it), the breaker: call inside the start transaction. */
     const admit = Effect.fn("Admission.admit")(function*(request: {
       readonly userId: string
-      readonly bundleId: string
+      readonly bundleId: BundleId
       readonly credits: number
       readonly resourceType: string
-      readonly resourceId: string
+      readonly resourceId: RunId
       readonly reason: string
     }) {
       yield* usageCaps(request.userId, request.bundleId, request.credits)

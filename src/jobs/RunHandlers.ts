@@ -7,13 +7,14 @@ import { type Actor, CurrentActor } from "../auth/CurrentActor.js"
 import { ok } from "../http/Envelope.js"
 import { startedResponse } from "../http/Idempotency.js"
 import type { ListParams } from "./RunRecords.js"
+import { BundleId, RunId } from "../domain/Ids.js"
 
 /** The use cases a kind of run offers its routes. */
 export interface RunService<Request, L, LE, LR, St extends { readonly data: unknown; readonly replayed: boolean }, SE, SR, Es, EsE, EsR, D, DE, DR> {
-  readonly list: (actor: Actor, bundleId: string, params: ListParams) => Effect.Effect<L, LE, LR>
-  readonly start: (actor: Actor, bundleId: string, request: Request, idempotencyKey: string | undefined) => Effect.Effect<St, SE, SR>
-  readonly estimate: (actor: Actor, bundleId: string, request: Request) => Effect.Effect<Es, EsE, EsR>
-  readonly get: (actor: Actor, bundleId: string, runId: string) => Effect.Effect<D, DE, DR>
+  readonly list: (actor: Actor, bundleId: BundleId, params: ListParams) => Effect.Effect<L, LE, LR>
+  readonly start: (actor: Actor, bundleId: BundleId, request: Request, idempotencyKey: string | undefined) => Effect.Effect<St, SE, SR>
+  readonly estimate: (actor: Actor, bundleId: BundleId, request: Request) => Effect.Effect<Es, EsE, EsR>
+  readonly get: (actor: Actor, bundleId: BundleId, runId: RunId) => Effect.Effect<D, DE, DR>
 }
 
 interface BundlePath {
@@ -42,7 +43,7 @@ export const runHandlers = <
   keys: { readonly runKey: RunKey; readonly runIdParam: RunIdParam }
 ) => ({
   list: ({ path, urlParams }: { readonly path: BundlePath; readonly urlParams: ListParams }) =>
-    Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(service.list(actor, path.artifactBundleId, urlParams), ok)),
+    Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(service.list(actor, BundleId.make(path.artifactBundleId), urlParams), ok)),
   start: ({ path, payload, headers }: {
     readonly path: BundlePath
     readonly payload: Request | null
@@ -50,15 +51,15 @@ export const runHandlers = <
   }) =>
     Effect.flatMap(CurrentActor, (actor) =>
       Effect.flatMap(
-        service.start(actor, path.artifactBundleId, payload ?? ({} as Request), headers["idempotency-key"]),
+        service.start(actor, BundleId.make(path.artifactBundleId), payload ?? ({} as Request), headers["idempotency-key"]),
         startedResponse
       )),
   estimate: ({ path, payload }: { readonly path: BundlePath; readonly payload: Request | null }) =>
-    Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(service.estimate(actor, path.artifactBundleId, payload ?? ({} as Request)), ok)),
+    Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(service.estimate(actor, BundleId.make(path.artifactBundleId), payload ?? ({} as Request)), ok)),
   get: ({ path }: { readonly path: BundlePath & { readonly [K in RunIdParam]: string } }) =>
     Effect.flatMap(CurrentActor, (actor) =>
       Effect.flatMap(
-        service.get(actor, path.artifactBundleId, path[keys.runIdParam]),
+        service.get(actor, BundleId.make(path.artifactBundleId), RunId.make(path[keys.runIdParam])),
         (run) => ok({ [keys.runKey]: run } as { readonly [K in RunKey]: D })
       ))
 })

@@ -10,6 +10,7 @@ import type * as SqlError from "@effect/sql/SqlError"
 import { Context, Effect, Layer } from "effect"
 import type { JobContext, JobDeferred, JobFailure } from "./Job.js"
 import type { JobKind } from "./Job.js"
+import type { RunId } from "../domain/Ids.js"
 
 /** A phase of a kind's work, with the percent the job shows when it enters it. */
 export interface Phase {
@@ -46,7 +47,7 @@ export interface RunKind<R = never> {
    * table's `error_code` and `error_message`.
    */
   readonly recordFailure?: (
-    runId: string,
+    runId: RunId,
     failure: { readonly code: string; readonly message: string }
   ) => Effect.Effect<void, SqlError.SqlError, SqlClient.SqlClient>
 }

@@ -11,6 +11,7 @@ import { NotFound } from "../domain/Errors.js"
 import { createdAtCursor, resolvePage } from "../http/Pagination.js"
 import { countedRowsOf, countedSelect } from "../limits/RateLimiter.js"
 import type { RunKind } from "./RunKind.js"
+import type { BundleId, RunId } from "../domain/Ids.js"
 
 export interface ListParams {
   readonly limit?: number | undefined
@@ -28,7 +29,7 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
     const limit = (yield* AppConfig).limits.rateLimitBundlePerMinute
 
     /** The caller's bundle exists (404 otherwise, before anything else is checked or counted). */
-    const requireOwnedBundle = (userId: string, bundleId: string) =>
+    const requireOwnedBundle = (userId: string, bundleId: BundleId) =>
       rows(OwnedBundleRows, sql`SELECT id FROM artifact_bundles WHERE id = ${bundleId} AND user_id = ${userId}`).pipe(
         Effect.orDie,
         Effect.flatMap((found) => (found.length > 0 ? Effect.void : Effect.fail(NotFound.of("Artifact bundle"))))
@@ -40,7 +41,7 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
      * request is counted against the bundle's rate limit (the RateLimiter's upsert, as `Bundles` does
      * for file reads), so another user's bundle is a 404 that counts nothing.
      */
-    const guardBundle = (userId: string, bundleId: string) =>
+    const guardBundle = (userId: string, bundleId: BundleId) =>
       countedSelect(
         sql,
         rows,
@@ -55,8 +56,8 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
       runRows: RowsOf<Row>,
       columns: string,
       userId: string,
-      bundleId: string,
-      runId: string,
+      bundleId: BundleId,
+      runId: RunId,
       what: string
     ) =>
       rows(runRows, sql`
@@ -71,7 +72,7 @@ export class RunRecords extends Effect.Service<RunRecords>()("rubr/RunRecords", 
       kind: Pick<RunKind<any>, "table">,
       runRows: RowsOf<Row>,
       columns: string,
-      bundleId: string,
+      bundleId: BundleId,
       params: ListParams
     ) =>
       Effect.gen(function*() {

@@ -11,6 +11,7 @@ import { toJobJson } from "./Jobs.js"
 import type { RunKind } from "./RunKind.js"
 import type { RowsOf } from "../db/Query.js"
 import type { ListParams, RunRecords } from "./RunRecords.js"
+import type { BundleId, RunId } from "../domain/Ids.js"
 
 export interface RunReadsSpec<Row, Json, Detail, ListKey extends string> {
   /** the span prefix, e.g. `Audits` (spans `Audits.list`, `Audits.get`) */
@@ -40,17 +41,17 @@ export const runReads = <Row extends { readonly createdAt: Date; readonly id: st
   records: RunRecords,
   spec: RunReadsSpec<Row, Json, Detail, ListKey>
 ) => {
-  const findRun = (userId: string, bundleId: string, runId: string) =>
+  const findRun = (userId: string, bundleId: BundleId, runId: RunId) =>
     records.find(spec.kind, spec.rows, spec.columns, userId, bundleId, runId, spec.what)
 
-  const list = Effect.fn(`${spec.name}.list`)(function*(actor: Actor, bundleId: string, params: ListParams) {
+  const list = Effect.fn(`${spec.name}.list`)(function*(actor: Actor, bundleId: BundleId, params: ListParams) {
     yield* records.guardBundle(actor.userId, bundleId)
     const { items, pagination } = yield* records.page(spec.kind, spec.rows, spec.columns, bundleId, params)
     const page = { [spec.listKey]: items.map(spec.toJson), pagination }
     return page as { readonly [K in ListKey]: ReadonlyArray<Json> } & { readonly pagination: Pagination }
   })
 
-  const get = Effect.fn(`${spec.name}.get`)(function*(actor: Actor, bundleId: string, runId: string) {
+  const get = Effect.fn(`${spec.name}.get`)(function*(actor: Actor, bundleId: BundleId, runId: RunId) {
     yield* records.guardBundle(actor.userId, bundleId)
     return spec.toDetail(yield* findRun(actor.userId, bundleId, runId))
   })
@@ -62,9 +63,9 @@ export const runReads = <Row extends { readonly createdAt: Date; readonly id: st
 export const runEstimate = <Request, P extends Prepared, E, R>(
   records: RunRecords,
   name: string,
-  prepare: (actor: Actor, bundleId: string, request: Request) => Effect.Effect<P, E, R>
+  prepare: (actor: Actor, bundleId: BundleId, request: Request) => Effect.Effect<P, E, R>
 ) =>
-  Effect.fn(`${name}.estimate`)(function*(actor: Actor, bundleId: string, request: Request) {
+  Effect.fn(`${name}.estimate`)(function*(actor: Actor, bundleId: BundleId, request: Request) {
     yield* records.guardBundle(actor.userId, bundleId)
     const prepared = yield* prepare(actor, bundleId, request)
     return { estimate: prepared.estimate as P["estimate"], creditCost: prepared.creditCost as P["creditCost"], target: prepared.target as P["target"] }

@@ -12,7 +12,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { pgArray, PgPool } from "../db/Database.js"
 import { makeRows, rowsOf } from "../db/Query.js"
 import { atMost } from "../domain/Bounded.js"
-import type { JobId } from "../domain/Ids.js"
+import type { JobId, RunId } from "../domain/Ids.js"
 import { type JobContext, type JobDeferred, JobFailure, JobRow } from "./Job.js"
 import { type JobClaim, Jobs, type PendingEvent } from "./Jobs.js"
 import { type RegisteredRunKind, RunKinds } from "./RunKind.js"
@@ -325,7 +325,7 @@ export const runTrackedJob = (kind: RegisteredRunKind, jobId: JobId, workerId: s
   }).pipe(Effect.scoped)
 
 /** The default `recordFailure`: the run table's error_code and error_message. */
-const recordOnRunTable = (table: string, runId: string, failure: { readonly code: string; readonly message: string }) =>
+const recordOnRunTable = (table: string, runId: RunId, failure: { readonly code: string; readonly message: string }) =>
   Effect.flatMap(PgClient.PgClient, (sql) =>
     sql`UPDATE ${sql(table)} SET error_code = ${failure.code}, error_message = ${failure.message}, updated_at = now()
         WHERE id = ${runId}`)

@@ -47,7 +47,7 @@ const isRunInsert = (value: unknown): value is RunInsert<any> =>
 export interface StartOptions<P, Row, E1, R1, E2, R2, E3, R3> {
   readonly kind: RunKind<any>
   readonly actor: Actor
-  readonly bundleId: string
+  readonly bundleId: BundleId
   /** the idempotency scope of the route, e.g. `POST /artifact-bundles/{id}/audits` */
   readonly route: string
   readonly idempotencyKey: string | undefined

@@ -263,7 +263,7 @@ const bundleTools = Effect.gen(function*() {
       output: restData("artifactBundles", "get"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId"),
       annotations: read("Read a bundle"),
-      run: ({ artifactBundleId }, actor) => bundles.get(actor, artifactBundleId) as any,
+      run: ({ artifactBundleId }, actor) => bundles.get(actor, Ids.BundleId.make(artifactBundleId)) as any,
       render: render.bundle
     })
   ]
@@ -282,7 +282,7 @@ const fileTools = Effect.gen(function*() {
       output: restData("files", "upload"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files"),
       annotations: write("Upload files"),
-      run: ({ artifactBundleId, files }, actor) => Effect.map(bundleFiles.upload(actor, artifactBundleId, files), (written) => ({ files: written })),
+      run: ({ artifactBundleId, files }, actor) => Effect.map(bundleFiles.upload(actor, Ids.BundleId.make(artifactBundleId), files), (written) => ({ files: written })),
       render: render.written
     }),
     tool({
@@ -293,7 +293,7 @@ const fileTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files"),
       annotations: read("List files"),
       run: ({ artifactBundleId, limit, offset }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleFiles.list(actor, artifactBundleId, page)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleFiles.list(actor, Ids.BundleId.make(artifactBundleId), page)) as any,
       render: render.files
     }),
     tool({
@@ -308,10 +308,10 @@ const fileTools = Effect.gen(function*() {
       annotations: read("Read a file"),
       run: ({ artifactBundleId, fileId, versionNumber }, actor) =>
         versionNumber === undefined
-          ? bundleFiles.get(actor, artifactBundleId, Ids.FileId.make(fileId))
+          ? bundleFiles.get(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId))
           : Effect.gen(function*() {
-            const latest = yield* bundleFiles.get(actor, artifactBundleId, Ids.FileId.make(fileId))
-            const { version, content } = yield* bundleVersions.getOfFile(actor, artifactBundleId, Ids.FileId.make(fileId), versionNumber)
+            const latest = yield* bundleFiles.get(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId))
+            const { version, content } = yield* bundleVersions.getOfFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), versionNumber)
             return { file: latest.file, version, content }
           })
     }),
@@ -323,7 +323,7 @@ const fileTools = Effect.gen(function*() {
       access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
       annotations: write("Update a file"),
       run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
-        bundleFiles.write(actor, artifactBundleId, Ids.FileId.make(fileId), content, { mediaType, message }) as any,
+        bundleFiles.write(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), content, { mediaType, message }) as any,
       render: render.written
     })
   ]
@@ -341,7 +341,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/versions"),
       annotations: read("List bundle versions"),
       run: ({ artifactBundleId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfBundle(actor, artifactBundleId, page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfBundle(actor, Ids.BundleId.make(artifactBundleId), page, cursor)) as any,
       render: render.versions
     }),
     tool({
@@ -352,7 +352,7 @@ const versionTools = Effect.gen(function*() {
       output: restData("versions", "restoreBundle"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/restore"),
       annotations: write("Restore a bundle version"),
-      run: ({ artifactBundleId, versionNumber, message }, actor) => bundleVersions.restoreBundle(actor, artifactBundleId, versionNumber, message) as any
+      run: ({ artifactBundleId, versionNumber, message }, actor) => bundleVersions.restoreBundle(actor, Ids.BundleId.make(artifactBundleId), versionNumber, message) as any
     }),
     tool({
       name: "list_file_versions",
@@ -362,7 +362,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
       annotations: read("List file versions"),
       run: ({ artifactBundleId, fileId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, artifactBundleId, Ids.FileId.make(fileId), page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), page, cursor)) as any,
       render: render.versions
     }),
     tool({
@@ -377,7 +377,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"),
       annotations: write("Restore a file version"),
       run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
-        bundleVersions.restoreFile(actor, artifactBundleId, Ids.FileId.make(fileId), versionNumber, message) as any,
+        bundleVersions.restoreFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), versionNumber, message) as any,
       render: render.written
     })
   ]
@@ -403,7 +403,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/audits"),
       annotations: write("Start an audit"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(audits.start(actor, artifactBundleId, request, idempotencyKey), startData(StartAuditData)),
+        Effect.flatMap(audits.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartAuditData)),
       render: render.started
     }),
     tool({
@@ -415,7 +415,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/rubr-flow/conversions"),
       annotations: write("Convert to rubr_flow"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(conversions.start(actor, artifactBundleId, request, idempotencyKey), startData(StartConversionData)),
+        Effect.flatMap(conversions.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartConversionData)),
       render: render.started
     }),
     tool({
@@ -427,7 +427,7 @@ const workTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/evals"),
       annotations: write("Start an eval"),
       run: ({ artifactBundleId, idempotencyKey, ...request }, actor) =>
-        Effect.flatMap(evals.start(actor, artifactBundleId, request, idempotencyKey), startData(StartEvalData)),
+        Effect.flatMap(evals.start(actor, Ids.BundleId.make(artifactBundleId), request, idempotencyKey), startData(StartEvalData)),
       render: render.started
     }),
     tool({
@@ -458,14 +458,14 @@ const workTools = Effect.gen(function*() {
           }
           if (evalRunId !== undefined) {
             yield* requireRoute(actor, proofReportCreate, "creating a proof report")
-            const started = yield* proofReports.create(actor, artifactBundleId, { evalRunId, auditRunId }, idempotencyKey)
+            const started = yield* proofReports.create(actor, Ids.BundleId.make(artifactBundleId), { evalRunId, auditRunId }, idempotencyKey)
             const data = started.data as { readonly proofReport: unknown; readonly jobId: string }
             return { proofReport: yield* decodeProofReport(data.proofReport).pipe(Effect.orDie), jobId: data.jobId, export: null }
           }
           yield* requireRoute(actor, proofReportRead, "reading a proof report")
-          const { report: _payload, ...report } = yield* proofReports.get(actor, artifactBundleId, proofReportId!)
+          const { report: _payload, ...report } = yield* proofReports.get(actor, Ids.BundleId.make(artifactBundleId), Ids.RunId.make(proofReportId!))
           if (report.status !== "completed") return { proofReport: report, jobId: report.jobId, export: null }
-          const { body } = yield* proofReports.exportDocument(actor, artifactBundleId, proofReportId!)
+          const { body } = yield* proofReports.exportDocument(actor, Ids.BundleId.make(artifactBundleId), Ids.RunId.make(proofReportId!))
           return { proofReport: report, jobId: null, export: JSON.parse(body) as unknown }
         }),
       render: render.proofReport

@@ -3,6 +3,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Effect } from "effect"
 import { CurrentActor } from "../auth/CurrentActor.js"
 import { RubrApi } from "../Api.js"
+import { BundleId, RunId } from "../domain/Ids.js"
 import { ok } from "../http/Envelope.js"
 import { startedResponse } from "../http/Idempotency.js"
 import { ProofReports } from "./ProofReports.js"
@@ -12,19 +13,19 @@ export const ProofReportsHttp = HttpApiBuilder.group(RubrApi, "proofReports", (h
     const reports = yield* ProofReports
     return handlers
       .handle("listProofReports", ({ path, urlParams }) =>
-        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(reports.list(actor, path.artifactBundleId, urlParams), ok)))
+        Effect.flatMap(CurrentActor, (actor) => Effect.flatMap(reports.list(actor, BundleId.make(path.artifactBundleId), urlParams), ok)))
       .handle("createProofReport", ({ path, payload, headers }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          return yield* startedResponse(yield* reports.create(actor, path.artifactBundleId, payload ?? {}, headers["idempotency-key"]))
+          return yield* startedResponse(yield* reports.create(actor, BundleId.make(path.artifactBundleId), payload ?? {}, headers["idempotency-key"]))
         }))
       .handle("getProofReport", ({ path }) =>
         Effect.flatMap(CurrentActor, (actor) =>
-          Effect.flatMap(reports.get(actor, path.artifactBundleId, path.proofReportId), (proofReport) => ok({ proofReport }))))
+          Effect.flatMap(reports.get(actor, BundleId.make(path.artifactBundleId), RunId.make(path.proofReportId)), (proofReport) => ok({ proofReport }))))
       .handle("exportProofReport", ({ path }) =>
         Effect.gen(function*() {
           const actor = yield* CurrentActor
-          const { body, source } = yield* reports.exportDocument(actor, path.artifactBundleId, path.proofReportId)
+          const { body, source } = yield* reports.exportDocument(actor, BundleId.make(path.artifactBundleId), RunId.make(path.proofReportId))
           return HttpServerResponse.text(body, {
             contentType: "application/json",
             headers: {

@@ -6,7 +6,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Schema } from "effect"
 import { PgPool } from "../db/Database.js"
-import { RunId } from "../domain/Ids.js"
+import { type BundleId, RunId } from "../domain/Ids.js"
 import { RunStatus } from "../jobs/Job.js"
 import { makeRows, type Rows, rowsOf } from "../db/Query.js"
 import type { Actor } from "../auth/CurrentActor.js"
@@ -41,7 +41,7 @@ const ComparedHashRows = rowsOf("compared content hashes", Schema.Struct({ sourc
 /** The create: of a completed eval run, or of a new eval started in the same transaction. */
 const makeCreate = (sql: PgClient.PgClient, query: Rows, starter: RunStarter, evals: Evals) => {
   /** A completed run of this kind in the caller's bundle: 404 when unknown or foreign, 409 while not completed. */
-  const completedRun = (table: "eval_runs" | "audit_runs", what: string, userId: string, bundleId: string, id: string) =>
+  const completedRun = (table: "eval_runs" | "audit_runs", what: string, userId: string, bundleId: BundleId, id: RunId) =>
     Effect.gen(function*() {
       const [row] = yield* query(RunStatusRows, sql`
         SELECT id, status FROM ${sql(table)} WHERE id = ${id} AND artifact_bundle_id = ${bundleId} AND user_id = ${userId}`).pipe(
@@ -58,7 +58,7 @@ const makeCreate = (sql: PgClient.PgClient, query: Rows, starter: RunStarter, ev
 
   const create = Effect.fn("ProofReports.create")(function*(
     actor: Actor,
-    bundleId: string,
+    bundleId: BundleId,
     request: ProofReportRequest,
     idempotencyKey: string | undefined
   ) {
@@ -78,10 +78,10 @@ const makeCreate = (sql: PgClient.PgClient, query: Rows, starter: RunStarter, ev
       idempotencyKey,
       request,
       prepare: Effect.gen(function*() {
-        if (auditRunId !== undefined) yield* completedRun("audit_runs", "Audit run", actor.userId, bundleId, auditRunId)
+        if (auditRunId !== undefined) yield* completedRun("audit_runs", "Audit run", actor.userId, bundleId, RunId.make(auditRunId))
         if (evalRunId !== undefined) {
-          yield* completedRun("eval_runs", "Eval run", actor.userId, bundleId, evalRunId)
-          const run = yield* evals.findRun(actor.userId, bundleId, evalRunId)
+          yield* completedRun("eval_runs", "Eval run", actor.userId, bundleId, RunId.make(evalRunId))
+          const run = yield* evals.findRun(actor.userId, bundleId, RunId.make(evalRunId))
           return { evalRun: run, started: null }
         }
         // no eval yet: start one with these selectors, in this transaction; the report waits for it
@@ -122,16 +122,16 @@ const makeCreate = (sql: PgClient.PgClient, query: Rows, starter: RunStarter, ev
 
 /** The reads: a bundle's reports, one report, its export document. */
 const makeReportReads = (records: RunRecords, store: ObjectStoreShape) => {
-  const findReport = (userId: string, bundleId: string, id: string) =>
+  const findReport = (userId: string, bundleId: BundleId, id: RunId) =>
     records.find(ProofReportKind, ProofReportRows, proofColumns, userId, bundleId, id, "Proof report")
 
-  const list = Effect.fn("ProofReports.list")(function*(actor: Actor, bundleId: string, params: ListParams) {
+  const list = Effect.fn("ProofReports.list")(function*(actor: Actor, bundleId: BundleId, params: ListParams) {
     yield* records.guardBundle(actor.userId, bundleId)
     const { items, pagination } = yield* records.page(ProofReportKind, ProofReportRows, proofColumns, bundleId, params)
     return { proofReports: items.map(toProofReportJson), pagination }
   })
 
-  const get = Effect.fn("ProofReports.get")(function*(actor: Actor, bundleId: string, id: string) {
+  const get = Effect.fn("ProofReports.get")(function*(actor: Actor, bundleId: BundleId, id: RunId) {
     yield* records.guardBundle(actor.userId, bundleId)
     return toProofReportDetail(yield* findReport(actor.userId, bundleId, id))
   })
@@ -140,7 +140,7 @@ const makeReportReads = (records: RunRecords, store: ObjectStoreShape) => {
    * The export document as stored: from object storage when the export was written there (and its
    * bytes still hash as recorded), else the database's copy. 409 until the report is completed.
    */
-  const exportDocument = Effect.fn("ProofReports.export")(function*(actor: Actor, bundleId: string, id: string) {
+  const exportDocument = Effect.fn("ProofReports.export")(function*(actor: Actor, bundleId: BundleId, id: RunId) {
     yield* records.guardBundle(actor.userId, bundleId)
     const row = yield* findReport(actor.userId, bundleId, id)
     if (row.status !== "completed" || row.document === null) {

@@ -68,7 +68,7 @@ export interface ResolvedTarget {
   readonly target: InputFile | null
   readonly files: ReadonlyArray<InputFile>
   readonly artifactBundleVersionNumber: number
-  readonly inputVersionIds: ReadonlyArray<string>
+  readonly inputVersionIds: ReadonlyArray<VersionId>
   readonly inputHash: string
 }
 
@@ -170,7 +170,7 @@ const checkRequest = (request: TargetRequest) =>
   })
 
 /** The resolved target: `targetFileId` under review (null: every file), the other files beside it as context. */
-const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: string | null, n: number) => {
+const finish = (bundle: BundleHead, rows: ReadonlyArray<SnapshotRow>, targetFileId: FileId | null, n: number) => {
   const files: Array<InputFile> = rows.map((r) => ({
     ...r,
     isPrimary: r.fileId === bundle.primaryFileId,
@@ -194,7 +194,7 @@ const makeHeadReads = (sql: PgClient.PgClient, rows: Rows) => {
   const headColumns = sql.literal(`b.id, b.name, b.user_id, b.status, b.primary_file_id, b.version_count,
     b.settings::text AS settings_json, b.custom_rubric::text AS custom_rubric_json`)
 
-  const bundleHead = (userId: string, bundleId: string) =>
+  const bundleHead = (userId: string, bundleId: BundleId) =>
     rows(HeadRows, sql`SELECT ${headColumns} FROM artifact_bundles b WHERE b.id = ${bundleId} AND b.user_id = ${userId}`).pipe(
       Effect.orDie,
       Effect.map((rows) => (rows[0] ? headOf(rows[0]) : undefined))
@@ -205,7 +205,7 @@ const makeHeadReads = (sql: PgClient.PgClient, rows: Rows) => {
    * version selected): a row per file with the bundle's columns beside it, or one row with no file
    * when the bundle has none; no row when it is not the user's.
    */
-  const headWithCurrent = (userId: string, bundleId: string) =>
+  const headWithCurrent = (userId: string, bundleId: BundleId) =>
     rows(HeadWithCurrentRows, sql`
       SELECT ${headColumns}, cur.file_id, cur.path, cur.artifact_type, cur.file_version_id, cur.version_number,
              cur.artifact_bundle_version_number, cur.content_hash, cur.content
@@ -244,7 +244,7 @@ const makeHeadReads = (sql: PgClient.PgClient, rows: Rows) => {
 /** File versions a run reads: the files as they were at a bundle version, one version, the admitted versions. */
 const makeVersionReads = (sql: PgClient.PgClient, rows: Rows) => {
   /** The still-active files as they were at bundle version `n`. */
-  const snapshot = (bundleId: string, n: number) =>
+  const snapshot = (bundleId: BundleId, n: number) =>
     rows(SnapshotRows, sql`
       SELECT * FROM (
         SELECT DISTINCT ON (v.file_id) v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id,
@@ -256,7 +256,7 @@ const makeVersionReads = (sql: PgClient.PgClient, rows: Rows) => {
         ORDER BY v.file_id, v.artifact_bundle_version_number DESC
       ) s ORDER BY path`).pipe(Effect.orDie)
 
-  const versionOf = (bundleId: string, where: { fileId: string; versionNumber: number } | { event: number }) =>
+  const versionOf = (bundleId: BundleId, where: { fileId: FileId; versionNumber: number } | { event: number }) =>
     ("event" in where
       ? rows(VersionAtRows, sql`
           SELECT v.file_id, v.version_number, v.artifact_bundle_version_number, f.status FROM file_versions v
@@ -269,7 +269,7 @@ const makeVersionReads = (sql: PgClient.PgClient, rows: Rows) => {
     ).pipe(Effect.orDie, Effect.map((rows) => rows[0]))
 
   /** Reads input versions back by id (the worker re-reads exactly what was admitted). */
-  const loadVersions = Effect.fn("Targets.loadVersions")(function*(bundleId: string, versionIds: ReadonlyArray<string>) {
+  const loadVersions = Effect.fn("Targets.loadVersions")(function*(bundleId: BundleId, versionIds: ReadonlyArray<VersionId>) {
     return yield* rows(SnapshotRows, sql`
       SELECT v.file_id, v.file_path AS path, f.artifact_type, v.id AS file_version_id, v.version_number,
              v.artifact_bundle_version_number, v.content_hash, c.content
@@ -290,7 +290,7 @@ const makeResolve = (
 ) =>
   Effect.fn("Targets.resolve")(function*(
     userId: string,
-    bundleId: string,
+    bundleId: BundleId,
     request: TargetRequest,
     options: ResolveOptions
   ) {
@@ -319,7 +319,7 @@ const makeResolve = (
     if (selectsVersion) {
       const where = request.artifactBundleVersionNumber !== undefined
         ? { event: request.artifactBundleVersionNumber }
-        : { fileId: request.targetFileId!, versionNumber: request.targetVersionNumber! }
+        : { fileId: FileId.make(request.targetFileId!), versionNumber: request.targetVersionNumber! }
       const version = yield* versionOf(bundleId, where)
       if (!version) return yield* NotFound.of(request.artifactBundleVersionNumber !== undefined ? "Bundle version" : "File version")
       if (version.status !== "active") return yield* NotFound.of("File")
@@ -347,7 +347,7 @@ const makeResolve = (
       const row = all.find((r) => r.fileId === request.targetFileId)
       if (!row) return yield* NotFound.of("File")
       if (excluded(row)) return yield* refuseExcluded(row)
-      return finish(bundle, rows, request.targetFileId, n)
+      return finish(bundle, rows, row.fileId, n)
     }
     if (bundleMode) return finish(bundle, rows, null, n)
     const primary = bundle.primaryFileId && rows.some((r) => r.fileId === bundle.primaryFileId) ? bundle.primaryFileId : null
