@@ -90,6 +90,13 @@ layer(makeTestApp({ role: "all", env: { SERVICE_SIGNUP_CREDITS: "100000" } }))("
         expect(Fs.statSync(Path.join(cache, "check-v1", folder!, file)).mode & 0o777).toBe(0o600)
       }
 
+      // 450 older bundles on the account: the listing (newest first) stops at its first page, where
+      // the repository's three are, instead of paging through all of them
+      yield* app.sql`
+        INSERT INTO artifact_bundles (user_id, name, created_at, updated_at)
+        SELECT b.user_id, 'older-' || g, now() - interval '1 day', now() - interval '1 day'
+        FROM (SELECT user_id FROM artifact_bundles WHERE name = 'skills/gh-fix-ci') b, generate_series(1, 450) g`
+
       // nothing changed: one listing of the bundles, and one estimate for the one rubric the three
       // audits used (its witness); the listing shows the other two bundles as they were
       const versions = yield* count("file_versions")

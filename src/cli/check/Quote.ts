@@ -69,10 +69,15 @@ const stateOf = (b: { activeVersionNumber: number; fileCount: number; settings: 
 const sameState = (a: BundleState | undefined, b: BundleState | undefined) =>
   a !== undefined && b !== undefined && a.version === b.version && a.fileCount === b.fileCount && a.settings === b.settings
 
-/** The active bundles by name (the newest of a name), listed once for a whole repository. */
-const bundleDirectory = (remote: Remote) =>
+/**
+ * The active bundles by name (the newest of a name), listed once for a whole repository. The list is
+ * newest first, so it stops at the page where the last of the `wanted` names turns up: an account
+ * with many other bundles does not cost a page per 200 of them when the repository's are recent.
+ */
+const bundleDirectory = (remote: Remote, wanted: ReadonlySet<string>) =>
   Effect.gen(function*() {
     const byName = new Map<string, Listed>()
+    let missing = wanted.size
     for (let offset = 0; ; offset += PAGE) {
       const { data } = yield* remote.call(
         "artifactBundles",
@@ -80,9 +85,11 @@ const bundleDirectory = (remote: Remote) =>
         { urlParams: { status: "active", limit: PAGE, offset } }
       )
       for (const b of data.artifactBundles) {
-        if (!byName.has(b.name)) byName.set(b.name, { ref: { id: b.id, name: b.name, created: false }, state: stateOf(b) })
+        if (byName.has(b.name)) continue
+        byName.set(b.name, { ref: { id: b.id, name: b.name, created: false }, state: stateOf(b) })
+        if (wanted.has(b.name)) missing--
       }
-      if (data.pagination.nextOffset === null) return byName
+      if (data.pagination.nextOffset === null || missing === 0) return byName
     }
   })
 
@@ -214,7 +221,7 @@ export const prepareAll = (
   Effect.gen(function*() {
     const single = artifacts.length === 1
     // one artifact keeps the lookup of `rubr check DIR` (a bundle id works too); many share one listing
-    const directory = single ? undefined : yield* bundleDirectory(remote)
+    const directory = single ? undefined : yield* bundleDirectory(remote, new Set(artifacts.map((a) => a.bundleName)))
     const bundleFor = (name: string): Effect.Effect<Found, CliFailure> =>
       directory === undefined || isUuid(name)
         ? Effect.map(resolveBundle(remote, name, { create: true }), (ref) => ({ ref, state: undefined }))
