@@ -1,6 +1,7 @@
 /** The audit run record as stored in `audit_runs`, and its result. */
 import { Schema } from "effect"
-import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { runCostFields } from "../credits/RunCost.js"
+import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
 import { FileId, VersionId } from "../domain/Ids.js"
 import { runInsertRowsOf } from "../jobs/Jobs.js"

@@ -1,6 +1,7 @@
 /** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
 import { Schema } from "effect"
-import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { runCostFields } from "../credits/RunCost.js"
+import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
 import { FileId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"

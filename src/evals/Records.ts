@@ -1,6 +1,7 @@
 /** The eval run record as stored in `eval_runs`, its results, and their wire shapes. */
 import { Schema } from "effect"
-import { runCostFields, runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { runCostFields } from "../credits/RunCost.js"
+import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
 import { FileId, RunId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"

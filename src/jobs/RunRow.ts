@@ -1,11 +1,9 @@
 /**
  * The columns every run table has (audit_runs, conversions, eval_runs, proof_reports), as their row
  * schemas read them: each kind spreads these beside its own columns, so the shared part is said once.
+ * The cost columns of the kinds that spend credits are credits' own (credits/RunCost.ts).
  */
 import { Schema } from "effect"
-import type { Usage } from "../ai/Usage.js"
-import type { Reconciliation } from "../credits/Reconcile.js"
-import { storedJson } from "../db/Query.js"
 import { BundleId, JobId, RunId } from "../domain/Ids.js"
 import { RunStatus } from "./Job.js"
 
@@ -17,14 +15,6 @@ export const runHeadFields = {
   jobId: JobId,
   requestedByApiKeyId: Schema.NullOr(Schema.String),
   status: RunStatus
-}
-
-/** what a credit-spending run was estimated, charged and used (proof reports spend nothing) */
-export const runCostFields = {
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
-  usage: Schema.NullOr(storedJson<Usage>("Usage")),
-  reconciliation: Schema.NullOr(storedJson<Reconciliation>("Reconciliation"))
 }
 
 /** how it ended, and when */
