@@ -17,7 +17,7 @@ const SRC = Path.join(import.meta.dirname, "..", "src")
  */
 const SHARED_LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ["domain", "config", "Version.ts"], // vocabulary and configuration: no services
-  ["process", "telemetry", "ai"], // the process's plain lines and start-up failures, logs and traces, AI usage
+  ["process", "telemetry", "ai"], // the process's plain lines and start-up failures, logs and traces, the AI providers' shared call and usage
   ["db"], // the database (it says its start-up failures through process/)
   ["storage", "limits", "credits"], // the platform's own services: object storage, rate limits, the ledger
   ["identity"], // users and API keys (the signup grant goes through the ledger)

@@ -5,7 +5,7 @@
  * only drafts the flow and, when the validator found problems, repairs it once.
  */
 import { Context, type Effect } from "effect"
-import type { AiProviderError } from "../review/AiReviewer.js"
+import type { AiProviderError } from "../ai/ProviderError.js"
 import type { ValidationIssue } from "../rubr_flow/Validator.js"
 import type { BlockPlan, SourceAnalysis } from "./Analysis.js"
 import type { ConversionDraft, ConversionInput, RepairedDraft } from "./Types.js"

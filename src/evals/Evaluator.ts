@@ -5,7 +5,7 @@
  * judges one case at a time, so a failure keeps the cases already judged.
  */
 import { Context, type Effect } from "effect"
-import type { AiProviderError } from "../review/AiReviewer.js"
+import type { AiProviderError } from "../ai/ProviderError.js"
 import type { CaseInput, CaseResult } from "./Types.js"
 
 export interface EvaluatorShape {

@@ -4,7 +4,7 @@
  * clock, no randomness, stable ordering everywhere.
  */
 import { Effect, Layer } from "effect"
-import { AiProviderError } from "../../review/AiReviewer.js"
+import { AiProviderError } from "../../ai/ProviderError.js"
 import { RubrFlowConverter } from "../Converter.js"
 import { generateMock } from "./Generate.js"
 import { repairMock } from "./Repair.js"

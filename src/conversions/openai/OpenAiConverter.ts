@@ -9,8 +9,8 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import { callModel, type ChatMessage, LanguageModelLive, unfence } from "../../review/openai/Call.js"
-import { type OpenAiReviewerSettings, settingsFromConfig } from "../../review/openai/Provider.js"
+import { callModel, type ChatMessage, LanguageModelLive, unfence } from "../../ai/openai/Call.js"
+import { type OpenAiSettings, settingsFromConfig } from "../../ai/openai/Provider.js"
 import type { EvalCase } from "../../review/Types.js"
 import { lineCount } from "../../rubr_flow/Validator.js"
 import { RubrFlowConverter } from "../Converter.js"
@@ -80,7 +80,7 @@ export const parseAnswer = (text: string) => {
   }
 }
 
-export const make = (settings: OpenAiReviewerSettings) =>
+export const make = (settings: OpenAiSettings) =>
   Effect.gen(function*() {
     const model = yield* LanguageModel.LanguageModel
     const jsonSchema = { name: RESPONSE_SCHEMA_NAME, schema: providerConversionJsonSchema }

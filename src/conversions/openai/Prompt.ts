@@ -4,7 +4,7 @@
  * mechanically (every property required, optional ones nullable), never written by hand.
  */
 import { JSONSchema, Schema } from "effect"
-import { numbered } from "../../review/openai/Prompt.js"
+import { numbered } from "../../ai/openai/Numbered.js"
 import { RubrFlow } from "../../rubr_flow/Format.js"
 import type { ValidationIssue } from "../../rubr_flow/Validator.js"
 import type { BlockPlan } from "../Analysis.js"

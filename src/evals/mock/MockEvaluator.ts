@@ -4,7 +4,7 @@
  * randomness: the same input gives byte-identical output.
  */
 import { Effect, Layer } from "effect"
-import { AiProviderError } from "../../review/AiReviewer.js"
+import { AiProviderError } from "../../ai/ProviderError.js"
 import { Evaluator } from "../Evaluator.js"
 import { type CaseInput, type CaseResult, verdictOf } from "../Types.js"
 import { judgeSide } from "./Judge.js"

@@ -16,9 +16,9 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import type { AiProviderError } from "../../review/AiReviewer.js"
-import { callModel, type CallOptions, type CallResult, LanguageModelLive, providerInfo, unfence } from "../../review/openai/Call.js"
-import { fail, type OpenAiReviewerSettings, settingsFromConfig } from "../../review/openai/Provider.js"
+import type { AiProviderError } from "../../ai/ProviderError.js"
+import { callModel, type CallOptions, type CallResult, LanguageModelLive, providerInfo, unfence } from "../../ai/openai/Call.js"
+import { fail, type OpenAiSettings, settingsFromConfig } from "../../ai/openai/Provider.js"
 import { Evaluator } from "../Evaluator.js"
 import { type CallRecord, type CaseInput, type SideResult, verdictOf } from "../Types.js"
 
@@ -88,7 +88,7 @@ export const combine = (answer: string, first: typeof Judgement.Type, second: ty
   return { observedBehavior: clip(answer.trim(), 4_000), passed, score, evidence }
 }
 
-export const make = (settings: OpenAiReviewerSettings) =>
+export const make = (settings: OpenAiSettings) =>
   Effect.gen(function*() {
     const model = yield* LanguageModel.LanguageModel
 

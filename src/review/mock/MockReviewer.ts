@@ -5,7 +5,8 @@
  */
 import { Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"
-import { AiProviderError, AiReviewer } from "../AiReviewer.js"
+import { AiReviewer } from "../AiReviewer.js"
+import { AiProviderError } from "../../ai/ProviderError.js"
 import { type CriterionKey, isCriterionKey } from "../rubrics/Criteria.js"
 import type { CriterionScore, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
 import { extname } from "../text/Paths.js"

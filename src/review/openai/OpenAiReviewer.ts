@@ -8,18 +8,19 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { Effect, Either, Layer } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import { AiProviderError, AiReviewer } from "../AiReviewer.js"
+import { AiReviewer } from "../AiReviewer.js"
+import { AiProviderError } from "../../ai/ProviderError.js"
 import { addUsage, type Usage } from "../../ai/Usage.js"
 import { type ReviewInput, type ReviewResult } from "../Types.js"
-import { answerProblem, callModel, type CallResult, type ChatMessage, LanguageModelLive, providerInfo } from "./Call.js"
-import { fail, PROVIDER_NAME, settingsFromConfig, type OpenAiReviewerSettings } from "./Provider.js"
-export { isReasoningModel, PROVIDER_NAME, settingsFromConfig, toProviderError } from "./Provider.js"
-export type { OpenAiReviewerSettings } from "./Provider.js"
+import { answerProblem, callModel, type CallResult, type ChatMessage, LanguageModelLive, providerInfo } from "../../ai/openai/Call.js"
+import { fail, PROVIDER_NAME, settingsFromConfig, type OpenAiSettings } from "../../ai/openai/Provider.js"
+export { isReasoningModel, PROVIDER_NAME, settingsFromConfig, toProviderError } from "../../ai/openai/Provider.js"
+export type { OpenAiSettings } from "../../ai/openai/Provider.js"
 import { providerReviewJsonSchema, RESPONSE_SCHEMA_NAME, retryPrompt, SYSTEM_PROMPT, userPrompt } from "./Prompt.js"
 import { toReviewResult } from "./Result.js"
 
 /** The AiReviewer service over a LanguageModel speaking chat completions. */
-export const make = (settings: OpenAiReviewerSettings) =>
+export const make = (settings: OpenAiSettings) =>
   Effect.gen(function*() {
     const model = yield* LanguageModel.LanguageModel
 

@@ -5,12 +5,12 @@
 import type * as AiError from "@effect/ai/AiError"
 import { Cause, Option } from "effect"
 import type { AppConfigShape } from "../../config/AppConfig.js"
-import { AiProviderError } from "../AiReviewer.js"
-import type { ModelTier } from "../../ai/Usage.js"
+import { AiProviderError } from "../ProviderError.js"
+import type { ModelTier } from "../Usage.js"
 
 export const PROVIDER_NAME = "openai-compatible"
 
-export interface OpenAiReviewerSettings {
+export interface OpenAiSettings {
   /** The model per tier (SERVICE_AI_MODEL_<TIER>, else SERVICE_AI_MODEL). */
   readonly models: Readonly<Record<ModelTier, string>>
   readonly timeoutMs: number
@@ -23,7 +23,7 @@ export interface OpenAiReviewerSettings {
   readonly invalidOutputRetries: number
 }
 
-export const settingsFromConfig = (config: AppConfigShape): OpenAiReviewerSettings => {
+export const settingsFromConfig = (config: AppConfigShape): OpenAiSettings => {
   const ai = config.ai
   const pick = (o: Option.Option<string>) => Option.getOrElse(Option.filter(o, (m) => m.trim() !== ""), () => ai.model)
   return {

@@ -8,10 +8,10 @@ import * as OpenAiClient from "@effect/ai-openai/OpenAiClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { Cause, Duration, Effect, Layer, Redacted } from "effect"
 import { AppConfig } from "../../config/AppConfig.js"
-import type { AiProviderError } from "../AiReviewer.js"
-import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../../ai/Usage.js"
+import type { AiProviderError } from "../ProviderError.js"
+import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../Usage.js"
 import * as ChatCompletions from "./ChatCompletions.js"
-import { isReasoningModel, type OpenAiReviewerSettings, PROVIDER_NAME, toProviderError } from "./Provider.js"
+import { isReasoningModel, type OpenAiSettings, PROVIDER_NAME, toProviderError } from "./Provider.js"
 
 export type ChatMessage = { readonly role: "system" | "user" | "assistant"; readonly content: string }
 
@@ -39,7 +39,7 @@ export interface CallResult {
 }
 
 const responseFormatFor = (
-  format: OpenAiReviewerSettings["responseFormat"],
+  format: OpenAiSettings["responseFormat"],
   jsonSchema: CallOptions["jsonSchema"]
 ): ChatCompletionsConfigShape["response_format"] => {
   if (jsonSchema === undefined) return undefined
@@ -54,7 +54,7 @@ const responseFormatFor = (
 }
 type ChatCompletionsConfigShape = ChatCompletions.ChatCompletionsConfigShape
 
-export const providerInfo = (settings: OpenAiReviewerSettings, modelTier: ModelTier, reasoningEffort: ReasoningEffort): ProviderInfo => ({
+export const providerInfo = (settings: OpenAiSettings, modelTier: ModelTier, reasoningEffort: ReasoningEffort): ProviderInfo => ({
   provider: PROVIDER_NAME,
   model: settings.models[modelTier],
   modelTier,
@@ -63,7 +63,7 @@ export const providerInfo = (settings: OpenAiReviewerSettings, modelTier: ModelT
 
 export const callModel = (
   model: LanguageModel.Service,
-  settings: OpenAiReviewerSettings,
+  settings: OpenAiSettings,
   options: CallOptions
 ): Effect.Effect<CallResult, AiProviderError> =>
   Effect.gen(function*() {
