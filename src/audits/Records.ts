@@ -7,7 +7,8 @@ import { FileId, VersionId } from "../domain/Ids.js"
 import { runInsertRowsOf } from "../jobs/Jobs.js"
 import type { Estimate } from "../credits/Estimate.js"
 import type { CreditCostJson } from "../credits/Estimate.js"
-import type { CriterionScore, EvalCase, Finding, Rubric } from "../review/Types.js"
+import type { CriterionScore, Finding, Rubric } from "../review/Types.js"
+import type { EvalCase } from "../domain/EvalCase.js"
 import type { TargetDescription } from "../targets/Targets.js"
 
 export const AuditRunRow = Schema.Struct({

@@ -8,7 +8,7 @@ import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
 import { runRoutes } from "../jobs/RunRoutes.js"
 import { Usage } from "../ai/Usage.js"
-import { EvalCase } from "../review/Types.js"
+import { EvalCase } from "../domain/EvalCase.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
 export const DEFAULT_OUTPUT_PATH = "generated/rubr_flow.rubr_flow"

@@ -4,7 +4,7 @@
  * converter (openai/). No services, no I/O.
  */
 import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
-import type { EvalCase } from "../review/Types.js"
+import type { EvalCase } from "../domain/EvalCase.js"
 
 /** One input file version of a conversion. */
 export interface ConversionSource {

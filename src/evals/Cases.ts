@@ -6,7 +6,7 @@
 import { analyzeDoc } from "../review/mock/Document.js"
 import { buildEvalKit } from "../review/mock/EvalKit.js"
 import type { ArtifactType } from "../domain/Artifact.js"
-import type { EvalCase } from "../review/Types.js"
+import type { EvalCase } from "../domain/EvalCase.js"
 import type { TestCaseInput } from "./Api.js"
 import type { CasesSource } from "./Records.js"
 

@@ -5,7 +5,7 @@ import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf, storedJson } from "../db/Query.js"
 import { FileId, RunId, VersionId } from "../domain/Ids.js"
 import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
-import type { EvalCase } from "../review/Types.js"
+import type { EvalCase } from "../domain/EvalCase.js"
 import type { VersionDiff } from "./Diff.js"
 import type { CallRecord, SideResult } from "./Types.js"
 

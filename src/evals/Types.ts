@@ -6,7 +6,7 @@
  * and judges each side against the case's `passCriteria`.
  */
 import type { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
-import type { EvalCase } from "../review/Types.js"
+import type { EvalCase } from "../domain/EvalCase.js"
 
 /** One side of the comparison: an immutable file version. */
 export interface EvalSide {

@@ -3,6 +3,7 @@
  * what goes into a review and what comes out. Both reviewers implement `AiReviewer` (src/review/AiReviewer.ts).
  */
 import { Schema } from "effect"
+import { EvalCase } from "../domain/EvalCase.js"
 import { ModelTier, ProviderInfo, ReasoningEffort, Usage } from "../ai/Usage.js"
 import { ArtifactType } from "../domain/Artifact.js"
 
@@ -84,15 +85,6 @@ export const ImprovedFile = Schema.Struct({
 })
 export type ImprovedFile = typeof ImprovedFile.Type
 
-export const EvalCase = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  type: Schema.Literal("standard", "scenario"),
-  input: Schema.String,
-  expectedBehavior: Schema.String,
-  passCriteria: Schema.String
-})
-export type EvalCase = typeof EvalCase.Type
 
 
 export const ReviewResult = Schema.Struct({

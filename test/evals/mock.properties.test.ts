@@ -14,7 +14,8 @@ import type { CaseResult, EvalSide, SideResult } from "../../src/evals/Types.js"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { plainText } from "../../src/review/text/Markdown.js"
 import type { ArtifactType } from "../../src/domain/Artifact.js"
-import type { EvalCase, ReviewFile } from "../../src/review/Types.js"
+import type { ReviewFile } from "../../src/review/Types.js"
+import type { EvalCase } from "../../src/domain/EvalCase.js"
 import { corpusSkills, fileInput, loadSkill } from "../review/support.js"
 
 // ------------------------------------------------------------------------------------ samples

@@ -13,7 +13,7 @@ import {
 } from "../../src/evals/mock/MockEvaluator.js"
 import { type CaseInput, type EvalSide, verdictOf } from "../../src/evals/Types.js"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { EvalCase } from "../../src/review/Types.js"
+import type { EvalCase } from "../../src/domain/EvalCase.js"
 import { corpusAvailable, corpusSkills, fileInput, lineOf, loadSkill, SAMPLE_SKILL, sampleBundle } from "../review/support.js"
 
 const BUNDLE = sampleBundle().map((f) => f.path)

@@ -5,7 +5,7 @@
  * (./Repair.ts) fixes what can be fixed. Checks are derived (./Checks.ts); a step whose text gives
  * nothing to check keeps an empty check.
  */
-import type { EvalCase } from "../../review/Types.js"
+import type { EvalCase } from "../../domain/EvalCase.js"
 import { formatSourceRef } from "../../rubr_flow/Format.js"
 import { lineCount } from "../../rubr_flow/Validator.js"
 import {

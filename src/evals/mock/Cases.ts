@@ -3,7 +3,7 @@
  * (src/review/mock/EvalKit.ts) and the same kinds written by people or a model in other words. A
  * case that fits none is `generic`: judged on the key words of its expected behaviour.
  */
-import type { EvalCase } from "../../review/Types.js"
+import type { EvalCase } from "../../domain/EvalCase.js"
 
 export type CaseKind =
   /** the version is used for a matching request and starts with its first step */

@@ -44,7 +44,7 @@
 import { isImperative } from "../../review/mock/Checks.js"
 import { plainText } from "../../review/text/Markdown.js"
 import { basename } from "../../review/text/Paths.js"
-import type { EvalCase } from "../../review/Types.js"
+import type { EvalCase } from "../../domain/EvalCase.js"
 import type { EvalSide, SideResult } from "../Types.js"
 import { type CaseKind, classifyCase } from "./Cases.js"
 import { coverage, keyTerms, lineStems, listWords, type Term } from "./Terms.js"

@@ -5,7 +5,7 @@
  * At most 8 cases, ids `eval-1`..`eval-8`, in that order. Deterministic.
  */
 import type { ArtifactType } from "../../domain/Artifact.js"
-import type { EvalCase } from "../Types.js"
+import type { EvalCase } from "../../domain/EvalCase.js"
 import { getField } from "../text/Frontmatter.js"
 import { plainText } from "../text/Markdown.js"
 import { basename } from "../text/Paths.js"
