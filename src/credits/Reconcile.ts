@@ -8,16 +8,10 @@ import { Effect } from "effect"
 import type { Usage } from "../ai/Usage.js"
 import { creditsForUsage, type Estimate } from "./Estimate.js"
 import { Ledger } from "./Ledger.js"
+import type { Reconciliation as ReconciliationSchema } from "./Schemas.js"
 import type { BundleId } from "../domain/Ids.js"
 
-export interface Reconciliation {
-  readonly status: "not_applicable" | "matched" | "refunded" | "overage_recorded"
-  readonly estimatedCredits: number
-  readonly actualCredits: number | null
-  readonly refundedCredits: number
-  readonly overageCredits: number
-  readonly note: string
-}
+export type Reconciliation = typeof ReconciliationSchema.Type
 
 export interface ReconcileRequest {
   readonly userId: string
