@@ -32,3 +32,12 @@ export const ProviderInfo = Schema.Struct({
   reasoningEffort: ReasoningEffort
 })
 export type ProviderInfo = typeof ProviderInfo.Type
+
+/** What a run's result says of the provider that answered and how long it took (tier and effort as plain strings). */
+export const ResultMetadata = Schema.Struct({
+  provider: Schema.String,
+  model: Schema.String,
+  modelTier: Schema.String,
+  reasoningEffort: Schema.String,
+  durationMs: Schema.Number
+})

@@ -11,7 +11,7 @@ import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/PageParams.js"
 import { runRoutes } from "../jobs/RunRoutes.js"
 import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
+import { ModelTier, ReasoningEffort, ResultMetadata, Usage } from "../ai/Usage.js"
 import { ArtifactType } from "../domain/Artifact.js"
 import { CriterionScore, Finding } from "../review/Types.js"
 import { EvalCase } from "../domain/EvalCase.js"
@@ -92,13 +92,7 @@ export const AuditRunDetail = Schema.Struct({
     inputVersionIds: Schema.Array(Schema.UUID)
   }),
   error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
-  resultMetadata: Schema.NullOr(Schema.Struct({
-    provider: Schema.String,
-    model: Schema.String,
-    modelTier: Schema.String,
-    reasoningEffort: Schema.String,
-    durationMs: Schema.Number
-  })),
+  resultMetadata: Schema.NullOr(ResultMetadata),
   estimatedCredits: Schema.Number,
   finalChargedCredits: Schema.NullOr(Schema.Number),
   usage: Schema.NullOr(Usage),
