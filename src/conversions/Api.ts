@@ -7,7 +7,7 @@ import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
 import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
 import { Job } from "../jobs/Api.js"
 import { runRoutes } from "../jobs/RunRoutes.js"
-import { Usage } from "../ai/Usage.js"
+import { ResultMetadata, Usage } from "../ai/Usage.js"
 import { EvalCase } from "../domain/EvalCase.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
@@ -70,7 +70,18 @@ export const SourceFile = Schema.Struct({
   role: Schema.Literal("artifact", "context")
 })
 
-const Count = Schema.Int.pipe(Schema.nonNegative())
+export const Count = Schema.Int.pipe(Schema.nonNegative())
+
+/** the analysis' counts over the converted files */
+export const SourceTotals = Schema.Struct({
+  files: Count,
+  lines: Count,
+  words: Count,
+  headings: Count,
+  steps: Count,
+  rules: Count,
+  examples: Count
+})
 
 export const SourceSummary = Schema.Struct({
   mode: Schema.Literal("file", "bundle"),
@@ -88,15 +99,7 @@ export const SourceSummary = Schema.Struct({
     rules: Schema.optional(Count).annotations({ description: "must / never / always lines the analysis found" }),
     examples: Schema.optional(Count)
   })).annotations({ description: "every input file; the analysis fields appear on converted files once the analysis ran" }),
-  totals: Schema.optional(Schema.Struct({
-    files: Count,
-    lines: Count,
-    words: Count,
-    headings: Count,
-    steps: Count,
-    rules: Count,
-    examples: Count
-  }))
+  totals: Schema.optional(SourceTotals)
 }).annotations({ identifier: "ConversionSourceSummary" })
 
 export const SourceMapping = Schema.Struct({
@@ -118,7 +121,8 @@ export const BlockMappingEntry = Schema.Struct({
   lineEnd: Schema.Int
 }).annotations({ identifier: "BlockMappingEntry" })
 
-const Note = Schema.Struct({ code: Schema.String, message: Schema.String, block: Schema.NullOr(Schema.String) })
+/** a missing requirement or a remaining risk */
+export const Note = Schema.Struct({ code: Schema.String, message: Schema.String, block: Schema.NullOr(Schema.String) })
 
 export const ConversionSummary = Schema.Struct({
   estimate: WorkEstimate,
@@ -161,13 +165,7 @@ export const ConversionReport = Schema.Struct({
   }),
   suggestedEvals: Schema.Array(EvalCase),
   remainingRisks: Schema.Array(Note),
-  resultMetadata: Schema.NullOr(Schema.Struct({
-    provider: Schema.String,
-    model: Schema.String,
-    modelTier: Schema.String,
-    reasoningEffort: Schema.String,
-    durationMs: Schema.Number
-  })),
+  resultMetadata: Schema.NullOr(ResultMetadata),
   usage: Schema.NullOr(Usage),
   reconciliation: Schema.NullOr(Reconciliation)
 }).annotations({ identifier: "RubrFlowConversionReport" })

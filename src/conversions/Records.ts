@@ -2,96 +2,74 @@
 import { Schema } from "effect"
 import { runCostFields } from "../credits/RunCost.js"
 import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
-import { rowsOf, storedJson } from "../db/Query.js"
+import { rowsOf } from "../db/Query.js"
 import { FileId, VersionId } from "../domain/Ids.js"
-import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
-import type { ProviderInfo } from "../ai/Usage.js"
-import type { EvalCase } from "../domain/EvalCase.js"
-import type { TargetDescription } from "../targets/Targets.js"
-import type { SourceSummary } from "./Api.js"
-import type { BlockMappingEntry, MissingRequirement, RemainingRisk } from "./Types.js"
+import { ResultMetadata } from "../ai/Usage.js"
+import { EvalCase } from "../domain/EvalCase.js"
+import {
+  BlockMappingEntry,
+  ConversionAttempt,
+  ConversionRepair,
+  ConversionSummary,
+  ConversionValidation,
+  Count,
+  Note,
+  type SourceFile,
+  SourceMapping,
+  SourceSummary,
+  SourceTotals,
+  type ValidationIssue
+} from "./Api.js"
 
 export type SourceSummaryJson = typeof SourceSummary.Type
-
-export interface ConversionTargetJson extends TargetDescription {
-  readonly outputPath: string
-}
-
-export interface ConversionSummaryJson {
-  readonly estimate: Estimate
-  readonly target: ConversionTargetJson
-  readonly creditCost: CreditCostJson
-}
-
-export interface SourceFileJson {
-  readonly path: string
-  readonly fileVersionId: string
-  readonly contentHash: string
-  readonly lines: number
-  readonly role: "artifact" | "context"
-}
-
-export interface SourceMappingJson {
-  readonly sources: ReadonlyArray<SourceFileJson>
-  readonly totalLines: number | null
-  readonly mappedLines: number | null
-  readonly coverage: number | null
-  readonly unmappedRanges: ReadonlyArray<{ readonly path: string; readonly lineStart: number; readonly lineEnd: number }>
-}
-
-export interface IssueJson {
-  readonly code: string
-  readonly severity: "error" | "warning"
-  readonly message: string
-  readonly line: number
-  readonly path: string
-}
-
-export interface ValidationJson {
-  readonly valid: boolean
-  readonly validatorVersion: string
-  readonly errorCount: number
-  readonly warningCount: number
-  readonly issues: ReadonlyArray<IssueJson>
-}
-
-export interface RepairJson {
-  readonly attempted: boolean
-  readonly succeeded: boolean | null
-  readonly reason: string
-  readonly issuesBefore: ReadonlyArray<IssueJson>
-  readonly changes: ReadonlyArray<string>
-}
-
+export type SourceFileJson = typeof SourceFile.Type
+export type SourceMappingJson = typeof SourceMapping.Type
+export type IssueJson = typeof ValidationIssue.Type
+export type ValidationJson = typeof ConversionValidation.Type
+export type RepairJson = typeof ConversionRepair.Type
 /** One text the validator checked: the first draft, then the repair's (the texts the issues' lines count in). */
-export interface AttemptJson {
-  readonly attempt: number
-  readonly kind: "draft" | "repair"
-  readonly text: string
-  readonly validation: ValidationJson
-  readonly changes: ReadonlyArray<string>
-}
+export type AttemptJson = typeof ConversionAttempt.Type
+
+/** The summary as the start stores it: the API's, with what the start knew of the sources (the analysis adds to it). */
+export const StoredConversionSummary = Schema.Struct({
+  ...ConversionSummary.fields,
+  sourceSummary: SourceSummary,
+  sourceMapping: SourceMapping
+})
+
+/** The analysis' own summary of the converted files (analysis/Sources.ts). */
+export const AnalysedSourceSummary = Schema.Struct({
+  mode: SourceSummary.fields.mode,
+  files: Schema.Array(Schema.Struct({
+    path: Schema.String,
+    lines: Count,
+    words: Count,
+    title: Schema.NullOr(Schema.String),
+    headings: Count,
+    steps: Count,
+    rules: Count,
+    examples: Count
+  })),
+  totals: SourceTotals
+})
+export type AnalysedSourceSummary = typeof AnalysedSourceSummary.Type
 
 /** What the worker writes as it goes (also for a failed conversion: the evidence). */
-export interface ConversionReportJson {
-  readonly sourceSummary: SourceSummaryJson
-  readonly sourceMapping: SourceMappingJson
-  readonly blockMapping: ReadonlyArray<BlockMappingEntry>
-  readonly missingRequirements: ReadonlyArray<MissingRequirement>
-  readonly validation: ValidationJson | null
-  readonly repair: RepairJson | null
+export const StoredConversionReport = Schema.Struct({
+  /** reports written before the source summary was typed kept the analysis' own summary */
+  sourceSummary: Schema.Union(SourceSummary, AnalysedSourceSummary),
+  sourceMapping: SourceMapping,
+  blockMapping: Schema.Array(BlockMappingEntry),
+  missingRequirements: Schema.Array(Note),
+  validation: Schema.NullOr(ConversionValidation),
+  repair: Schema.NullOr(ConversionRepair),
   /** absent on reports written before issue 24 */
-  readonly attempts?: ReadonlyArray<AttemptJson>
-  readonly suggestedEvals: ReadonlyArray<EvalCase>
-  readonly remainingRisks: ReadonlyArray<RemainingRisk>
-  readonly metadata: (ProviderInfo & { readonly durationMs: number }) | null
-}
-
-export type ConversionStoredSummary = ConversionSummaryJson & {
-  /** what the start knew of the sources; the analysis adds to it */
-  readonly sourceSummary: SourceSummaryJson
-  readonly sourceMapping: SourceMappingJson
-}
+  attempts: Schema.optional(Schema.Array(ConversionAttempt)),
+  suggestedEvals: Schema.Array(EvalCase),
+  remainingRisks: Schema.Array(Note),
+  metadata: Schema.NullOr(ResultMetadata)
+})
+export type ConversionReportJson = typeof StoredConversionReport.Type
 
 export const ConversionRow = Schema.Struct({
   ...runHeadFields,
@@ -105,8 +83,8 @@ export const ConversionRow = Schema.Struct({
   outputFileId: Schema.NullOr(FileId),
   outputFileVersionId: Schema.NullOr(VersionId),
   validatorVersion: Schema.String,
-  summary: storedJson<ConversionStoredSummary>("ConversionSummaryJson"),
-  report: Schema.NullOr(storedJson<ConversionReportJson>("ConversionReportJson")),
+  summary: StoredConversionSummary,
+  report: Schema.NullOr(StoredConversionReport),
   ...runCostFields,
   ...runEndFields
 })
@@ -117,6 +95,22 @@ export const conversionColumns = `id, artifact_bundle_id, user_id, job_id, reque
   target_file_id, source_file_version_id, artifact_bundle_version_number, input_version_ids, input_hash, output_path,
   output_file_id, output_file_version_id, validator_version, summary, estimated_credits, final_charged_credits, report,
   usage, reconciliation, error_code, error_message, created_at, updated_at, completed_at`
+
+/** What the start knew of each input file, with what the analysis found in the converted ones. */
+export const withAnalysis = (admitted: SourceSummaryJson, analysed: AnalysedSourceSummary): SourceSummaryJson => {
+  const byPath = new Map(analysed.files.map((f) => [f.path, f]))
+  return { ...analysed, files: admitted.files.map((f) => ({ ...f, ...byPath.get(f.path) })) }
+}
+
+const isAnalysedOnly = (summary: SourceSummaryJson | AnalysedSourceSummary): summary is AnalysedSourceSummary =>
+  summary.files.some((f) => !("fileVersionId" in f))
+
+/** The source summary a run answers with: the report's once there is one, merged as the worker does now for older reports. */
+const sourceSummaryOf = (row: ConversionRow): SourceSummaryJson => {
+  const reported = row.report?.sourceSummary
+  if (reported === undefined) return row.summary.sourceSummary
+  return isAnalysedOnly(reported) ? withAnalysis(row.summary.sourceSummary, reported) : reported
+}
 
 export const toConversionJson = (row: ConversionRow) => ({
   id: row.id,
@@ -131,7 +125,7 @@ export const toConversionJson = (row: ConversionRow) => ({
   outputFileVersionId: row.outputFileVersionId,
   validatorVersion: row.validatorVersion,
   formatVersion: "1.0",
-  sourceSummary: row.report?.sourceSummary ?? row.summary.sourceSummary,
+  sourceSummary: sourceSummaryOf(row),
   sourceMapping: row.report?.sourceMapping ?? row.summary.sourceMapping,
   summary: { estimate: row.summary.estimate, target: row.summary.target, creditCost: { ...row.summary.creditCost, finalChargedCredits: row.finalChargedCredits } },
   estimatedCredits: row.estimatedCredits,

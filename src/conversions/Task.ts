@@ -29,18 +29,9 @@ import { Targets } from "../targets/Targets.js"
 import { analyzeSources, assessFlow, blockMappingOf, coverageOf, planBlocks, type SourceAnalysis } from "./Analysis.js"
 import { RubrFlowConverter } from "./Converter.js"
 import { roleOf } from "./Sources.js"
-import { type AttemptJson, conversionColumns, type ConversionReportJson, ConversionRow, type RepairJson, type SourceSummaryJson } from "./Records.js"
+import { type AttemptJson, conversionColumns, type ConversionReportJson, ConversionRow, type RepairJson, withAnalysis } from "./Records.js"
 import { describeErrors, issueJson, validationJson } from "./Report.js"
 import type { ConversionDraft, ConversionInput, ConversionSource } from "./Types.js"
-
-/** What the start knew of each input file, with what the analysis found in the converted ones. */
-const sourceSummaryOf = (admitted: SourceSummaryJson, analysis: SourceAnalysis): SourceSummaryJson => {
-  const analysed = new Map(analysis.sourceSummary.files.map((f) => [f.path, f]))
-  return {
-    ...analysis.sourceSummary,
-    files: admitted.files.map((f) => ({ ...f, ...analysed.get(f.path) }))
-  }
-}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
@@ -138,7 +129,7 @@ const reportOf = (
   const byCode = <T extends { readonly code: string; readonly message: string }>(items: ReadonlyArray<T>) =>
     [...new Map(items.map((i) => [`${i.code}|${i.message}`, i])).values()]
   return {
-    sourceSummary: sourceSummaryOf(run.summary.sourceSummary, analysis),
+    sourceSummary: withAnalysis(run.summary.sourceSummary, analysis.sourceSummary),
     sourceMapping: { sources: run.summary.sourceMapping.sources, ...coverageOf(draft.document, analysis) },
     blockMapping,
     missingRequirements: byCode([...assessed.missingRequirements, ...draft.missingRequirements]),
