@@ -116,6 +116,33 @@ export const EvalDiff = Schema.Struct({
   truncated: Schema.Boolean
 }).annotations({ identifier: "EvalDiff" })
 
+/** the counts of a run's cases, its verdicts and mean scores */
+export const EvalComparison = Schema.Struct({
+  sourcePassCount: Schema.Int,
+  sourceFailCount: Schema.Int,
+  candidatePassCount: Schema.Int,
+  candidateFailCount: Schema.Int,
+  improvedCount: Schema.Int,
+  regressedCount: Schema.Int,
+  unchangedCount: Schema.Int,
+  sourceMeanScore: Schema.Number,
+  candidateMeanScore: Schema.Number,
+  scoreDelta: Schema.Number
+})
+
+/** who evaluated a completed run, with how many calls and for how long */
+export const EvalMetadata = Schema.Struct({
+  evaluatorVersion: Schema.String,
+  provider: Schema.String,
+  model: Schema.String,
+  modelTier: Schema.String,
+  reasoningEffort: Schema.String,
+  calls: Schema.Int,
+  durationMs: Schema.Number
+})
+
+export const EvalSummary = Schema.Struct({ estimate: EvalEstimate, target: EvalTarget, creditCost: CreditCost })
+
 export const EvalRun = Schema.Struct({
   id: Schema.UUID,
   artifactBundleId: Schema.UUID,
@@ -135,7 +162,7 @@ export const EvalRun = Schema.Struct({
   failCount: Schema.Int.annotations({ description: "cases the candidate failed" }),
   scoreDelta: Schema.NullOr(Schema.Number).annotations({ description: "mean candidate - source score over the cases" }),
   cases: Schema.Array(EvalCase),
-  summary: Schema.Struct({ estimate: EvalEstimate, target: EvalTarget, creditCost: CreditCost }),
+  summary: EvalSummary,
   estimatedCredits: Schema.Number,
   finalChargedCredits: Schema.NullOr(Schema.Number),
   error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
@@ -147,28 +174,9 @@ export const EvalRun = Schema.Struct({
 export const EvalRunDetail = Schema.Struct({
   ...EvalRun.fields,
   results: Schema.Array(EvalCaseResult).annotations({ description: "per case, as judged; kept as evidence when the run fails" }),
-  comparison: Schema.NullOr(Schema.Struct({
-    sourcePassCount: Schema.Int,
-    sourceFailCount: Schema.Int,
-    candidatePassCount: Schema.Int,
-    candidateFailCount: Schema.Int,
-    improvedCount: Schema.Int,
-    regressedCount: Schema.Int,
-    unchangedCount: Schema.Int,
-    sourceMeanScore: Schema.Number,
-    candidateMeanScore: Schema.Number,
-    scoreDelta: Schema.Number
-  })),
+  comparison: Schema.NullOr(EvalComparison),
   diff: Schema.NullOr(EvalDiff),
-  metadata: Schema.NullOr(Schema.Struct({
-    evaluatorVersion: Schema.String,
-    provider: Schema.String,
-    model: Schema.String,
-    modelTier: Schema.String,
-    reasoningEffort: Schema.String,
-    calls: Schema.Int,
-    durationMs: Schema.Number
-  })),
+  metadata: Schema.NullOr(EvalMetadata),
   knownLimitations: Schema.Array(Schema.String),
   usage: Schema.NullOr(Usage),
   reconciliation: Schema.NullOr(Reconciliation)

@@ -2,82 +2,25 @@
 import { Schema } from "effect"
 import { runCostFields } from "../credits/RunCost.js"
 import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
-import { rowsOf, storedJson } from "../db/Query.js"
+import { rowsOf } from "../db/Query.js"
 import { FileId, RunId, VersionId } from "../domain/Ids.js"
-import type { CreditCostJson, Estimate } from "../credits/Estimate.js"
-import type { EvalCase } from "../domain/EvalCase.js"
-import type { VersionDiff } from "./Diff.js"
-import type { CallRecord, SideResult } from "./Types.js"
+import { EvalCase } from "../domain/EvalCase.js"
+import { EvalCaseResult, EvalComparison, EvalDiff, EvalMetadata, EvalSummary, type EvalTarget } from "./Api.js"
 
-export type CasesSource = "request" | "audit_eval_kit" | "generated"
-
-export interface EvalTargetJson {
-  readonly artifactBundleId: string
-  readonly sourceFileId: string
-  readonly sourceFilePath: string
-  readonly sourceFileVersionId: string
-  readonly sourceFileVersionNumber: number
-  readonly sourceHash: string
-  readonly candidateFileId: string
-  readonly candidateFilePath: string
-  readonly candidateFileVersionId: string
-  readonly candidateFileVersionNumber: number
-  readonly candidateHash: string
-  readonly caseCount: number
-  readonly casesSource: CasesSource
-  readonly auditRunId: string | null
-}
-
-export type EvalEstimateJson = Estimate & { readonly caseCount: number }
-
-export interface EvalSummaryJson {
-  readonly estimate: EvalEstimateJson
-  readonly target: EvalTargetJson
-  readonly creditCost: CreditCostJson
-}
-
-export interface CaseResultJson {
-  readonly caseId: string
-  readonly name: string
-  readonly type: "standard" | "scenario"
-  readonly input: string
-  readonly expectedBehavior: string
-  readonly passCriteria: string
-  readonly source: SideResult
-  readonly candidate: SideResult
-  readonly scoreDelta: number
-  readonly verdict: "improved" | "regressed" | "unchanged"
-  readonly calls: ReadonlyArray<CallRecord>
-}
-
-export interface ComparisonJson {
-  readonly sourcePassCount: number
-  readonly sourceFailCount: number
-  readonly candidatePassCount: number
-  readonly candidateFailCount: number
-  readonly improvedCount: number
-  readonly regressedCount: number
-  readonly unchangedCount: number
-  readonly sourceMeanScore: number
-  readonly candidateMeanScore: number
-  readonly scoreDelta: number
-}
+export type CasesSource = typeof EvalTarget.Type["casesSource"]
+export type EvalTargetJson = typeof EvalTarget.Type
+export type EvalSummaryJson = typeof EvalSummary.Type
+export type CaseResultJson = typeof EvalCaseResult.Type
+export type ComparisonJson = typeof EvalComparison.Type
 
 /** What the worker writes when the run completes. */
-export interface EvalAggregateJson {
-  readonly comparison: ComparisonJson
-  readonly diff: VersionDiff
-  readonly metadata: {
-    readonly evaluatorVersion: string
-    readonly provider: string
-    readonly model: string
-    readonly modelTier: string
-    readonly reasoningEffort: string
-    readonly calls: number
-    readonly durationMs: number
-  }
-  readonly knownLimitations: ReadonlyArray<string>
-}
+export const StoredEvalAggregate = Schema.Struct({
+  comparison: EvalComparison,
+  diff: EvalDiff,
+  metadata: EvalMetadata,
+  knownLimitations: Schema.Array(Schema.String)
+})
+export type EvalAggregateJson = typeof StoredEvalAggregate.Type
 
 /** One side of an eval as read from its file version (the evaluator's EvalSide). */
 export const EvalSideRow = Schema.Struct({
@@ -102,12 +45,12 @@ export const EvalRunRow = Schema.Struct({
   rubricKey: Schema.String,
   rubricVersion: Schema.String,
   evaluatorVersion: Schema.String,
-  cases: storedJson<ReadonlyArray<EvalCase>>("EvalCases"),
+  cases: Schema.Array(EvalCase),
   casesSource: Schema.Literal("request", "audit_eval_kit", "generated"),
   caseCount: Schema.Number,
-  summary: storedJson<EvalSummaryJson>("EvalSummaryJson"),
-  results: storedJson<ReadonlyArray<CaseResultJson>>("CaseResults"),
-  aggregate: Schema.NullOr(storedJson<EvalAggregateJson>("EvalAggregateJson")),
+  summary: EvalSummary,
+  results: Schema.Array(EvalCaseResult),
+  aggregate: Schema.NullOr(StoredEvalAggregate),
   ...runCostFields,
   ...runEndFields
 })

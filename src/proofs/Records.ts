@@ -1,24 +1,13 @@
 /** The proof report record as stored in `proof_reports`, and its wire shapes. */
 import { Schema } from "effect"
 import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
-import { rowsOf, storedJson } from "../db/Query.js"
+import { rowsOf } from "../db/Query.js"
 import { RunId, VersionId } from "../domain/Ids.js"
-import type { CreditCostJson } from "../credits/Estimate.js"
+import { CreditCost } from "../credits/Schemas.js"
+import { ExportFailure, ExportMetadata } from "./Api.js"
 
-export interface ExportMetadataJson {
-  readonly provider: "filesystem" | "s3"
-  readonly key: string
-  readonly bucket: string | null
-  readonly sizeBytes: number
-  readonly sha256: string
-  readonly storedAt: string
-}
-
-export interface ExportFailureJson {
-  readonly reason: string
-  readonly message: string
-  readonly at: string
-}
+export type ExportMetadataJson = typeof ExportMetadata.Type
+export type ExportFailureJson = typeof ExportFailure.Type
 
 export const ProofReportRow = Schema.Struct({
   ...runHeadFields,
@@ -28,12 +17,12 @@ export const ProofReportRow = Schema.Struct({
   sourceContentHash: Schema.String,
   candidateFileVersionId: VersionId,
   candidateContentHash: Schema.String,
-  summary: storedJson<{ readonly creditCost: CreditCostJson }>("ProofSummaryJson"),
+  summary: Schema.Struct({ creditCost: CreditCost }),
   document: Schema.NullOr(Schema.String),
   signingKid: Schema.NullOr(Schema.String),
   signingAlg: Schema.NullOr(Schema.String),
-  export: Schema.NullOr(storedJson<ExportMetadataJson>("ExportMetadataJson")),
-  exportFailure: Schema.NullOr(storedJson<ExportFailureJson>("ExportFailureJson")),
+  export: Schema.NullOr(ExportMetadata),
+  exportFailure: Schema.NullOr(ExportFailure),
   ...runEndFields
 })
 export type ProofReportRow = typeof ProofReportRow.Type
