@@ -95,9 +95,3 @@ export type Rows = ReturnType<typeof makeRows>
 /** Rows of statements that return nothing worth reading (`RETURNING 1`, a count the caller ignores). */
 export const anyRows: RowsOf<unknown> = { name: "unread", decode: Either.right }
 
-/**
- * A JSON column this service writes itself (a run's summary, result, usage): its row checks that it
- * holds a JSON object or array, typed as the shape the same code wrote with `JSON.stringify`.
- */
-export const storedJson = <A extends object>(identifier: string): Schema.Schema<A> =>
-  Schema.declare((u: unknown): u is A => typeof u === "object" && u !== null, { identifier })
