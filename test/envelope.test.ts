@@ -7,6 +7,7 @@ import pg from "pg"
 import { inject } from "vitest"
 import { inOneMinuteWindow, makeTestApp, type OpenApiDocument, sleep, TestApp } from "./support/TestApp.js"
 import { call, expectError } from "./support/fixtures.js"
+import type { BodyOf } from "./support/Api.js"
 
 layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope", (it) => {
   it.effect("malformed JSON is 400 validation_failed", () =>
@@ -78,7 +79,7 @@ layer(makeTestApp({ env: { SERVICE_MAX_BODY_BYTES: "4096" } }))("error envelope"
           body,
           duplex: "half"
         } as RequestInit)
-        return { status: response.status, headers: response.headers, body: await response.json() }
+        return { status: response.status, headers: response.headers, body: (await response.json()) as BodyOf<"POST", "/api-keys"> }
       })
       expectError(streamed, 413, "payload_too_large")
       const listed = yield* call((app) => app.request("GET", "/api-keys", { token }))

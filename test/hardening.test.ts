@@ -10,11 +10,12 @@ import { openApiDocument } from "../src/system/Http.js"
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "../src/http/JsonDepth.js"
 import { inOneMinuteWindow, makeTestApp } from "./support/TestApp.js"
 import { call } from "./support/fixtures.js"
+import type { BodyOf, ErrorBody } from "./support/Api.js"
 
 const nestedArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 const nestedObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)
 
-const expectDepthError = (reply: { status: number; body: any }) => {
+const expectDepthError = (reply: { readonly status: number; readonly body: ErrorBody }) => {
   expect(reply.status).toBe(400)
   expect(reply.body.error.code).toBe("validation_failed")
   expect(reply.body.error.message).toBe("The request body nests deeper than 64 levels.")
@@ -83,7 +84,7 @@ layer(makeTestApp({ env: { SERVICE_RATE_LIMIT_PUBLIC_IP_PER_MINUTE: "1000" } }))
             }),
             duplex: "half"
           } as RequestInit)
-          return { status: response.status, body: (await response.json()) as any }
+          return { status: response.status, body: (await response.json()) as BodyOf<"POST", "/artifact-bundles"> }
         })
       expectDepthError(yield* send(`{"name":"x","settings":${nestedArray(5000)}}`))
       const ok = yield* send(JSON.stringify({ name: "streamed" }))

@@ -13,6 +13,7 @@ import { contentSecurityPolicy, DASHBOARD_DIST } from "../../src/dashboard/Asset
 import { isLoopbackHost } from "../../src/dashboard/DevSignIn.js"
 import { makeTestApp, TestApp } from "../support/TestApp.js"
 import { call } from "../support/fixtures.js"
+import type { BodyOf, ErrorBody } from "../support/Api.js"
 
 const originOf = (app: typeof TestApp.Service) => app.baseUrl.replace(/\/api\/v1$/, "")
 
@@ -71,7 +72,7 @@ layer(makeTestApp({ devJwks: true }))("out of the box (the service's own develop
       const app = yield* TestApp
       const post = (headers: Record<string, string>) =>
         Effect.promise(() =>
-          new Promise<{ status: number; body: any }>((resolve, reject) => {
+          new Promise<{ status: number; body: BodyOf<"POST", "/dev/sign-in"> }>((resolve, reject) => {
             const request = Http.request(`${app.baseUrl}/dev/sign-in`, { method: "POST", headers }, (response) => {
               let text = ""
               response.on("data", (chunk) => (text += chunk))
@@ -203,7 +204,7 @@ layer(makeTestApp())("a token without the provider claim, `oidc` not allowed (th
       const wrongMethod = yield* call((app) => app.request("GET", "/api-keys/00000000-0000-4000-8000-000000000000"))
       expect([wrongMethod.status, wrongMethod.body.error.code]).toEqual([405, "method_not_allowed"])
       const outside = yield* call((app) => fetch(`${originOf(app)}/api/other`))
-      expect([outside.status, (yield* Effect.promise(() => outside.json() as Promise<any>)).error.code]).toEqual([404, "not_found"])
+      expect([outside.status, (yield* Effect.promise(() => outside.json() as Promise<ErrorBody>)).error.code]).toEqual([404, "not_found"])
       const post = yield* call((app) => fetch(`${originOf(app)}/bundles`, { method: "POST" }))
       expect(post.status).toBe(404)
     }))

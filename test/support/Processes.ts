@@ -13,6 +13,7 @@ import * as Path from "node:path"
 import pg from "pg"
 import { type DevKey, generateDevKey, mintToken } from "../../src/auth/DevTokens.js"
 import { freePort, startEmbedded } from "../../src/db/EmbeddedPostgres.js"
+import type { BodyOf } from "./Api.js"
 
 export const tempDir = (prefix: string) => {
   const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix))
@@ -133,7 +134,12 @@ export interface ServiceProcess {
   /** resolves when the process exits: its code and signal, and when */
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null; readonly at: number }>
   readonly running: () => boolean
-  readonly request: (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: any }>
+  /** as TestApp's: the reply body typed by the contract's endpoint for this method and path (the text when it is not JSON) */
+  readonly request: <const M extends string, const P extends string>(
+    method: M,
+    path: P,
+    options?: { token?: string; body?: unknown }
+  ) => Promise<{ status: number; body: BodyOf<M, P> }>
   readonly kill: (signal?: NodeJS.Signals) => void
 }
 
@@ -211,7 +217,7 @@ export const spawnService = async (env: Record<string, string>): Promise<Service
       }),
     exited,
     running: () => child.exitCode === null && child.signalCode === null,
-    request: async (method, path, options = {}) => {
+    request: async <const M extends string, const P extends string>(method: M, path: P, options: { token?: string; body?: unknown } = {}) => {
       const response = await fetch(baseUrl + path, {
         method,
         headers: {
@@ -222,13 +228,13 @@ export const spawnService = async (env: Record<string, string>): Promise<Service
         signal: AbortSignal.timeout(20_000)
       })
       const text = await response.text()
-      let body: any
+      let body: unknown
       try {
         body = JSON.parse(text)
       } catch {
         body = text
       }
-      return { status: response.status, body }
+      return { status: response.status, body: body as BodyOf<M, P> }
     },
     kill: (signal = "SIGKILL") => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
