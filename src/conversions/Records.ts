@@ -14,18 +14,12 @@ import {
   ConversionValidation,
   Count,
   Note,
-  type SourceFile,
   SourceMapping,
   SourceSummary,
-  SourceTotals,
-  type ValidationIssue
+  SourceTotals
 } from "./Api.js"
 
 export type SourceSummaryJson = typeof SourceSummary.Type
-export type SourceFileJson = typeof SourceFile.Type
-export type SourceMappingJson = typeof SourceMapping.Type
-export type IssueJson = typeof ValidationIssue.Type
-export type ValidationJson = typeof ConversionValidation.Type
 export type RepairJson = typeof ConversionRepair.Type
 /** One text the validator checked: the first draft, then the repair's (the texts the issues' lines count in). */
 export type AttemptJson = typeof ConversionAttempt.Type

@@ -1,8 +1,8 @@
 /** Pure pieces of the conversion report: the validator's result in the report's shape. */
 import type { ValidationIssue, ValidationResult } from "../rubr_flow/Validator.js"
-import type { IssueJson, ValidationJson } from "./Records.js"
+import type { ConversionValidation, ValidationIssue as ReportIssue } from "./Api.js"
 
-export const issueJson = (issue: ValidationIssue): IssueJson => ({
+export const issueJson = (issue: ValidationIssue): typeof ReportIssue.Type => ({
   code: issue.code,
   severity: issue.severity,
   message: issue.message,
@@ -10,7 +10,7 @@ export const issueJson = (issue: ValidationIssue): IssueJson => ({
   path: issue.path
 })
 
-export const validationJson = (result: ValidationResult): ValidationJson => ({
+export const validationJson = (result: ValidationResult): typeof ConversionValidation.Type => ({
   valid: result.valid,
   validatorVersion: result.validatorVersion,
   errorCount: result.issues.filter((i) => i.severity === "error").length,

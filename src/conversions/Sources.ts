@@ -7,7 +7,7 @@ import { isInstructionFile } from "../review/mock/Document.js"
 import type { ModelTier, ReasoningEffort } from "../ai/Usage.js"
 import { lineCount } from "../rubr_flow/Validator.js"
 import type { InputFile, ResolvedTarget } from "../targets/Targets.js"
-import type { SourceFileJson, SourceMappingJson } from "./Records.js"
+import type { SourceFile, SourceMapping } from "./Api.js"
 
 /** Prompt, the format's description and instructions. */
 export const CONVERSION_PROMPT_TOKENS = 1_200
@@ -51,7 +51,7 @@ export const roleOf = (resolved: { readonly mode: "file" | "bundle"; readonly fi
 export const admittedSources = (resolved: ResolvedTarget) => {
   const role = roleOf(resolved)
   const targetVersionId = resolved.target?.fileVersionId ?? null
-  const files: Array<SourceFileJson & { readonly file: InputFile }> = resolved.files.map((f) => ({
+  const files: Array<typeof SourceFile.Type & { readonly file: InputFile }> = resolved.files.map((f) => ({
     path: f.path,
     fileVersionId: f.fileVersionId,
     contentHash: f.contentHash,
@@ -60,7 +60,7 @@ export const admittedSources = (resolved: ResolvedTarget) => {
     file: f
   }))
   const artifacts = files.filter((f) => f.role === "artifact")
-  const sourceMapping: SourceMappingJson = {
+  const sourceMapping: typeof SourceMapping.Type = {
     sources: artifacts.map(({ file: _file, ...rest }) => rest),
     totalLines: null,
     mappedLines: null,
