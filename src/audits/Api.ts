@@ -7,11 +7,10 @@ import { Authentication } from "../auth/Authentication.js"
 import { Access, access } from "../auth/Scopes.js"
 import { statuses } from "../http/Endpoint.js"
 import { Envelope, NullableTimestamp, Timestamp } from "../http/Envelope.js"
-import { Job } from "../jobs/Api.js"
 import { IntFromString } from "../http/PageParams.js"
-import { runRoutes } from "../jobs/RunRoutes.js"
-import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { ModelTier, ReasoningEffort, ResultMetadata, Usage } from "../ai/Usage.js"
+import { estimateAnswerFields, runRoutes, startAnswer } from "../jobs/RunRoutes.js"
+import { chargeFields, CreditCost, usageFields, WorkEstimate } from "../credits/Schemas.js"
+import { ModelTier, ReasoningEffort, ResultMetadata } from "../ai/Usage.js"
 import { ArtifactType } from "../domain/Artifact.js"
 import { CriterionScore, Finding } from "../review/Types.js"
 import { EvalCase } from "../domain/EvalCase.js"
@@ -93,26 +92,15 @@ export const AuditRunDetail = Schema.Struct({
   }),
   error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
   resultMetadata: Schema.NullOr(ResultMetadata),
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
-  usage: Schema.NullOr(Usage),
-  reconciliation: Schema.NullOr(Reconciliation),
+  ...chargeFields,
+  ...usageFields,
   appliedAt: NullableTimestamp
 }).annotations({ identifier: "AuditRunDetail" })
 
-export const StartAuditData = Schema.Struct({
-  auditRun: AuditRun,
-  job: Job,
-  jobId: Schema.UUID,
-  creditCost: CreditCost,
-  estimate: AuditEstimate,
-  target: AuditTarget
-})
+export const StartAuditData = startAnswer("auditRun", AuditRun, AuditEstimate, AuditTarget)
 
 export const EstimateAuditData = Schema.Struct({
-  estimate: AuditEstimate,
-  creditCost: CreditCost,
-  target: AuditTarget,
+  ...estimateAnswerFields(AuditEstimate, AuditTarget),
   identicalAuditRun: Schema.NullOr(Schema.Struct({ id: Schema.UUID, status: Schema.Literal("queued", "running", "completed") }))
 })
 

@@ -3,11 +3,9 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
-import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
-import { Job } from "../jobs/Api.js"
-import { runRoutes } from "../jobs/RunRoutes.js"
-import { ResultMetadata, Usage } from "../ai/Usage.js"
+import { chargeFields, CreditCost, usageFields, WorkEstimate } from "../credits/Schemas.js"
+import { estimateAnswerFields, runEndAnswerFields, runRoutes, startAnswer } from "../jobs/RunRoutes.js"
+import { ResultMetadata } from "../ai/Usage.js"
 import { EvalCase } from "../domain/EvalCase.js"
 import { TargetFields, TargetSelection } from "../targets/Schemas.js"
 
@@ -146,12 +144,8 @@ export const Conversion = Schema.Struct({
   sourceSummary: SourceSummary,
   sourceMapping: SourceMapping,
   summary: ConversionSummary,
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
-  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  completedAt: NullableTimestamp
+  ...chargeFields,
+  ...runEndAnswerFields
 }).annotations({ identifier: "RubrFlowConversion" })
 
 export const ConversionReport = Schema.Struct({
@@ -166,20 +160,12 @@ export const ConversionReport = Schema.Struct({
   suggestedEvals: Schema.Array(EvalCase),
   remainingRisks: Schema.Array(Note),
   resultMetadata: Schema.NullOr(ResultMetadata),
-  usage: Schema.NullOr(Usage),
-  reconciliation: Schema.NullOr(Reconciliation)
+  ...usageFields
 }).annotations({ identifier: "RubrFlowConversionReport" })
 
-export const StartConversionData = Schema.Struct({
-  conversion: Conversion,
-  job: Job,
-  jobId: Schema.UUID,
-  creditCost: CreditCost,
-  estimate: WorkEstimate,
-  target: ConversionTarget
-})
+export const StartConversionData = startAnswer("conversion", Conversion, WorkEstimate, ConversionTarget)
 
-export const EstimateConversionData = Schema.Struct({ estimate: WorkEstimate, creditCost: CreditCost, target: ConversionTarget })
+export const EstimateConversionData = Schema.Struct(estimateAnswerFields(WorkEstimate, ConversionTarget))
 
 const routes = runRoutes({
   names: { list: "listConversions", start: "startConversion", estimate: "estimateConversion", get: "getConversion" },

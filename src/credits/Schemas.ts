@@ -1,6 +1,6 @@
 /** Wire schemas shared by every kind of credit-spending work: the estimate and the credit cost. */
 import { Schema } from "effect"
-import { ModelTier, ReasoningEffort } from "../ai/Usage.js"
+import { ModelTier, ReasoningEffort, Usage } from "../ai/Usage.js"
 
 export const WorkEstimate = Schema.Struct({
   mode: Schema.Literal("dynamic", "flat", "free"),
@@ -49,3 +49,15 @@ export const Reconciliation = Schema.Struct({
   overageCredits: Schema.Number,
   note: Schema.String
 }).annotations({ identifier: "Reconciliation" })
+
+/** What a run was estimated and, once it ended, charged (null until then). */
+export const chargeFields = {
+  estimatedCredits: Schema.Number,
+  finalChargedCredits: Schema.NullOr(Schema.Number)
+}
+
+/** A run's provider usage and its reconciliation, as stored and as its detail answers them (null until known). */
+export const usageFields = {
+  usage: Schema.NullOr(Usage),
+  reconciliation: Schema.NullOr(Reconciliation)
+}

@@ -3,10 +3,8 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Authentication } from "../auth/Authentication.js"
-import { CreditCost, Reconciliation, WorkEstimate } from "../credits/Schemas.js"
-import { NullableTimestamp, Timestamp } from "../http/Envelope.js"
-import { Job } from "../jobs/Api.js"
-import { runRoutes } from "../jobs/RunRoutes.js"
+import { chargeFields, CreditCost, usageFields, WorkEstimate } from "../credits/Schemas.js"
+import { estimateAnswerFields, runEndAnswerFields, runRoutes, startAnswer } from "../jobs/RunRoutes.js"
 import { Usage } from "../ai/Usage.js"
 import { EvalCase } from "../domain/EvalCase.js"
 
@@ -163,12 +161,8 @@ export const EvalRun = Schema.Struct({
   scoreDelta: Schema.NullOr(Schema.Number).annotations({ description: "mean candidate - source score over the cases" }),
   cases: Schema.Array(EvalCase),
   summary: EvalSummary,
-  estimatedCredits: Schema.Number,
-  finalChargedCredits: Schema.NullOr(Schema.Number),
-  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  completedAt: NullableTimestamp
+  ...chargeFields,
+  ...runEndAnswerFields
 }).annotations({ identifier: "EvalRun" })
 
 export const EvalRunDetail = Schema.Struct({
@@ -178,20 +172,12 @@ export const EvalRunDetail = Schema.Struct({
   diff: Schema.NullOr(EvalDiff),
   metadata: Schema.NullOr(EvalMetadata),
   knownLimitations: Schema.Array(Schema.String),
-  usage: Schema.NullOr(Usage),
-  reconciliation: Schema.NullOr(Reconciliation)
+  ...usageFields
 }).annotations({ identifier: "EvalRunDetail" })
 
-export const StartEvalData = Schema.Struct({
-  evalRun: EvalRun,
-  job: Job,
-  jobId: Schema.UUID,
-  creditCost: CreditCost,
-  estimate: EvalEstimate,
-  target: EvalTarget
-})
+export const StartEvalData = startAnswer("evalRun", EvalRun, EvalEstimate, EvalTarget)
 
-export const EstimateEvalData = Schema.Struct({ estimate: EvalEstimate, creditCost: CreditCost, target: EvalTarget })
+export const EstimateEvalData = Schema.Struct(estimateAnswerFields(EvalEstimate, EvalTarget))
 
 const routes = runRoutes({
   names: { list: "listEvals", start: "startEval", estimate: "estimateEval", get: "getEval" },

@@ -9,9 +9,11 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { Access, access, type Scope } from "../auth/Scopes.js"
 import { type ErrorStatus, statuses } from "../http/Endpoint.js"
-import { Envelope, Pagination } from "../http/Envelope.js"
+import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { BundlePath, CursorPageParams } from "../http/PageParams.js"
+import { CreditCost } from "../credits/Schemas.js"
+import { Job } from "./Api.js"
 
 /** A route's words in the OpenAPI document. */
 export interface RouteDocs {
@@ -58,6 +60,32 @@ export interface RunRoutesDef<
   readonly listStatuses: ListStatuses
   readonly docs: { readonly list: RouteDocs; readonly start: RouteDocs; readonly estimate: RouteDocs; readonly get: RouteDocs }
 }
+
+/** How a run ended (a safe error) and when: the last fields of a conversion's, an eval's and a proof report's answer. */
+export const runEndAnswerFields = {
+  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  completedAt: NullableTimestamp
+}
+
+/** What a start answers, every kind in this order: the run, its job, the credits debited, the estimate and the target. */
+export const startAnswer = <const K extends string, Run extends Schema.Schema.Any, E extends Schema.Schema.Any, T extends Schema.Schema.Any>(
+  runKey: K,
+  run: Run,
+  estimate: E,
+  target: T
+) =>
+  Schema.Struct({ [runKey]: run, job: Job, jobId: Schema.UUID, creditCost: CreditCost, estimate, target }) as unknown as Schema.Struct<
+    { [P in K]: Run } & { job: typeof Job; jobId: typeof Schema.UUID; creditCost: typeof CreditCost; estimate: E; target: T }
+  >
+
+/** What an estimate answers (a kind may add fields after these): what a start would be charged, for which target. */
+export const estimateAnswerFields = <E extends Schema.Schema.Any, T extends Schema.Schema.Any>(estimate: E, target: T) => ({
+  estimate,
+  creditCost: CreditCost,
+  target
+})
 
 const documented = (docs: RouteDocs) =>
 <Ep extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: Ep): Ep =>

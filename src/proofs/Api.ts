@@ -11,10 +11,11 @@ import { Access, access } from "../auth/Scopes.js"
 import { CreditCost } from "../credits/Schemas.js"
 import { EvalRequestFields, EvalRun } from "../evals/Api.js"
 import { statuses } from "../http/Endpoint.js"
-import { Envelope, NullableTimestamp, Pagination, Timestamp } from "../http/Envelope.js"
+import { Envelope, Pagination } from "../http/Envelope.js"
 import { IdempotencyHeaders } from "../http/IdempotencyKey.js"
 import { BundlePath, CursorPageParams } from "../http/PageParams.js"
 import { Job } from "../jobs/Api.js"
+import { runEndAnswerFields } from "../jobs/RunRoutes.js"
 
 export const ProofReportRequest = Schema.Struct({
   evalRunId: Schema.optional(Schema.UUID).annotations({
@@ -65,10 +66,7 @@ export const ProofReport = Schema.Struct({
   export: Schema.NullOr(ExportMetadata),
   exportFailure: Schema.NullOr(ExportFailure),
   exportPath: Schema.NullOr(Schema.String).annotations({ description: "the export route, once the report is completed" }),
-  error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  completedAt: NullableTimestamp
+  ...runEndAnswerFields
 }).annotations({ identifier: "ProofReport" })
 
 export const ProofReportDetail = Schema.Struct({
