@@ -28,6 +28,15 @@ export const BundleRow = Schema.Struct({
 export type BundleRow = typeof BundleRow.Type
 export const BundleRows = rowsOf("bundle", BundleRow)
 
+/** A version's bytes as file_versions describes them; a file row shows its latest version's. */
+const contentFields = {
+  sizeBytes: Schema.Number,
+  contentHash: Schema.String,
+  mediaType: Schema.String,
+  detectedLanguage: Schema.String,
+  storageProvider: Schema.String
+}
+
 export const FileRow = Schema.Struct({
   id: FileId,
   artifactBundleId: BundleId,
@@ -36,11 +45,7 @@ export const FileRow = Schema.Struct({
   status: Schema.String,
   isPrimary: Schema.Boolean,
   latestVersionNumber: Schema.Number,
-  sizeBytes: Schema.Number,
-  contentHash: Schema.String,
-  mediaType: Schema.String,
-  detectedLanguage: Schema.String,
-  storageProvider: Schema.String,
+  ...contentFields,
   deletedAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
@@ -56,14 +61,10 @@ export const VersionRow = Schema.Struct({
   artifactBundleVersionNumber: Schema.Number,
   filePath: Schema.String,
   source: Schema.String,
-  contentHash: Schema.String,
-  sizeBytes: Schema.Number,
   parentVersionId: Schema.NullOr(VersionId),
   restoredFromVersionId: Schema.NullOr(VersionId),
   message: Schema.NullOr(Schema.String),
-  mediaType: Schema.String,
-  detectedLanguage: Schema.String,
-  storageProvider: Schema.String,
+  ...contentFields,
   createdAt: Schema.DateFromSelf
 })
 export type VersionRow = typeof VersionRow.Type
