@@ -219,10 +219,13 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
       if (!REVERSING.has(later.verb)) continue
       const laterWords = new Set(contentWords(later.plain).slice(1))
       if (laterWords.size === 0) continue
+      // the later step's own act, in any form ("delete" → "which ones to delete", "deletion")
+      const act = new RegExp(`\\b${later.verb.replace(/e$/, "")}`, "i")
       for (let i = 0; i < j; i++) {
         const earlier = items[i]!
-        // a step that itself removes something is not undone by removing more
-        if (REVERSING.has(earlier.verb) || earlier.verb === "" || TEMPORARY.test(earlier.plain)) continue
+        // a step that itself removes something is not undone by removing more; one that names the
+        // removal ("ask which ones to delete", "list what to remove") prepares it, and the later step carries it out
+        if (REVERSING.has(earlier.verb) || earlier.verb === "" || TEMPORARY.test(earlier.plain) || act.test(earlier.plain)) continue
         const earlierWords = new Set(contentWords(earlier.plain).slice(1))
         const shared = overlap(laterWords, earlierWords)
         // the later step's object is the earlier step's: most of its words come from there

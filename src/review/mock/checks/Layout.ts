@@ -121,6 +121,27 @@ const headingLevels = (o: Out, doc: CheckContext["doc"]): void => {
   o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
 }
 
+/**
+ * Top-level sections written as XML tags: a line that is only an opening tag (`<instructions>`) and,
+ * further down, a line that is only its closing tag, not inside another such section.
+ */
+export const xmlSections = (doc: Doc): number => {
+  const lines = doc.split.lines
+  let count = 0
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n]) continue
+    const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(lines[n - 1]!)
+    if (!open) continue
+    const close = new RegExp(`^\\s*</${open[1]}>\\s*$`, "i")
+    let k = n + 1
+    while (k <= lines.length && !close.test(lines[k - 1]!)) k++
+    if (k > lines.length) continue
+    count++
+    n = k
+  }
+  return count
+}
+
 /** Headings: none at all, no title or several, no sections; levels skipped, empty or repeated sections. */
 const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
   const hs = doc.md.headings
@@ -161,7 +182,8 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       )
       o.deduct(10, "several top-level headings")
     }
-    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle)) {
+    // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle) && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",

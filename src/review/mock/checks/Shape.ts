@@ -175,7 +175,9 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     return out
   }
   // the parts of a section, its subsections included
-  const partsOf = (i: number, top: boolean): Set<string> => {
+  // `inline`: a list written in a sentence counts (for the last section: what it lacks, it lacks in every
+  // form); the earlier siblings' pattern is read from their marked parts only
+  const partsOf = (i: number, top: boolean, inline = false): Set<string> => {
     const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
     const parts = new Set<string>()
     for (let n = hs[i]!.line + 1; n <= end; n++) {
@@ -186,7 +188,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
         continue
       }
       if (/^\s*\|/.test(l)) parts.add("a table")
-      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l)) parts.add("a list")
+      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l) || (inline && inlineList(l))) parts.add("a list")
       const label = /^\s*(?:[-*+]\s+)?(?:\*\*|__)([^*_]{2,30}?):?(?:\*\*|__)/.exec(l)
       if (label) parts.add(`the part "${label[1]!.replace(/:$/, "")}"`)
     }
@@ -199,7 +201,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     // top-level sections are of many kinds: a shared part is a pattern only over three of them at least
     if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i) {
       const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
-      const mine = partsOf(i, top)
+      const mine = partsOf(i, top, true)
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       if (lacking.length > 0) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
@@ -210,6 +212,16 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
   }
   return out
 })
+
+/**
+ * A list written in a sentence: a colon, then three or more items separated by commas or semicolons
+ * ("End with: the count, the patterns fixed, and every suppression added."). The items are there.
+ */
+const inlineList = (line: string): boolean => {
+  const colon = line.indexOf(": ")
+  if (colon < 0) return false
+  return line.slice(colon + 2).replace(/\([^()]*\)/g, "").split(/[,;]/).filter((x) => x.trim() !== "").length >= 3
+}
 
 /** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
 const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
@@ -432,7 +444,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const a = blocks[k - 1]!
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows)
@@ -457,6 +469,29 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
   }
   return out
 })
+
+/** A token of code: a number, a flag, a dotted, slashed or snake_case name, a call, an assignment. */
+const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])$/i
+
+/**
+ * A list that comments on the code block right above it: one of its items names a token of that code
+ * (its exit code, a flag, a file, a function), written in inline code or as it is. Notes on a script
+ * need no heading of their own; a list that names nothing of the code is another part.
+ */
+const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
+  const codeTokens = new Set<string>()
+  for (let n = code.start + 1; n < code.end; n++) {
+    for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) if (CODE_TOKEN.test(t)) codeTokens.add(t.toLowerCase())
+  }
+  if (codeTokens.size === 0) return false
+  for (let n = list.start; n <= list.end; n++) {
+    for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) {
+      const w = t.replace(/[.!?)]+$/, "").toLowerCase()
+      if (CODE_TOKEN.test(w) && codeTokens.has(w)) return true
+    }
+  }
+  return false
+}
 
 /** Sections about when to use a skill, or what it is: not where its procedure belongs. */
 const INTRO_SECTION = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i
