@@ -126,3 +126,59 @@ describe("SK-EX-MISSING: a table of the exact commands shows them in use", () =>
     expect(findingOf(review(table), "SK-EX-MISSING")?.severity).toBe("info")
   })
 })
+
+describe("damage read from structure in skills of other layouts", () => {
+  it("SK-STRUCT-RUN-TOGETHER: a procedure with no introduction, after its section's own code, lost its heading; a lead-in or a bold label introduces one", () => {
+    const section = (intro: string) =>
+      `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n## Where things live\n\n\`\`\`text\nnotes/\n└── v2.3.0.md\n\`\`\`\n\nEach release has one file, named after its tag.\n\n${intro}1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n`
+    const joined = section("")
+    expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart).toBe(lineOf(joined, "1. List"))
+    expect(ids(review(section("To write the notes of a release:\n\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(section("**Writing a release**\n\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+
+  it("SK-STRUCT-RUN-TOGETHER: so does a table or a procedure in a code block; one right under its heading, or led into, does not", () => {
+    const base = `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n## Before you start\n\n- Know the version.\n- Have \`gh\` signed in.\n\nThe notes go to the release page.\n\n`
+    const table = "| label | section |\n|---|---|\n| feature | Features |\n| bug | Fixes |\n"
+    const code = "```text\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n```\n"
+    for (const part of [table, code]) {
+      const joined = base + part
+      expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart, part).toBe(lineOf(joined, part.split("\n")[0]!))
+      expect(ids(review(base.replace("The notes go to the release page.", "The notes go to the release page, by label:") + part)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
+      expect(ids(review(`${base}## Sections\n\n${part}`)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
+      expect(ids(review(base.replace("The notes go to the release page.", "The notes go to the release page; the sections are listed below.") + part)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    }
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: a step whose instruction comes before a colon is read by that instruction", () => {
+    const step = SAMPLE_SKILL.replace("3. Group the pull requests by label into Features, Fixes and Internal.", "3. Group the pull requests by label: Features, Fixes and Internal.")
+    const text = step.replace("## Verification", "## Notes\n\nNever group the pull requests by label.\n\n## Verification")
+    expect(findingOf(review(text), "SK-CONS-ALWAYS-NEVER")?.lineStart).toBe(lineOf(text, "Never group"))
+    // a label that is no instruction is still set apart: the step is what follows it
+    const labelled = SAMPLE_SKILL.replace("3. Group the pull requests", "3. **Grouping**: Group the pull requests")
+      .replace("## Verification", "## Notes\n\nNever group the pull requests by label into Features, Fixes and Internal.\n\n## Verification")
+    expect(ids(review(labelled))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: the apply removes a contradicting sentence that holds inline code", () => {
+    const text = withRule("Never delete anything under `/var/lib/notes` by hand.").replace("## Verification", "## Notes\n\nAlways delete anything under `/var/lib/notes` by hand.\n\n## Verification")
+    const r = review(text)
+    expect(ids(r)).toContain("SK-CONS-ALWAYS-NEVER")
+    expect(r.improvedVersion).not.toBeNull()
+    expect(r.improvedVersion!.content).not.toContain("Always delete anything")
+    expect(r.improvedVersion!.content).toContain("Never delete anything under `/var/lib/notes` by hand.")
+  })
+
+  it("SK-CONS-UNDO-STEP: what a step makes is its object, not the place it puts it", () => {
+    const text = withStep("Add the summary next to the old notes.\n7. Remove the summary.")
+    expect(findingOf(review(text), "SK-CONS-UNDO-STEP")?.lineStart).toBe(lineOf(text, "7. Remove"))
+    expect(ids(review(withStep("Add a temporary summary next to the notes.\n7. Remove the summary.")))).not.toContain("SK-CONS-UNDO-STEP")
+  })
+
+  it("SK-STEPS-MISSING: a description that diagnoses or troubleshoots does a job", () => {
+    const body = (verb: string) =>
+      `---\nname: release-notes\ndescription: ${verb} failed release-note builds from their logs. Use when the notes job fails.\n---\n\n# Release Notes Builds\n\nThe job logs say what went wrong.\n\n\`\`\`bash\ngh run view --log-failed\ngh run list --workflow notes.yml\n\`\`\`\n`
+    expect(ids(review(body("Diagnoses")))).toContain("SK-STEPS-MISSING")
+    expect(ids(review(body("Troubleshoots")))).toContain("SK-STEPS-MISSING")
+  })
+})

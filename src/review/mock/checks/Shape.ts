@@ -452,19 +452,37 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       if (joined) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
-    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost
+    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost.
+    // In any other section, a procedure with no introduction at all (the paragraph right above it
+    // neither leads into it with ":" nor is a bold label), after the section's own list, code or table
     const heading = doc.md.headings.find((h) => h.line === from - 1)
-    if (heading && INTRO_SECTION.test(plainText(heading.text))) {
-      for (let k = 1; k < blocks.length; k++) {
-        const b = blocks[k]!
-        if (b.kind !== "ordered" || out.some((x) => x.block === b)) continue
-        const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
-        if (items.length < 3 || items.filter((it) => isImperative(it.text) === true).length < items.length * 0.6) continue
-        // its lead-in sentence ("To write any internal communication:") goes with it
-        const lead = blocks[k - 1]!.kind === "paragraph" && /:\s*$/.test(doc.split.lines[blocks[k - 1]!.end - 1] ?? "") ? k - 1 : k
-        if (lead === 0) continue
-        out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
+    const intro = heading !== undefined && INTRO_SECTION.test(plainText(heading.text))
+    for (let k = 1; heading && k < blocks.length; k++) {
+      const b = blocks[k]!
+      if (out.some((x) => x.block === b)) continue
+      // a part with its own shape: a procedure (a numbered list of actions, or numbered lines in a code
+      // block) or, outside the introduction, a table
+      const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
+      const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
+      const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
+      if (!procedure && !numberedCode && !(!intro && b.kind === "table")) continue
+      const prev = blocks[k - 1]!
+      const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
+      if (!intro) {
+        // a bold label heads it; a sentence pointing forward ("… are listed below.", "the following") introduces it
+        const labelled = prev.kind === "paragraph" && (/^\s*(\*\*|__)/.test(doc.split.lines[prev.start - 1] ?? "") ||
+          /\b(below|the following|as follows)\b[^.!?]*[.!?]?\s*$/i.test(doc.split.lines[prev.end - 1] ?? ""))
+        const content = blocks.slice(0, k - 1).some((x) => x.kind === "bullets" || x.kind === "ordered" || x.kind === "code" || x.kind === "table")
+        // sections written as XML tags are apart from each other
+        const tagged = doc.split.lines.slice(from - 1, b.start - 1).some((l) => /^\s*<\/?[A-Za-z][\w-]*>\s*$/.test(l))
+        if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged) continue
+        out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
+        continue
       }
+      // its lead-in sentence ("To write any internal communication:") goes with it
+      const lead = leadsIn ? k - 1 : k
+      if (lead === 0) continue
+      out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
     }
   }
   return out
