@@ -150,6 +150,14 @@ describe("damage read from structure in skills of other layouts", () => {
     }
   })
 
+  it("SK-STRUCT-PROMISED: \"the format below\" with no block, table or quote below it points at nothing", () => {
+    const step = (after: string) => SAMPLE_SKILL.replace("## Rules\n", `Write each entry in the format below.\n\n${after}## Rules\n`)
+    const gone = step("")
+    expect(findingOf(review(gone), "SK-STRUCT-PROMISED")?.lineStart).toBe(lineOf(gone, "in the format below"))
+    expect(ids(review(step("```text\n- <change> (#<number>)\n```\n\n")))).not.toContain("SK-STRUCT-PROMISED")
+    expect(ids(review(step("> - Export audits as CSV (#412)\n\n")))).not.toContain("SK-STRUCT-PROMISED")
+  })
+
   it("SK-CONS-ALWAYS-NEVER: a step whose instruction comes before a colon is read by that instruction", () => {
     const step = SAMPLE_SKILL.replace("3. Group the pull requests by label into Features, Fixes and Internal.", "3. Group the pull requests by label: Features, Fixes and Internal.")
     const text = step.replace("## Verification", "## Notes\n\nNever group the pull requests by label.\n\n## Verification")

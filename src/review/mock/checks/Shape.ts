@@ -243,7 +243,7 @@ export interface Promised {
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
 // "below" or "above" ("in the Features section" is as often a section of the output)
 const POINTER =
-  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules|format|shape|structure|layout|outline|skeleton) (?:below|that follows?)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
 
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
@@ -269,6 +269,11 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
           ? doc.md.codeBlocks.some((b) => after(b.startLine)) || headings.some((h) => after(h.line) && /example|template/i.test(h.text))
           : /^table/.test(kind)
           ? doc.split.lines.some((l, i) => after(i + 1) && /^\s*\|/.test(l))
+          // a shape is shown in a block, an example tag, a table or a quote, or under a heading naming it
+          : /^(format|shape|structure|layout|outline|skeleton)/.test(kind)
+          ? doc.md.codeBlocks.some((b) => after(b.startLine)) || doc.exampleBlocks.some((b) => after(b.start)) ||
+            doc.split.lines.some((l, i) => after(i + 1) && !doc.md.inCode[i + 1] && /^\s*[|>]/.test(l)) ||
+            headings.some((h) => after(h.line) && /example|template|format|shape|structure|layout|outline|skeleton/i.test(h.text))
           : true
         if (!ok) out.push({ line: n, what: `the ${kind} below` })
       } else {
