@@ -190,3 +190,32 @@ describe("damage read from structure in skills of other layouts", () => {
     expect(ids(review(body("Troubleshoots")))).toContain("SK-STEPS-MISSING")
   })
 })
+
+describe("the apply of an unclosed frontmatter", () => {
+  it("closes it after its last key and edits none of its lines, though the checks read them as body", () => {
+    const yaml = [
+      "---",
+      "name: release-notes",
+      "description: >-",
+      "  Drafts release notes from merged pull requests. Use when the user asks for release notes.",
+      "version: 1.4.0",
+      "allowed-tools:",
+      "  - Bash(gh pr list:*)",
+      "  - Bash(gh release view:*)",
+      "  - Read",
+      "metadata:",
+      "  author: platform-team",
+      "  tags: [releases, notes, changelog]",
+      "  min-gh: \"2.40\"",
+      "  reviewed: \"2025-01-20\""
+    ]
+    const text = `${yaml.join("\n")}\n${SAMPLE_SKILL.slice(SAMPLE_SKILL.indexOf("\n# Release Notes"))}`
+    const r = review(text)
+    expect(ids(r)).toContain("SK-FM-UNCLOSED")
+    // the map reads as a paragraph that repeats the list above it
+    expect(ids(r)).toContain("SK-LEN-DUPLICATE")
+    const improved = r.improvedVersion!.content.split("\n")
+    expect(improved.slice(0, yaml.length + 1)).toEqual([...yaml, "---"])
+    expect(r.improvedVersion!.changes.every((c) => Number(/^Lines? (\d+)/.exec(c)?.[1] ?? yaml.length + 1) > yaml.length)).toBe(true)
+  })
+})
