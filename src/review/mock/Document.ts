@@ -70,13 +70,15 @@ const EXAMPLE_TAG = /^(?:[\w-]*(?:example|sample)[\w-]*|good|bad|correct|incorre
 const exampleTagBlocks = (lines: ReadonlyArray<string>, from: number, inCode: ReadonlyArray<boolean>): Array<{ start: number; end: number; tag: string }> => {
   const out: Array<{ start: number; end: number; tag: string }> = []
   for (let n = from; n <= lines.length; n++) {
-    if (inCode[n] || out.some((b) => b.start <= n && n <= b.end)) continue
+    if (inCode[n]) continue
     const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>/.exec(lines[n - 1]!)
     if (!open || !EXAMPLE_TAG.test(open[1]!)) continue
     const close = `</${open[1]!.toLowerCase()}>`
+    // an example runs to its closing tag (within 400 lines); the lines inside it are part of it
     for (let k = n; k <= lines.length && k < n + 400; k++) {
       if (lines[k - 1]!.toLowerCase().includes(close)) {
         out.push({ start: n, end: k, tag: open[1]! })
+        n = k
         break
       }
     }

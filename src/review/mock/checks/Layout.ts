@@ -127,17 +127,20 @@ const headingLevels = (o: Out, doc: CheckContext["doc"]): void => {
  */
 export const xmlSections = (doc: Doc): number => {
   const lines = doc.split.lines
+  // one pass for the lines that are only a closing tag, by tag: each opening then finds its own at once
+  const closes = new Map<string, Array<number>>()
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    const close = doc.md.inCode[n] ? null : /^\s*<\/([A-Za-z][\w-]*)>\s*$/.exec(lines[n - 1]!)
+    if (close) closes.set(close[1]!.toLowerCase(), [...(closes.get(close[1]!.toLowerCase()) ?? []), n])
+  }
   let count = 0
   for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
     if (doc.md.inCode[n]) continue
     const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(lines[n - 1]!)
-    if (!open) continue
-    const close = new RegExp(`^\\s*</${open[1]}>\\s*$`, "i")
-    let k = n + 1
-    while (k <= lines.length && !close.test(lines[k - 1]!)) k++
-    if (k > lines.length) continue
+    const end = open ? closes.get(open[1]!.toLowerCase())?.find((k) => k > n) : undefined
+    if (end === undefined) continue
     count++
-    n = k
+    n = end
   }
   return count
 }
