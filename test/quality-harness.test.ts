@@ -106,13 +106,17 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * docs/quality.md: a truncated skill often still reads as complete (its cut sections were ones its
    * kind does not need), an example removed from a skill that keeps inline samples leaves nothing a
    * rule may call missing.
+   * A heading removed between two parts that each open with a paragraph leaves nothing a rule may
+   * call lost without being wrong on good skills (a procedure right after a paragraph, under a heading
+   * that names nothing of it, is the one sign read).
    * Held at their current level on these skills; every other kind meets every goal. The levels are
    * those of the 25 samples and 6 fixtures: the 14 samples in other layouts (issue 22) brought them
-   * down from 0.58/0.47 and 0.87/0.87, with no variant of an earlier skill seen less.
+   * down from 0.58/0.47, 0.87/0.87 and 1/1, with no variant of an earlier skill seen less.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
     truncated: { pairwise: 0.65, rises: 0.37 },
-    "missing-examples": { pairwise: 0.82, rises: 0.75 }
+    "missing-examples": { pairwise: 0.82, rises: 0.75 },
+    "removed-headings": { pairwise: 0.86, rises: 0.86 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

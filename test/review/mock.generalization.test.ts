@@ -137,17 +137,26 @@ describe("damage read from structure in skills of other layouts", () => {
     expect(ids(review(section("**Writing a release**\n\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
   })
 
-  it("SK-STRUCT-RUN-TOGETHER: so does a table or a procedure in a code block; one right under its heading, or led into, does not", () => {
-    const base = `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n## Before you start\n\n- Know the version.\n- Have \`gh\` signed in.\n\nThe notes go to the release page.\n\n`
-    const table = "| label | section |\n|---|---|\n| feature | Features |\n| bug | Fixes |\n"
+  it("SK-STRUCT-RUN-TOGETHER: so does a procedure in a code block; a table after a paragraph, or a procedure led into, labelled, under its heading or about what the heading names, does not", () => {
+    const base = (heading: string) =>
+      `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n## ${heading}\n\n- Know the version.\n- Have \`gh\` signed in.\n\nThe notes go to the release page.\n\n`
     const code = "```text\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n```\n"
-    for (const part of [table, code]) {
-      const joined = base + part
-      expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart, part).toBe(lineOf(joined, part.split("\n")[0]!))
-      expect(ids(review(base.replace("The notes go to the release page.", "The notes go to the release page, by label:") + part)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
-      expect(ids(review(`${base}## Sections\n\n${part}`)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
-      expect(ids(review(base.replace("The notes go to the release page.", "The notes go to the release page; the sections are listed below.") + part)), part).not.toContain("SK-STRUCT-RUN-TOGETHER")
-    }
+    const joined = base("Before you start") + code
+    expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart).toBe(lineOf(joined, "```text"))
+    expect(ids(review(base("Before you start").replace("The notes go to the release page.", "The notes go to the release page, in three steps:") + code))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(base("Before you start").replace("The notes go to the release page.", "The notes go to the release page; the steps are below.") + code))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(`${base("Before you start")}## Steps\n\n${code}`))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(base("Writing the notes") + code))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    // a table after a paragraph is often introduced by it without a colon ("Each label maps to a section.")
+    expect(ids(review(`${base("Before you start")}| label | section |\n|---|---|\n| feature | Features |\n| bug | Fixes |\n`))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+
+  it("SK-EX-NOT-CONCRETE: an example tag block with its sample in it is concrete; an Examples section of prose is not", () => {
+    const doc = (examples: string) =>
+      `---\nname: sql-style\ndescription: Formats SQL queries to the team style. Use when the user asks to tidy a query.\n---\n\n# SQL Style\n\n## Rules\n\n1. Write keywords in upper case.\n2. Put one clause per line.\n3. Use explicit joins.\n\n## Examples\n\n${examples}\n`
+    const prose = doc("Upper-case keywords, one clause per line and explicit joins, as in the rules.")
+    expect(findingOf(review(prose), "SK-EX-NOT-CONCRETE")?.lineStart).toBe(lineOf(prose, "## Examples"))
+    expect(ids(review(doc("<example>\n<good>\nSELECT o.id\nFROM orders AS o\nJOIN customers AS c ON c.id = o.customer_id\n</good>\n</example>")))).not.toContain("SK-EX-NOT-CONCRETE")
   })
 
   it("SK-STRUCT-PROMISED: \"the format below\" with no block, table or quote below it points at nothing", () => {

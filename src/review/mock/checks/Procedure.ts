@@ -364,7 +364,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+  // an example tag block with content (`<good>` and the query itself) is a concrete sample
+  const taggedSamples = doc.exampleBlocks.filter((b) => b.end - b.start >= 2).length
+  if (strong > 0 && blocks.length === 0 && taggedSamples === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",

@@ -9,6 +9,7 @@ import type { Doc } from "../Document.js"
 import { isCommandLine, isImperative } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { MISSING_MARKS } from "./References.js"
+import { contentWords } from "./Words.js"
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -465,12 +466,11 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     for (let k = 1; heading && k < blocks.length; k++) {
       const b = blocks[k]!
       if (out.some((x) => x.block === b)) continue
-      // a part with its own shape: a procedure (a numbered list of actions, or numbered lines in a code
-      // block) or, outside the introduction, a table
+      // a procedure: a numbered list of actions or, outside the introduction, numbered lines in a code block
       const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
       const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
       const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
-      if (!procedure && !numberedCode && !(!intro && b.kind === "table")) continue
+      if (!procedure && !numberedCode) continue
       const prev = blocks[k - 1]!
       const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
       if (!intro) {
@@ -480,7 +480,10 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
         const content = blocks.slice(0, k - 1).some((x) => x.kind === "bullets" || x.kind === "ordered" || x.kind === "code" || x.kind === "table")
         // sections written as XML tags are apart from each other
         const tagged = doc.split.lines.slice(from - 1, b.start - 1).some((l) => /^\s*<\/?[A-Za-z][\w-]*>\s*$/.test(l))
-        if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged) continue
+        // a procedure whose steps name what the heading names ("## Applying", "Apply it only after …") is the section's own
+        const steps = new Set(contentWords(doc.split.lines.slice(b.start - 1, b.end).join(" ")))
+        const named = contentWords(heading.text).some((w) => steps.has(w))
+        if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged || named) continue
         out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
         continue
       }
