@@ -770,7 +770,8 @@ export const bundleReferences = (content: string): Array<string> => {
   for (let i = doc.bodyStart; i < doc.lines.length; i++) {
     if (inFence(doc, i)) continue
     const l = doc.lines[i]!
-    for (const m of l.matchAll(/\]\(([^)\s]+)\)/g)) add(m[1]!, true)
+    // a link written in inline code is a sample of markdown, not a link
+    for (const m of l.replace(/`[^`]*`/g, " ").matchAll(/\]\(([^)\s]+)\)/g)) add(m[1]!, true)
     for (const m of l.matchAll(/`([^`\s]+)`/g)) add(m[1]!, false)
     const bare = l.replace(/`[^`]*`|\]\([^)]*\)|https?:\/\/\S+/g, " ")
     for (const m of bare.matchAll(/(?:^|[\s(])((?:\.\/)?[\w.-]+\/[\w./-]*\.[A-Za-z0-9]{1,5})(?=[\s).,;:]|$)/g)) add(m[1]!, false)

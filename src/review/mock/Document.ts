@@ -19,6 +19,13 @@ export interface Doc {
   readonly refs: ReadonlyArray<Reference>
   /** body lines outside fenced code, inline code masked */
   readonly prose: ReadonlyArray<readonly [number, string]>
+  /**
+   * lines inside a closed example tag (`<example>`, `<good>`/`<bad>`, `<sample_output>`): samples
+   * written as they would appear, read like a code block (a path there is the sample's, not a bundle file)
+   */
+  readonly exampleLines: ReadonlySet<number>
+  /** the example tag blocks: opening and closing lines */
+  readonly exampleBlocks: ReadonlyArray<{ readonly start: number; readonly end: number; readonly tag: string }>
   readonly words: number
   /** body text (after frontmatter) */
   readonly body: string
@@ -32,6 +39,9 @@ export const analyzeDoc = (file: ReviewFile): Doc => {
   const md = analyzeMarkdown(split.lines, bodyStart)
   const prose = proseLines(md)
   const body = split.lines.slice(bodyStart - 1).join("\n")
+  const exampleBlocks = exampleTagBlocks(split.lines, bodyStart, md.inCode)
+  const exampleLines = new Set<number>()
+  for (const b of exampleBlocks) for (let n = b.start; n <= b.end; n++) exampleLines.add(n)
   return {
     file,
     path: file.path,
@@ -40,12 +50,40 @@ export const analyzeDoc = (file: ReviewFile): Doc => {
     split,
     fm,
     md,
-    refs: extractReferences(md),
+    refs: extractReferences(md).filter((r) => !exampleLines.has(r.line)),
     prose,
+    exampleLines,
+    exampleBlocks,
     words: countWords(prose.map(([, t]) => t).join("\n")),
     body,
     bodyLineCount: Math.max(0, split.lines.length - bodyStart + 1)
   }
+}
+
+/** Tags whose content is a sample: `<example>`, `<examples>`, `<good>`, `<bad>`, `<good-example>`, `<sample_output>`, `<before>`/`<after>`. */
+const EXAMPLE_TAG = /^(?:[\w-]*(?:example|sample)[\w-]*|good|bad|correct|incorrect|before|after)$/i
+
+/**
+ * The example tag blocks of a body: a tag opening a line (`<example>`, `<good>`) and its closing tag on
+ * a later line or the same one, outside fenced code. An unclosed tag is no block.
+ */
+const exampleTagBlocks = (lines: ReadonlyArray<string>, from: number, inCode: ReadonlyArray<boolean>): Array<{ start: number; end: number; tag: string }> => {
+  const out: Array<{ start: number; end: number; tag: string }> = []
+  for (let n = from; n <= lines.length; n++) {
+    if (inCode[n]) continue
+    const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>/.exec(lines[n - 1]!)
+    if (!open || !EXAMPLE_TAG.test(open[1]!)) continue
+    const close = `</${open[1]!.toLowerCase()}>`
+    // an example runs to its closing tag (within 400 lines); the lines inside it are part of it
+    for (let k = n; k <= lines.length && k < n + 400; k++) {
+      if (lines[k - 1]!.toLowerCase().includes(close)) {
+        out.push({ start: n, end: k, tag: open[1]! })
+        n = k
+        break
+      }
+    }
+  }
+  return out
 }
 
 /** Files that are instructions (reviewed as documents) rather than code, data or legal text. */

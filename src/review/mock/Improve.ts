@@ -458,18 +458,25 @@ const addFrontmatterFields = ({ ctx, doc, criteria, inserts, changes }: ImproveS
   }
 }
 
-const repairFindings = ({ ctx, found, entries, eol, at, inserts, changes }: ImproveState) => {
+const repairFindings = ({ ctx, found, entries, eol, at, inserts, changes, unclosedEnd }: ImproveState) => {
+  // an unclosed frontmatter is still frontmatter: the checks read its lines as body (a `metadata:` map
+  // can look like a repeated paragraph), but no content repair edits them; the block is only closed
+  const yaml = (line: number) => unclosedEnd !== undefined && line <= unclosedEnd
   const editor: Editor = {
     text: (line) => at(line).text,
     setText: (line, text) => {
-      at(line).text = text.split("\n").join(eol)
+      if (!yaml(line)) at(line).text = text.split("\n").join(eol)
     },
     remove: (line) => {
-      if (line >= 1 && line <= entries.length) at(line).deleted = true
+      if (line >= 1 && line <= entries.length && !yaml(line)) at(line).deleted = true
     },
     removed: (line) => at(line)?.deleted === true,
-    insertBefore: (line, lines) => inserts.push({ before: line, lines: [...lines] }),
-    change: (line, order, text) => changes.push({ line, order, text }),
+    insertBefore: (line, lines) => {
+      if (!yaml(line)) inserts.push({ before: line, lines: [...lines] })
+    },
+    change: (line, order, text) => {
+      if (!yaml(line)) changes.push({ line, order, text })
+    },
     found
   }
   repairFrontmatter(ctx, editor)

@@ -191,9 +191,10 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       const level = within === undefined ? top : Math.max(top, within.level)
       const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
-      const name = j.block.kind === "ordered" ? "Steps" : rules * 2 >= items.length ? "Rules" : "Notes"
+      // a numbered procedure (a list, or numbered lines in a code block) is steps; a table is looked up
+      const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
       ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
-      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : "list"} that ran into the part above; rename it if another title fits.`)
+      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
     }
   }
   // said twice: the later copy goes
@@ -340,7 +341,9 @@ export const repairConsistency = (ctx: CheckContext, ed: Editor) => {
   if (ed.found("SK-CONS-ALWAYS-NEVER")) {
     for (const c of contradictions(doc)) {
       const d = c.dropped
-      if (dropSentences(ed, d.line, (s) => s.trim().startsWith(d.text.slice(0, 30).trim()) || s.includes(d.text))) {
+      // the statement was read with its code spans unwrapped (`rm` → rm): compare the sentence the same way
+      const unwrapped = (s: string) => s.replace(/`([^`]*)`/g, "$1")
+      if (dropSentences(ed, d.line, (s) => unwrapped(s).trim().startsWith(d.text.slice(0, 30).trim()) || unwrapped(s).includes(d.text))) {
         ed.change(d.line, 50, `Line ${d.line}: removed ${JSON.stringify(d.text.slice(0, 70))}, which contradicts line ${c.kept.line} (kept: ${c.kept.step ? "it is a step of the procedure" : c.kept.kind === "negative" ? "the prohibition" : "the rule in the rules section"}); check which of the two you meant.`)
       }
     }

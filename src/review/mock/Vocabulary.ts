@@ -61,7 +61,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
     "authenticate avoid back build bump calculate call capture categorize change check choose clarify classify clean clear click clone close " +
     "collect combine commit compare compile complete compose compute configure confirm connect consider consolidate construct contact continue " +
     "convert copy correct count create cross-check cut debug decide declare deduplicate define delete deploy describe design detect determine " +
-    "diff disable discard discuss dispatch display do document double-check download draft drop edit emit enable encode enforce ensure enter " +
+    "diagnose diff disable discard discuss dispatch display do document double-check download draft drop edit emit enable encode enforce ensure enter " +
     "escalate establish estimate evaluate examine exclude execute exit expand explain export extract fetch file fill filter finalize find fix " +
     "flag follow fork format gather generate get give go grep group handle hand highlight identify ignore implement import improve include " +
     "increment index infer inform initialize insert inspect install integrate interview invoke isolate iterate keep label launch lint list load " +
@@ -72,7 +72,7 @@ export const IMPERATIVE_VERBS: ReadonlySet<string> = new Set(
     "repeat rephrase replace reply report reproduce request require rerun research reset resolve respond restart restore restructure resume " +
     "retry return reuse review revise revert rewrite run save scan schedule scope score search select send separate set setup share ship show " +
     "sign simplify skim skip sort specify split squash stage start state stop store structure study submit summarize summarise supply surface " +
-    "switch sync tag take tell test trace track transform translate triage trigger trim turn type uninstall unpack update upgrade upload use " +
+    "switch sync tag take tell test trace track transform translate triage trigger trim troubleshoot turn type uninstall unpack update upgrade upload use " +
     "validate verify view visit wait walk warn watch wrap write"
   ).split(/\s+/)
 )

@@ -15,7 +15,7 @@ import { getField } from "../../text/Frontmatter.js"
 import { plainText } from "../../text/Markdown.js"
 import type { Doc } from "../Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
-import { firstWord, orderedLists } from "./Instructions.js"
+import { firstWord, isImperative, orderedLists } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { contentWords } from "./Words.js"
 
@@ -92,10 +92,15 @@ const statements = (doc: Doc): Array<Statement> => {
     const text = unwrapCode(raw).replace(/^\s*(?:>\s*)?(?:[-*+]|\d{1,3}[.)])\s+/, "")
     const sentences = sentencesOf(text)
     sentences.forEach((sentence, si) => {
-      // a step: its first sentence, label removed ("**Content Exploration**: Use READ-ONLY operations …")
+      // a step: its first sentence, label removed ("**Content Exploration**: Use READ-ONLY operations …");
+      // a label that is itself an instruction ("Check usage before removal: access logs, a code search",
+      // "**Check symmetry**: Use X to …") is one more statement of the step
       if (stepLines.has(n) && si === 0 && !NEGATIVE.test(sentence) && !POSITIVE.test(sentence)) {
-        const plain = plainText(sentence).replace(/^[^:]{1,40}:\s+(?=\S)/, "")
-        if (/^[A-Z]/.test(plain)) {
+        const full = plainText(sentence)
+        const label = /^([^:]{1,40}):\s+(?=\S)/.exec(full)
+        const parts = !label ? [full] : [full.slice(label[0].length), ...(isImperative(label[1]!) === true ? [label[1]!] : [])]
+        for (const plain of parts) {
+          if (!/^[A-Z]/.test(plain)) continue
           const { action, when } = actionAndCase(plain)
           const words = new Set(contentWords(action))
           if (words.size >= 2) out.push({ line: n, text: sentence, words, when: new Set(contentWords(when)), kind: "positive", step: true })
@@ -192,6 +197,13 @@ const CONDITIONAL = /\b(if|when|unless|on (failure|error)|in case|otherwise|fail
 /** A connective that opens a step ("Finally, delete …") is not its verb. */
 const LEAD_IN = /^(?:(?:finally|then|next|now|lastly|afterwards|at the end|once (?:that|this|it) is done|after that|before you finish|when (?:you are|you're) done)\s*,?\s+)+/i
 
+/**
+ * What a step acts on: the words after its verb, up to the first clause or preposition ("Add the
+ * replacement next to the old name" makes "the replacement"; "the old name" is where it goes).
+ */
+const objectOf = (step: string): string =>
+  step.replace(/^\S+\s*/, "").split(/[.;:,]|\s(?:to|from|with|for|in|on|at|by|into|onto|next|as|before|after|when|while|using|so|and|then|until|unless)\b/i)[0] ?? ""
+
 export interface UndoneStep {
   readonly line: number
   readonly earlierLine: number
@@ -219,10 +231,13 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
       if (!REVERSING.has(later.verb)) continue
       const laterWords = new Set(contentWords(later.plain).slice(1))
       if (laterWords.size === 0) continue
+      // the later step's own act, in any form ("delete" → "which ones to delete", "deletion")
+      const act = new RegExp(`\\b${later.verb.replace(/e$/, "")}`, "i")
       for (let i = 0; i < j; i++) {
         const earlier = items[i]!
-        // a step that itself removes something is not undone by removing more
-        if (REVERSING.has(earlier.verb) || earlier.verb === "" || TEMPORARY.test(earlier.plain)) continue
+        // a step that itself removes something is not undone by removing more; one that names the
+        // removal ("ask which ones to delete", "list what to remove") prepares it, and the later step carries it out
+        if (REVERSING.has(earlier.verb) || earlier.verb === "" || TEMPORARY.test(objectOf(earlier.plain)) || act.test(earlier.plain)) continue
         const earlierWords = new Set(contentWords(earlier.plain).slice(1))
         const shared = overlap(laterWords, earlierWords)
         // the later step's object is the earlier step's: most of its words come from there

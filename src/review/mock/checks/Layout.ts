@@ -121,6 +121,30 @@ const headingLevels = (o: Out, doc: CheckContext["doc"]): void => {
   o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
 }
 
+/**
+ * Top-level sections written as XML tags: a line that is only an opening tag (`<instructions>`) and,
+ * further down, a line that is only its closing tag, not inside another such section.
+ */
+export const xmlSections = (doc: Doc): number => {
+  const lines = doc.split.lines
+  // one pass for the lines that are only a closing tag, by tag: each opening then finds its own at once
+  const closes = new Map<string, Array<number>>()
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    const close = doc.md.inCode[n] ? null : /^\s*<\/([A-Za-z][\w-]*)>\s*$/.exec(lines[n - 1]!)
+    if (close) closes.set(close[1]!.toLowerCase(), [...(closes.get(close[1]!.toLowerCase()) ?? []), n])
+  }
+  let count = 0
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n]) continue
+    const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(lines[n - 1]!)
+    const end = open ? closes.get(open[1]!.toLowerCase())?.find((k) => k > n) : undefined
+    if (end === undefined) continue
+    count++
+    n = end
+  }
+  return count
+}
+
 /** Headings: none at all, no title or several, no sections; levels skipped, empty or repeated sections. */
 const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
   const hs = doc.md.headings
@@ -161,7 +185,8 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       )
       o.deduct(10, "several top-level headings")
     }
-    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle)) {
+    // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle) && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",
@@ -205,8 +230,10 @@ const partsRunTogether = (o: Out, { doc }: CheckContext): void => {
         "run_together",
         "minor",
         j.block.start,
-        `The numbered procedure on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after its own content (line ${j.after.start}): the steps ran into a section about something else, as if their heading was lost`,
-        "Give the procedure its own heading (## Steps, ## How to use)."
+        j.block.kind === "table"
+          ? `The table on line ${j.block.start} sits in the section ${quote(j.section)} with nothing introducing it, after the section's own content (line ${j.after.start}): it ran into a section about something else, as if its heading was lost`
+          : `The numbered procedure on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after its own content (line ${j.after.start}): the steps ran into a section about something else, as if their heading was lost`,
+        j.block.kind === "table" ? "Give the table its own heading, or a sentence that introduces it." : "Give the procedure its own heading (## Steps, ## How to use)."
       )
       continue
     }

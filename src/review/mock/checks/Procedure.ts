@@ -268,12 +268,12 @@ export const headingGaps = (doc: Doc): Array<{ line: number; label: string; from
  * No example in any form: no block, section, label or file. A skill or prompt that teaches code,
  * commands or a format needs one most (major), others get a note. What it weighs: `inline`, the
  * inline samples and passing "e.g."s; `codeLines`, the code it teaches; `sample`, the lines that
- * sample a document.
+ * sample a document; `commandRows`, the table rows that give a command in full.
  */
 const noExampleAtAll = (
   o: Out,
   { doc, artifactType }: CheckContext,
-  { inline, codeLines, sample }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number> }
+  { inline, codeLines, sample, commandRows }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number>; readonly commandRows: number }
 ) => {
   // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
   // skill or prompt); with nothing taught in code, an example is a nicety (a note)
@@ -281,10 +281,10 @@ const noExampleAtAll = (
   const skillLike = artifactType === "skill" || artifactType === "prompt"
   const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
   const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
-  // a procedure that runs commands, with no example in any form (not even an "e.g." or a quoted
-  // sample): the agent has the tools' names and must compose every invocation itself
+  // a procedure that runs commands, with no example in any form (not even an "e.g.", a quoted sample or
+  // a table of the exact commands): the agent has the tools' names and must compose every invocation itself
   const ran = commandLines(doc)
-  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && needs.procedure.length > 0 && ran.length >= 2
+  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
   const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
   o.issue(
     "missing",
@@ -315,9 +315,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
   const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
-  // code or a format taught in the text with not one block that shows it; commands written out in
-  // full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
-  const taught = blocks.length === 0 ? teaching(doc) : { code: [], commands: [] }
+  // code or a format taught in the text with not one block (or example tag block) that shows it; commands
+  // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 ? teaching(doc) : { code: [], commands: [] }
   const shownInline = taught.commands.length
   // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
   const codeLines = shownInline >= 2 && taught.code.length <= shownInline
@@ -337,7 +337,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   }
   // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
   const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
-  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample })
+  // table rows giving the exact command for a task (`| one package | \`make test PKG=x\` |`) show it in use
+  const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
+  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows })
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
     // the examples live only in other files: the agent sees their shape only after opening one; a skill
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
@@ -355,7 +357,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+  if (strong > 0 && blocks.length === 0 && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",

@@ -102,10 +102,13 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
  * Unbounded autonomy phrased as a prohibition: forbidding the agent to stop or ask is the hazard. The
  * object must be the user or their approval ("never wait until the deadline" bounds nothing away), and
  * "without asking" only counts after a broad action ("proceed", "make changes"): "honour an existing
- * preference without asking" is one narrow decision, already made.
+ * preference without asking" is one narrow decision, already made. "Stop" is the agent's own stopping
+ * only when nothing it acts on follows ("never stop", "do not stop until …", "never stop to ask"):
+ * "never stop running containers" forbids an act, and "do not stop at the first error" says to go on
+ * through a list that ends.
  */
 const NEVER_STOP =
-  /\b(never|do not|don't)\s+(stop(ping)?( to (ask|check|confirm|wait))?|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
+  /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|and|or|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
 
 /** The sentence is about what the agent does: an imperative, "you", "the agent", "yourself". */
 const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[A-Z][a-z]+(?:\s|,)|you\b)|\b(you|yourself|the agent|claude|the assistant|the model)\b/i
@@ -151,6 +154,12 @@ const boundedByList = (doc: Doc, line: number, sentence: string): boolean => {
   }
   return following.length > 0
 }
+
+/**
+ * A prohibition of acting without the user's say ("never stop running containers without asking",
+ * "do not push without approval"): a double negative, it asks first, which bounds what it covers.
+ */
+const ASKS_FIRST = /\b(never|do not|don't|must not|mustn't)\b[^.;,]*\bwithout (?:first )?(asking|approval|permission|confirmation|confirming|checking with|consulting)\b/i
 
 /** A confirmation that is itself negated ("do not ask", "without confirmation") asks nothing. */
 const NEGATED_CONFIRMATION = /\b(never|do not|don't|without|no need to|skip(ping)?)\b[^.;\n]{0,25}\b(confirm|ask|approv|permission|wait)/i
@@ -231,7 +240,7 @@ const scan = (doc: Doc): Array<Finding> => {
       const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
       if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
-      const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || boundedByList(doc, n, s)
+      const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
       const pushes = !negated && UNBOUNDED.some((re) => re.test(s)) && AGENT_DIRECTED.test(s) && !DESCRIBES.test(s)
       if (!inCode && !bounded && (NEVER_STOP.test(s) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })

@@ -9,6 +9,7 @@ import type { Doc } from "../Document.js"
 import { isCommandLine, isImperative } from "./Instructions.js"
 import { perDoc } from "./PerDoc.js"
 import { MISSING_MARKS } from "./References.js"
+import { contentWords } from "./Words.js"
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -175,7 +176,9 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     return out
   }
   // the parts of a section, its subsections included
-  const partsOf = (i: number, top: boolean): Set<string> => {
+  // `inline`: a list written in a sentence counts (for the last section: what it lacks, it lacks in every
+  // form); the earlier siblings' pattern is read from their marked parts only
+  const partsOf = (i: number, top: boolean, inline = false): Set<string> => {
     const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
     const parts = new Set<string>()
     for (let n = hs[i]!.line + 1; n <= end; n++) {
@@ -186,7 +189,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
         continue
       }
       if (/^\s*\|/.test(l)) parts.add("a table")
-      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l)) parts.add("a list")
+      else if (/^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(l) || (inline && inlineList(l))) parts.add("a list")
       const label = /^\s*(?:[-*+]\s+)?(?:\*\*|__)([^*_]{2,30}?):?(?:\*\*|__)/.exec(l)
       if (label) parts.add(`the part "${label[1]!.replace(/:$/, "")}"`)
     }
@@ -199,7 +202,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     // top-level sections are of many kinds: a shared part is a pattern only over three of them at least
     if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i) {
       const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
-      const mine = partsOf(i, top)
+      const mine = partsOf(i, top, true)
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       if (lacking.length > 0) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
@@ -210,6 +213,16 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
   }
   return out
 })
+
+/**
+ * A list written in a sentence: a colon, then three or more items separated by commas or semicolons
+ * ("End with: the count, the patterns fixed, and every suppression added."). The items are there.
+ */
+const inlineList = (line: string): boolean => {
+  const colon = line.indexOf(": ")
+  if (colon < 0) return false
+  return line.slice(colon + 2).replace(/\([^()]*\)/g, "").split(/[,;]/).filter((x) => x.trim() !== "").length >= 3
+}
 
 /** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
 const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
@@ -231,7 +244,7 @@ export interface Promised {
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
 // "below" or "above" ("in the Features section" is as often a section of the output)
 const POINTER =
-  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules) (?:below|that follow)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules|format|shape|structure|layout|outline|skeleton) (?:below|that follows?)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
 
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
@@ -257,6 +270,11 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
           ? doc.md.codeBlocks.some((b) => after(b.startLine)) || headings.some((h) => after(h.line) && /example|template/i.test(h.text))
           : /^table/.test(kind)
           ? doc.split.lines.some((l, i) => after(i + 1) && /^\s*\|/.test(l))
+          // a shape is shown in a block, an example tag, a table or a quote, or under a heading naming it
+          : /^(format|shape|structure|layout|outline|skeleton)/.test(kind)
+          ? doc.md.codeBlocks.some((b) => after(b.startLine)) || doc.exampleBlocks.some((b) => after(b.start)) ||
+            doc.split.lines.some((l, i) => after(i + 1) && !doc.md.inCode[i + 1] && /^\s*[|>]/.test(l)) ||
+            headings.some((h) => after(h.line) && /example|template|format|shape|structure|layout|outline|skeleton/i.test(h.text))
           : true
         if (!ok) out.push({ line: n, what: `the ${kind} below` })
       } else {
@@ -432,7 +450,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const a = blocks[k - 1]!
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows)
@@ -440,23 +458,66 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       if (joined) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
-    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost
+    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost.
+    // In any other section, a procedure with no introduction at all (the paragraph right above it
+    // neither leads into it with ":" nor is a bold label), after the section's own list, code or table
     const heading = doc.md.headings.find((h) => h.line === from - 1)
-    if (heading && INTRO_SECTION.test(plainText(heading.text))) {
-      for (let k = 1; k < blocks.length; k++) {
-        const b = blocks[k]!
-        if (b.kind !== "ordered" || out.some((x) => x.block === b)) continue
-        const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
-        if (items.length < 3 || items.filter((it) => isImperative(it.text) === true).length < items.length * 0.6) continue
-        // its lead-in sentence ("To write any internal communication:") goes with it
-        const lead = blocks[k - 1]!.kind === "paragraph" && /:\s*$/.test(doc.split.lines[blocks[k - 1]!.end - 1] ?? "") ? k - 1 : k
-        if (lead === 0) continue
-        out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
+    const intro = heading !== undefined && INTRO_SECTION.test(plainText(heading.text))
+    for (let k = 1; heading && k < blocks.length; k++) {
+      const b = blocks[k]!
+      if (out.some((x) => x.block === b)) continue
+      // a procedure: a numbered list of actions or, outside the introduction, numbered lines in a code block
+      const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
+      const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
+      const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
+      if (!procedure && !numberedCode) continue
+      const prev = blocks[k - 1]!
+      const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
+      if (!intro) {
+        // a bold label heads it; a sentence pointing forward ("… are listed below.", "the following") introduces it
+        const labelled = prev.kind === "paragraph" && (/^\s*(\*\*|__)/.test(doc.split.lines[prev.start - 1] ?? "") ||
+          /\b(below|the following|as follows)\b[^.!?]*[.!?]?\s*$/i.test(doc.split.lines[prev.end - 1] ?? ""))
+        const content = blocks.slice(0, k - 1).some((x) => x.kind === "bullets" || x.kind === "ordered" || x.kind === "code" || x.kind === "table")
+        // sections written as XML tags are apart from each other
+        const tagged = doc.split.lines.slice(from - 1, b.start - 1).some((l) => /^\s*<\/?[A-Za-z][\w-]*>\s*$/.test(l))
+        // a procedure whose steps name what the heading names ("## Applying", "Apply it only after …") is the section's own
+        const steps = new Set(contentWords(doc.split.lines.slice(b.start - 1, b.end).join(" ")))
+        const named = contentWords(heading.text).some((w) => steps.has(w))
+        if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged || named) continue
+        out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
+        continue
       }
+      // its lead-in sentence ("To write any internal communication:") goes with it
+      const lead = leadsIn ? k - 1 : k
+      if (lead === 0) continue
+      out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
     }
   }
   return out
 })
+
+/** A token of code: a number, a flag, a dotted, slashed or snake_case name, a call, an assignment. */
+const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])$/i
+
+/**
+ * A list that comments on the code block right above it: one of its items names a token of that code
+ * (its exit code, a flag, a file, a function), written in inline code or as it is. Notes on a script
+ * need no heading of their own; a list that names nothing of the code is another part.
+ */
+const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
+  const codeTokens = new Set<string>()
+  for (let n = code.start + 1; n < code.end; n++) {
+    for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) if (CODE_TOKEN.test(t)) codeTokens.add(t.toLowerCase())
+  }
+  if (codeTokens.size === 0) return false
+  for (let n = list.start; n <= list.end; n++) {
+    for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) {
+      const w = t.replace(/[.!?)]+$/, "").toLowerCase()
+      if (CODE_TOKEN.test(w) && codeTokens.has(w)) return true
+    }
+  }
+  return false
+}
 
 /** Sections about when to use a skill, or what it is: not where its procedure belongs. */
 const INTRO_SECTION = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i
