@@ -17,7 +17,7 @@ const SRC = Path.join(import.meta.dirname, "..", "src")
  */
 const SHARED_LAYERS: ReadonlyArray<ReadonlyArray<string>> = [
   ["domain", "config", "Version.ts"], // vocabulary and configuration: no services
-  ["process", "telemetry", "ai"], // the process's plain lines and start-up failures, logs and traces, the AI providers' shared call and usage
+  ["process", "telemetry", "ai", "markdown"], // the process's plain lines and start-up failures, logs and traces, the AI providers' shared call and usage, the markdown model and section vocabulary
   ["db"], // the database (it says its start-up failures through process/)
   ["storage", "limits", "credits"], // the platform's own services: object storage, rate limits, the ledger
   ["identity"], // users and API keys (the signup grant goes through the ledger)
@@ -144,6 +144,29 @@ describe("the layers (docs/architecture.md)", () => {
 
   it("no file imports itself back through others", () => {
     expect(circles(graph)).toEqual([])
+  })
+
+  it("a feature's providers (its mock/ and openai/ folders) are its own: other features share kernels, and the root wires the providers", () => {
+    const internal = /^([^/]+)\/(mock|openai)\//
+    const reaches = [...graph].flatMap(([from, targets]) =>
+      ROOT.has(from)
+        ? []
+        : targets.flatMap((to) => {
+          const m = internal.exec(to)
+          return m && !layerOf.has(m[1]!) && topOf(from) !== m[1] ? [`${from} → ${to}`] : []
+        })
+    )
+    expect(reaches).toEqual([])
+  })
+
+  it("one section vocabulary: only src/markdown/Sections.ts declares what a heading means", () => {
+    const declarations = [...graph.keys()].flatMap((file) => {
+      if (file === "markdown/Sections.ts") return []
+      const text = Fs.readFileSync(Path.join(SRC, file), "utf8")
+      return [...text.matchAll(/^(?:export )?const ([A-Z_]*(?:_HEADING|_TITLE|_SECTION)S?) =\s*\//gm)].map((m) => `${file}: ${m[1]}`)
+    })
+    expect(declarations).toEqual([])
+    expect(Fs.readFileSync(Path.join(SRC, "markdown/Sections.ts"), "utf8")).toMatch(/export const STEP_HEADING =/)
   })
 
   it("no shared folder imports itself back through another (their doors aside)", () => {

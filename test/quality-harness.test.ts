@@ -7,7 +7,7 @@ import { PRECISION_GOALS, precisionOf, summarizePrecision } from "../quality/Pre
 import { GOALS, summarizeKinds } from "../quality/Report.js"
 import { loadAllSkills, loadCheckedIn, loadSamples } from "../quality/Skills.js"
 import { reviewWithMock } from "../src/review/mock/MockReviewer.js"
-import { parseFrontmatter } from "../src/review/text/Frontmatter.js"
+import { parseFrontmatter } from "../src/markdown/Frontmatter.js"
 
 const samples = loadSamples()
 

@@ -30,7 +30,6 @@ export type {
   AnalyzedStep,
   FileAnalysis,
   OutlineSection,
-  SectionRole,
   SourceReferenceInfo,
   StepOrigin
 } from "./analysis/Model.js"
@@ -50,4 +49,3 @@ export { planBlocks } from "./analysis/Plan.js"
 export type { SourceAnalysis, SourceSummary, SourceSummaryFile } from "./analysis/Sources.js"
 export { analyzeSources } from "./analysis/Sources.js"
 export { cleanInline, idFrom, splitSentences } from "./analysis/Text.js"
-export { sectionRole } from "./analysis/Vocabulary.js"

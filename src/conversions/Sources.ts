@@ -3,7 +3,7 @@
  * (context), what the start knows of them, and the estimate. Pure.
  */
 import { type Estimate, estimateWork } from "../credits/Estimate.js"
-import { isInstructionFile } from "../review/mock/Document.js"
+import { isInstructionFile } from "../markdown/Document.js"
 import type { ModelTier, ReasoningEffort } from "../ai/Usage.js"
 import { lineCount } from "../rubr_flow/Validator.js"
 import type { InputFile, ResolvedTarget } from "../targets/Targets.js"

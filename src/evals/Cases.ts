@@ -3,8 +3,8 @@
  * completed audit's eval kit for the source version, else generated from the source the way the
  * mock reviewer builds an eval kit. Pure, except for the caller's lookup of the audit.
  */
-import { analyzeDoc } from "../review/mock/Document.js"
-import { buildEvalKit } from "../review/mock/EvalKit.js"
+import { analyzeDoc } from "../markdown/Document.js"
+import { buildEvalKit } from "../review/EvalKit.js"
 import type { ArtifactType } from "../domain/Artifact.js"
 import type { EvalCase } from "../domain/EvalCase.js"
 import type { TestCaseInput } from "./Api.js"
@@ -48,7 +48,7 @@ export const generateCases = (
   bundlePaths: ReadonlyArray<string>
 ): Array<EvalCase> =>
   buildEvalKit(
-    analyzeDoc({ path: source.path, content: source.content, fileVersionId: source.fileVersionId, isPrimary: true }),
+    analyzeDoc({ path: source.path, content: source.content }),
     (["skill", "agent", "prompt", "command", "workflow", "rubr_flow"].includes(artifactType) ? artifactType : "prompt") as ArtifactType,
     bundlePaths
   )

@@ -3,7 +3,7 @@ import { checkFrontmatterKept } from "./reviewerContract.js"
 import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { ReviewResult } from "../../src/review/Types.js"
-import { parseFrontmatter } from "../../src/review/text/Frontmatter.js"
+import { parseFrontmatter } from "../../src/markdown/Frontmatter.js"
 import { Schema } from "effect"
 import { corpusAvailable, corpusSkills, fileInput, file, lineOf, loadSkill, scoreOf, withTarget } from "./support.js"
 

@@ -1,7 +1,7 @@
 /** Seeded defects on a clean skill: each defect must produce a finding at the right line, a lower score, and (where safe) a fix. */
 import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import { parseFrontmatter } from "../../src/review/text/Frontmatter.js"
+import { parseFrontmatter } from "../../src/markdown/Frontmatter.js"
 import { fileInput, file, lineOf, SAMPLE_SKILL, sampleBundle, scoreOf, withTarget } from "./support.js"
 
 const review = (content: string, extra: Array<ReturnType<typeof file>> = []) => {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import { parseFrontmatter } from "../../src/review/text/Frontmatter.js"
+import { parseFrontmatter } from "../../src/markdown/Frontmatter.js"
 import type { ReviewResult } from "../../src/review/Types.js"
 import { file, fileInput, lineOf, SAMPLE_SKILL, sampleBundle, scoreOf, withTarget } from "./support.js"
 

@@ -1,10 +1,10 @@
 /** The shared text utilities: frontmatter, markdown scanning, bundle references, token estimates. */
 import { describe, expect, it } from "@effect/vitest"
-import { getField, parseFrontmatter, yamlScalar } from "../../src/review/text/Frontmatter.js"
-import { splitText, joinText } from "../../src/review/text/Lines.js"
-import { analyzeMarkdown, linkPath, plainText } from "../../src/review/text/Markdown.js"
-import { globToRegExp, relativePath, resolvePath } from "../../src/review/text/Paths.js"
-import { extractReferences } from "../../src/review/text/References.js"
+import { getField, parseFrontmatter, yamlScalar } from "../../src/markdown/Frontmatter.js"
+import { splitText, joinText } from "../../src/markdown/Lines.js"
+import { analyzeMarkdown, linkPath, plainText } from "../../src/markdown/Markdown.js"
+import { globToRegExp, relativePath, resolvePath } from "../../src/markdown/Paths.js"
+import { extractReferences } from "../../src/markdown/References.js"
 import { countWords, estimateTokens } from "../../src/ai/Tokens.js"
 
 const md = (text: string) => {

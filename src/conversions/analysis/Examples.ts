@@ -6,7 +6,7 @@
 import type { AnalyzedExample } from "./Model.js"
 import { itemLead, roleAt, type Scan, sectionOf } from "./Scan.js"
 import { cleanInline, isBlank } from "./Text.js"
-import { REFERENCE_TITLE } from "./Vocabulary.js"
+import { REFERENCE_TITLE } from "../../markdown/Sections.js"
 
 export const findExamples = (s: Scan): Array<AnalyzedExample> => {
   const out: Array<AnalyzedExample> = []

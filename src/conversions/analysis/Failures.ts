@@ -5,8 +5,8 @@
  * instruction, and "If X fails, do Y" conditionals. Each handler records the lines it consumes (left
  * out of step actions and rules) and where the procedure resumes.
  */
-import { isImperative } from "../../review/mock/Checks.js"
-import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
+import { isImperative } from "../../markdown/Instructions.js"
+import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import type { AnalyzedFailure } from "./Model.js"
 import { isRuleSentence } from "./Rules.js"
 import { childrenOf, depthOf, itemLead, paragraphAt, roleAt, type Scan } from "./Scan.js"
@@ -16,10 +16,10 @@ import {
   MUST_LEAD,
   NEVER_LEAD,
   RESUME_SAME,
-  STEP_HEADING,
   STEP_REF,
   STOP_WORDS_THEN
 } from "./Vocabulary.js"
+import { STEP_HEADING } from "../../markdown/Sections.js"
 
 interface FailureFound extends Omit<AnalyzedFailure, "id"> {
   /** lines consumed by the handler (left out of step actions and rules) */

@@ -4,10 +4,10 @@
  * checks, examples, steps and procedures, rules, inputs, outputs, when to use it, bundle references
  * and content ranges are found by the sibling modules and assembled into one `FileAnalysis`.
  */
-import { isImperative } from "../../review/mock/Checks.js"
-import { analyzeDoc, BundleIndex, type Doc } from "../../review/mock/Document.js"
-import { type FrontmatterField, getField } from "../../review/text/Frontmatter.js"
-import { dirname } from "../../review/text/Paths.js"
+import { isImperative } from "../../markdown/Instructions.js"
+import { analyzeDoc, BundleIndex, type Doc } from "../../markdown/Document.js"
+import { type FrontmatterField, getField } from "../../markdown/Frontmatter.js"
+import { dirname } from "../../markdown/Paths.js"
 import { countWords } from "../../ai/Tokens.js"
 import type { ConversionSource } from "../Types.js"
 import { findExamples } from "./Examples.js"
@@ -212,7 +212,7 @@ export const analyzeFile = (source: ConversionSource, bundle: BundleIndex, rootD
     const y = analyzeYamlFile(source)
     if (y) return y
   }
-  const doc = analyzeDoc({ path: source.path, content: source.content, fileVersionId: source.fileVersionId, isPrimary: true })
+  const doc = analyzeDoc({ path: source.path, content: source.content })
   const s = scanFile(doc, source.path)
   const { lines } = s
   const fm = doc.fm

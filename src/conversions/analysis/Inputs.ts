@@ -3,8 +3,8 @@
  * required), `$ARGUMENTS` and positional `$1`..`$9` arguments, `{{placeholder}}` values, and a
  * command's `argument-hint` frontmatter field when nothing else names the arguments.
  */
-import { getField } from "../../review/text/Frontmatter.js"
-import { plainText } from "../../review/text/Markdown.js"
+import { getField } from "../../markdown/Frontmatter.js"
+import { plainText } from "../../markdown/Markdown.js"
 import type { AnalyzedInput } from "./Model.js"
 import { itemLead, type Scan } from "./Scan.js"
 import { cap, cleanInline, idFrom, sentence, validId } from "./Text.js"

@@ -4,21 +4,8 @@
  * references and content ranges, all with 1-based line ranges. Plain JSON data (no Maps, no
  * `undefined`), shared by every phase after the analysis: the block plan, the converters, the report.
  */
+import type { SectionRole } from "../../markdown/Sections.js"
 
-
-export type SectionRole =
-  | "overview"
-  | "when_to_use"
-  | "inputs"
-  | "procedure"
-  | "quick_start"
-  | "rules"
-  | "failure"
-  | "verification"
-  | "outputs"
-  | "examples"
-  | "reference"
-  | "other"
 
 export interface OutlineSection {
   readonly level: number

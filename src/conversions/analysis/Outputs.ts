@@ -4,12 +4,12 @@
  * frontmatter description ("... into structured Notion pages") when a step produces it. Each output
  * records the step that produces it.
  */
-import { getField } from "../../review/text/Frontmatter.js"
-import { plainText } from "../../review/text/Markdown.js"
+import { getField } from "../../markdown/Frontmatter.js"
+import { plainText } from "../../markdown/Markdown.js"
 import type { AnalyzedOutput, AnalyzedStep } from "./Model.js"
 import { itemLead, paragraphAt, type Scan } from "./Scan.js"
 import { cap, cleanInline, idFrom, isBlank, lowerFirst, sentence, stripEnd, validId } from "./Text.js"
-import { STEP_HEADING } from "./Vocabulary.js"
+import { STEP_HEADING } from "../../markdown/Sections.js"
 
 const CREATE_VERBS = /^(create|draft|write|generate|produce|prepare|compose|build|summari[sz]e|report|present|deliver|return|publish|post|send|propose|open|file|capture)\b/i
 const DETERMINERS = /^(?:(?:a|an|the|your|any|this|that|these|those|one|all|each|every|some|short|concise|brief|final|new|complete|full|all kinds of|a set of)\s+)+/i

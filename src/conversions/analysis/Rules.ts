@@ -4,11 +4,12 @@
  * file for them (`findRules`): every instruction of a rules section, short law-like code blocks, and
  * rule sentences elsewhere, each mapped to the lines of its own sentence.
  */
-import { maskInlineCode } from "../../review/text/Markdown.js"
+import { maskInlineCode } from "../../markdown/Markdown.js"
 import type { AnalyzedRule } from "./Model.js"
 import { findSentenceLine, itemLead, paragraphAt, roleAt, type Scan, sectionOf } from "./Scan.js"
 import { cap, cleanInline, HR, isBlank, sentence, splitSentences, stripEnd, unshout } from "./Text.js"
-import { CLAUSE_NEGATION, MUST_LEAD, NEVER_LEAD, RULE_WORD, STEP_HEADING } from "./Vocabulary.js"
+import { STEP_HEADING } from "../../markdown/Sections.js"
+import { CLAUSE_NEGATION, MUST_LEAD, NEVER_LEAD, RULE_WORD } from "./Vocabulary.js"
 
 const NO_NEED = /\b(?:do not|don'?t|does not|doesn'?t) (?:need|have) to\b/i
 

@@ -4,11 +4,10 @@
  * on them (the section holding a line, an item's lead text, a paragraph, an item's depth, the lines a
  * sentence spans). Nothing here decides what a line means; the finders in the sibling modules do.
  */
-import type { Doc } from "../../review/mock/Document.js"
-import { plainText } from "../../review/text/Markdown.js"
-import type { SectionRole } from "./Model.js"
+import type { Doc } from "../../markdown/Document.js"
+import { plainText } from "../../markdown/Markdown.js"
 import { cleanInline, HR, indentOf, isBlank } from "./Text.js"
-import { sectionRole } from "./Vocabulary.js"
+import { type SectionRole, sectionRole } from "../../markdown/Sections.js"
 
 export interface Sec {
   readonly level: number

@@ -3,8 +3,8 @@
  * order (file mode: the artifact, resolved against its own folder; bundle mode: every artifact), the
  * paths references may point at, and the source summary the report shows (per file and in total).
  */
-import { BundleIndex } from "../../review/mock/Document.js"
-import { dirname } from "../../review/text/Paths.js"
+import { BundleIndex } from "../../markdown/Document.js"
+import { dirname } from "../../markdown/Paths.js"
 import type { ConversionInput, ConversionSource } from "../Types.js"
 import { analyzeFile } from "./Files.js"
 import type { FileAnalysis } from "./Model.js"

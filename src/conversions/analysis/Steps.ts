@@ -5,13 +5,14 @@
  * and, for a plain prompt with no structure, its imperative sentences. Bodies are rendered later
  * (see Procedures.ts).
  */
-import { isImperative } from "../../review/mock/Checks.js"
+import { isImperative } from "../../markdown/Instructions.js"
 import { conditionalOf } from "./Failures.js"
-import type { SectionRole, StepOrigin } from "./Model.js"
+import type { StepOrigin } from "./Model.js"
 import { isRuleSentence } from "./Rules.js"
 import { findSentenceLine, itemLead, lastContentLine, paragraphAt, roleAt, type Scan, type Sec } from "./Scan.js"
 import { cleanInline, HR, isBlank, lowerFirst, splitSentences, stripEnd } from "./Text.js"
-import { NEVER_LEAD, STEP_HEADING } from "./Vocabulary.js"
+import { type SectionRole, STEP_HEADING, stepNumberOf } from "../../markdown/Sections.js"
+import { NEVER_LEAD } from "./Vocabulary.js"
 
 interface StepDraft {
   number: number | null
@@ -67,9 +68,8 @@ const headingSteps = (s: Scan, failureSections: ReadonlySet<number>): Array<Step
     const kids = stepChildren(i)
     const sec = secs[i]!
     if (kids.length === 0) {
-      const num = sec.title.match(STEP_HEADING)
       found.push({
-        number: num ? Number(num[1] ?? num[2]) : null,
+        number: stepNumberOf(sec.title),
         title: titleFrom(sec.title),
         lineStart: introFrom ?? sec.line,
         lineEnd: sec.end,
@@ -219,10 +219,7 @@ const hasContent = (s: Scan, from: number, to: number): boolean => {
 }
 
 const sectionStep = (s: Scan, sec: Sec): StepDraft => ({
-  number: (() => {
-    const m = sec.title.match(STEP_HEADING)
-    return m ? Number(m[1] ?? m[2]) : null
-  })(),
+  number: stepNumberOf(sec.title),
   title: titleFrom(sec.title),
   lineStart: sec.line,
   lineEnd: sec.end,

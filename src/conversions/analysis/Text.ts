@@ -4,8 +4,8 @@
  * sentence and case fixes (`cap`, `lowerFirst`, `stripEnd`, `sentence`, `unshout`), FlowIds from free
  * text (`idFrom`, `validId`), and the small line tests (blank lines, horizontal rules, indentation).
  */
-import { kebabCase } from "../../review/mock/Checks.js"
-import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
+import { toKebab } from "../../markdown/Names.js"
+import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 
 export const HR = /^\s*([-*_])(\s*\1){2,}\s*$/
 export const indentOf = (line: string): number => line.replace(/\t/g, "    ").length - line.replace(/\t/g, "    ").trimStart().length
@@ -94,7 +94,7 @@ const STOP_TAIL = new Set([
 export const idFrom = (text: string, maxWords = 6): string => {
   // brand words in PascalCase (GitHub, TypeScript) stay one word; camelCase identifiers split
   const flat = plainText(text).replace(/\([^)]*\)/g, " ").replace(/['’]/g, "").replace(/\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b/g, (w) => w.toLowerCase())
-  const base = kebabCase(flat)
+  const base = toKebab(flat)
   let words = base.split("-").filter((w) => w !== "" && !/^(a|an|the)$/.test(w))
   const cut = words.findIndex((w, i) => i >= 2 && /^(with|using|via|from|in|by|for|to|into|on|before|after|so|when|if|until|because)$/.test(w))
   if (cut > 0) words = words.slice(0, cut)

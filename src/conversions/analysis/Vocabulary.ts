@@ -1,50 +1,8 @@
 /**
- * The words the analysis recognises. Section titles give a section its role (`sectionRole`: when to
- * use, inputs, procedure, rules, failure, verification, outputs, examples, reference, overview), and
- * "Step 2:" / "1)" / "1.1" headings are steps (`STEP_HEADING`). The failure and rule vocabulary says
- * when a sentence is a failure condition, a resume instruction, a "never" or a "must".
+ * The sentence words the analysis recognises: when a sentence is a failure condition, a resume
+ * instruction, a "never" or a "must". What a section is for, by its title, is the shared section
+ * vocabulary (src/markdown/Sections.ts).
  */
-import { plainText } from "../../review/text/Markdown.js"
-import type { SectionRole } from "./Model.js"
-
-// ====================================================================== section roles
-
-/** "Step 2:", "Phase 1 -", "2)", "1.1", "3." at the start of a heading. */
-export const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*(\d+)[a-z]?\b\s*[:.)\-–—]?|(\d+)(?:\.\d+)*[.):]?(?=\s))\s*/i
-
-
-const FAILURE_TITLE =
-  /\b(stop|stuck|failures?|failure handling|failure modes|errors?|error handling|troubleshoot\w*|recover\w*|rollback|roll back|blockers?|blocked|revisit\w*|red flags?|problems|when things go wrong|when .{0,20}\bfails?|if .{0,30}\bfails?|fallbacks?|escalat\w*|edge cases?)\b/i
-const WHEN_TITLE = /\b(when to use|when to (invoke|apply|trigger)|use (this|it) when|triggers?|use cases?|when should)\b/i
-const INPUT_TITLE = /^(inputs?|parameters?|arguments?|args|variables?|prerequisites?|prereqs?|what you need|required (information|inputs?))\b/i
-const VERIFY_TITLE = /\b(verif\w*|validat\w*|checklist|definition of done|done when|success criteria|acceptance criteria|self-check)\b/i
-export const REFERENCE_TITLE =
-  /^(references?|resources?|bundled resources|reference files|see also|related|further reading|documentation|documentation library|keywords|license|credits|links|appendix)\b|\b(references and|reference files|documentation library)\b/i
-const EXAMPLE_TITLE = /\b(examples?|samples?|demo|walkthrough|sample output|worked example)\b/i
-const RULES_TITLE =
-  /\b(rules?|laws?|constraints?|guardrails?|principles?|guidelines?|remember|don'?ts|dos and don'?ts|boundaries|restrictions|polic(y|ies)|conventions?|code style|style guide|must|never|pitfalls|anti-?patterns|rationali[sz]ations|important)\b/i
-const OUTPUT_TITLE = /^(outputs?|output format|deliverables?|results?|response( format)?|report( format)?|returns?|format|what to return|expected output)\b/i
-const PROCEDURE_TITLE =
-  /\b(workflow|process|procedure|steps?|instructions|how to|how-to|usage|method|playbook|runbook|approach|tasks?|phases?)\b/i
-const QUICK_TITLE = /\b(quick ?start|tl;?dr|summary|at a glance|cheat ?sheet|quick reference|in short|overview of steps)\b/i
-const OVERVIEW_TITLE =
-  /^(introduction|intro|about|purpose|background|context|description|core principle|goal|goals|what this (skill|does))\b|\b(overview|architecture|layout|(?:project|directory|folder|repository|repo|code) (?:structure|layout|map)|tech(?:nology)? stack|glossary|terminology)\b/i
-
-export const sectionRole = (title: string): SectionRole => {
-  const t = plainText(title).replace(/\p{Extended_Pictographic}\uFE0F?/gu, "").trim().replace(STEP_HEADING, "")
-  if (WHEN_TITLE.test(t) && !FAILURE_TITLE.test(t)) return "when_to_use"
-  if (FAILURE_TITLE.test(t)) return "failure"
-  if (INPUT_TITLE.test(t)) return "inputs"
-  if (VERIFY_TITLE.test(t)) return "verification"
-  if (REFERENCE_TITLE.test(t)) return "reference"
-  if (EXAMPLE_TITLE.test(t)) return "examples"
-  if (OUTPUT_TITLE.test(t)) return "outputs"
-  if (QUICK_TITLE.test(t)) return "quick_start"
-  if (RULES_TITLE.test(t)) return "rules"
-  if (PROCEDURE_TITLE.test(t)) return "procedure"
-  if (OVERVIEW_TITLE.test(t)) return "overview"
-  return "other"
-}
 
 // ====================================================================== failure and rule vocabulary
 

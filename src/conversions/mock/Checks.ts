@@ -5,9 +5,9 @@
  * commands ("`gh auth status` succeeds") and what it must provide ("Provide the check name, run URL
  * ..."). `null` when the text gives nothing to check: the caller decides what to do then.
  */
-import { isImperative } from "../../review/mock/Checks.js"
-import { IMPERATIVE_VERBS } from "../../review/mock/Vocabulary.js"
-import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
+import { isImperative } from "../../markdown/Instructions.js"
+import { IMPERATIVE_VERBS } from "../../markdown/Vocabulary.js"
+import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { cleanInline, splitSentences } from "../Analysis.js"
 import { cap, lowerFirst, stripEnd } from "./Text.js"
 

@@ -1,6 +1,6 @@
 /**
  * What a case asks for, read from its text: the kinds an audit's eval kit produces
- * (src/review/mock/EvalKit.ts) and the same kinds written by people or a model in other words. A
+ * (src/review/EvalKit.ts) and the same kinds written by people or a model in other words. A
  * case that fits none is `generic`: judged on the key words of its expected behaviour.
  */
 import type { EvalCase } from "../../domain/EvalCase.js"

@@ -41,9 +41,10 @@
  *   description, 4 prose or code) × cov(expected) + 10 clarity × cov(expected) − 15 × cov(expected)
  *   for a missing bundle file; quoted text in the pass criteria is judged as steps, half the weight.
  */
-import { isImperative } from "../../review/mock/Checks.js"
-import { plainText } from "../../review/text/Markdown.js"
-import { basename } from "../../review/text/Paths.js"
+import { isImperative } from "../../markdown/Instructions.js"
+import { plainText } from "../../markdown/Markdown.js"
+import { INPUTS_TITLE, PREPARATION_TITLE } from "../../markdown/Sections.js"
+import { basename } from "../../markdown/Paths.js"
 import type { EvalCase } from "../../domain/EvalCase.js"
 import type { EvalSide, SideResult } from "../Types.js"
 import { type CaseKind, classifyCase } from "./Cases.js"
@@ -299,7 +300,6 @@ const ABOUT_MISSING =
 const DEFAULTS = /\b(defaults? (to|is)\b|\(default\b|(when|if) (uncertain|unsure|in doubt|not sure)\b|if (not|none) (given|provided|specified)|otherwise,? (use|assume)|when (omitted|unspecified)|assume\b)/i
 const BEFORE_ACTING =
   /\b(before (proceeding|acting|starting|continuing|making|changing|writing|implementing|running|editing|doing|any|you (start|begin|proceed|act|continue))|first\b|up ?front|at (the )?start)\b/i
-const INPUTS_HEADING = /^\W*(inputs?|arguments?|parameters?|variables?|prerequisites?|prereqs?|requirements|required (inputs|information)|what you need|before you (start|begin))\b/i
 const INPUTS_LABEL = /^\s*(\*\*)?(inputs?|arguments?|parameters?|prereq(uisite)?s?|requires?)(\*\*)?\s*:|\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b/i
 
 const judgeMissingInfo = (v: Version): Judgement => {
@@ -323,7 +323,10 @@ const judgeMissingInfo = (v: Version): Judgement => {
     if (!best || score > best.score) best = { score, line: l, kind: ask ? "ask" : "default", tied }
   }
   const inputs =
-    v.doc.md.headings.find((h) => INPUTS_HEADING.test(plainText(h.text)))?.line ??
+    v.doc.md.headings.find((h) => {
+      const title = plainText(h.text)
+      return INPUTS_TITLE.test(title) || PREPARATION_TITLE.test(title)
+    })?.line ??
     textLines(v).find((l) => INPUTS_LABEL.test(l.raw))?.n
   const inputPts = inputs !== undefined ? 15 : 0
   const evidence: Array<string> = []

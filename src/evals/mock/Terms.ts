@@ -5,8 +5,8 @@
  * (a reference repointed to another folder still names the same file), and a file name one or two
  * letters off still matches (the mock reviewer repoints near-identical names). Pure, no I/O.
  */
-import { editDistance } from "../../review/text/Paths.js"
-import { VAGUE_TERMS } from "../../review/mock/Vocabulary.js"
+import { editDistance } from "../../markdown/Paths.js"
+import { VAGUE_TERMS } from "../../markdown/Vocabulary.js"
 
 /** Function words and the wording every generated case shares; never key content. */
 const STOP: ReadonlySet<string> = new Set(

@@ -2,17 +2,18 @@
  * One side of an eval read once for the mock evaluator: every line with its place in the
  * instructions (a step, a list item, a rule, a heading, plain prose, code, the description), its
  * stemmed words (vague filler left out), its vague wording and the bundle files it names that the
- * bundle lacks; step positions; and where the version says when it applies. Built on the mock
- * reviewer's analysis (`analyzeDoc`, `resolveRefs`, `orderedLists`), so both read a file the same
- * way. Pure; a small cache keyed by the exact input keeps a run's repeated sides from being read twice.
+ * bundle lacks; step positions; and where the version says when it applies. Built on the shared
+ * markdown model (src/markdown/: `analyzeDoc`, `resolveRefs`, `orderedLists`), as the reviewer is, so
+ * both read a file the same way. Pure; a small cache keyed by the exact input keeps a run's repeated sides from being read twice.
  */
-import { type CheckContext, orderedLists, resolveRefs } from "../../review/mock/Checks.js"
-import { PACKAGE_TYPES } from "../../review/mock/checks/Common.js"
-import { analyzeDoc, BundleIndex, type Doc } from "../../review/mock/Document.js"
-import { ANY_VAGUE, IMPERATIVE_VERBS, VAGUE_TERMS } from "../../review/mock/Vocabulary.js"
-import { getField } from "../../review/text/Frontmatter.js"
-import { maskInlineCode, plainText } from "../../review/text/Markdown.js"
-import type { ArtifactType } from "../../domain/Artifact.js"
+import { orderedLists } from "../../markdown/Instructions.js"
+import { resolveRefs } from "../../markdown/BundleRefs.js"
+import { analyzeDoc, BundleIndex, type Doc } from "../../markdown/Document.js"
+import { ANY_VAGUE, IMPERATIVE_VERBS, VAGUE_TERMS } from "../../markdown/Vocabulary.js"
+import { getField } from "../../markdown/Frontmatter.js"
+import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
+import { ArtifactType, PACKAGE_TYPES } from "../../domain/Artifact.js"
+import { STEP_HEADING, WHEN_TO_USE_TITLE } from "../../markdown/Sections.js"
 import { lineStems, stripVague } from "./Terms.js"
 
 /**
@@ -61,13 +62,11 @@ export interface Version {
   readonly line: (n: number) => VLine
 }
 
-const ARTIFACT_TYPES: ReadonlySet<string> = new Set(["skill", "agent", "prompt", "command", "workflow", "rubr_flow"])
-const STEP_HEADING = /^(?:(step|phase|stage|part)\s*\d+|(\d+(?:\.\d+)*)[.):]?\s)/i
+const ARTIFACT_TYPES: ReadonlySet<string> = new Set(ArtifactType.literals)
 const CONDITIONAL = /\b(if|when|whenever|unless|otherwise|in case|once|until)\b/i
 const RULE = /\b(must|never|always|do not|don'?t|avoid|only|required?|ensure|make sure|should)\b/i
 const TRIGGER_EXPLICIT =
   /\b(use (this skill |this |it |the skill )?(when|whenever|if|for|before|after|during)\b|use this skill\b|(when|whenever|if) (the |a )?(user|you|someone|asked|requested)\b|applies (when|to)\b|for (tasks|requests|questions) (about|involving|that)\b|trigger(s|ed)? (when|on|by)\b|invoke (this|it) (when|for|if)\b)/i
-const TRIGGER_HEADING = /\b(when to (use|apply|invoke)|use cases?|triggers?|when should|when this applies|applies to)\b/i
 
 const VAGUE = VAGUE_TERMS.map((v) => ({ ...v, once: new RegExp(v.pattern.source, "i") }))
 
@@ -111,9 +110,9 @@ const stepPositions = (doc: Doc): Map<number, number> => {
   for (const l of orderedLists(doc)) l.items.forEach((it, i) => stepIndex.set(it.line, i))
   const styleCount = new Map<string, number>()
   for (const h of doc.md.headings) {
-    const m = plainText(h.text).match(STEP_HEADING)
-    if (!m) continue
-    const key = m[1] ? m[1].toLowerCase() : `num${m[2]!.split(".").length}`
+    const g = STEP_HEADING.exec(plainText(h.text))?.groups
+    if (!g) continue
+    const key = g["label"] ? g["label"].toLowerCase() : `num${g["num"]!.split(".").length}`
     const i = styleCount.get(key) ?? 0
     styleCount.set(key, i + 1)
     stepIndex.set(h.line, i)
@@ -123,15 +122,7 @@ const stepPositions = (doc: Doc): Map<number, number> => {
 
 /** References to files the bundle lacks, by line (links; in package artifacts, paths too). */
 const danglingRefs = (doc: Doc, path: string, type: ArtifactType, bundlePaths: ReadonlyArray<string>): Map<number, Array<string>> => {
-  const ctx: CheckContext = {
-    doc,
-    bundle: new BundleIndex([...bundlePaths, path]),
-    artifactType: type,
-    mode: "file",
-    rootDir: doc.dir,
-    docAt: () => undefined,
-    disabledRules: new Set()
-  }
+  const ctx = { doc, bundle: new BundleIndex([...bundlePaths, path]), rootDir: doc.dir }
   const dangling = new Map<number, Array<string>>()
   for (const r of resolveRefs(ctx)) {
     if (r.status !== "missing" || r.ref.kind === "name") continue
@@ -228,7 +219,7 @@ const triggerLinesOf = ({ doc, count, headingAt, description, descriptionLines }
   const triggers = new Set<number>()
   if (description && TRIGGER_EXPLICIT.test(description.value)) descriptionLines.forEach((n) => triggers.add(n))
   for (const h of doc.md.headings) {
-    if (!TRIGGER_HEADING.test(h.text)) continue
+    if (!WHEN_TO_USE_TITLE.test(h.text)) continue
     triggers.add(h.line)
     for (let k = h.line + 1; k <= count; k++) {
       const next = headingAt.get(k)
@@ -269,7 +260,7 @@ const windowsOf = (lines: ReadonlyArray<VLine>) => {
 
 const build = (path: string, content: string, artifactType: string, bundlePaths: ReadonlyArray<string>): Version => {
   const type: ArtifactType = ARTIFACT_TYPES.has(artifactType) ? (artifactType as ArtifactType) : "skill"
-  const doc = analyzeDoc({ path, content, fileVersionId: "", isPrimary: true })
+  const doc = analyzeDoc({ path, content })
   const layout = layoutOf(doc)
   const lines = readLines(layout, stepPositions(doc), danglingRefs(doc, path, type, bundlePaths))
   measureBlocks(layout, lines)

@@ -23,11 +23,8 @@ import { consistency } from "./checks/Consistency.js"
 import { safety } from "./checks/Safety.js"
 
 export type { CheckContext, CheckOutcome, Deduction, Issue } from "./checks/Common.js"
-export { kebabCase } from "./checks/Common.js"
 export { TRIGGER } from "./checks/Identity.js"
 export { excessBlankRuns, LENGTH_BUDGETS, trailingWhitespaceLines } from "./checks/Layout.js"
-export { commandLines, firstWord, isCommandLine, isImperative, orderedLists } from "./checks/Instructions.js"
-export { MISSING_MARKER, resolveRefs, type ResolvedRef } from "./checks/References.js"
 
 export const CHECKS: Readonly<Record<CriterionKey, (ctx: CheckContext) => CheckOutcome>> = {
   frontmatter,

@@ -6,21 +6,14 @@
  * `changes` line naming the original line it concerns. See docs/rubrics.md "Improvement rules".
  */
 import type { CriterionKey } from "../rubrics/Criteria.js"
-import { getField, yamlScalar } from "../text/Frontmatter.js"
-import { plainText } from "../text/Markdown.js"
-import { basename, relativePath } from "../text/Paths.js"
-import {
-  type CheckContext,
-  excessBlankRuns,
-  isCommandLine,
-  kebabCase,
-  MISSING_MARKER,
-  orderedLists,
-  resolveRefs,
-  trailingWhitespaceLines,
-  TRIGGER
-} from "./Checks.js"
-import type { Doc } from "./Document.js"
+import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
+import { plainText } from "../../markdown/Markdown.js"
+import { basename, relativePath } from "../../markdown/Paths.js"
+import { type CheckContext, excessBlankRuns, trailingWhitespaceLines, TRIGGER } from "./Checks.js"
+import { isCommandLine, orderedLists } from "../../markdown/Instructions.js"
+import { toKebab } from "../../markdown/Names.js"
+import { MISSING_MARKER, resolveRefs } from "../../markdown/BundleRefs.js"
+import type { Doc } from "../../markdown/Document.js"
 import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape, unclosedFrontmatterEnd } from "./Repairs.js"
 import { hedges } from "./checks/Hedges.js"
 import { headingGaps, numberedHeadingRuns } from "./checks/Procedure.js"
@@ -350,9 +343,9 @@ const namingOf = (doc: Doc) => {
   const h1 = doc.md.headings.find((h) => h.level === 1)
   const nameValue =
     nameField?.value.trim() ||
-    kebabCase(folder) ||
-    kebabCase(h1 ? plainText(h1.text) : "") ||
-    kebabCase(/^(skill|agents?|readme|prompt|command|workflow)$/i.test(stem) ? "" : stem) ||
+    toKebab(folder) ||
+    toKebab(h1 ? plainText(h1.text) : "") ||
+    toKebab(/^(skill|agents?|readme|prompt|command|workflow)$/i.test(stem) ? "" : stem) ||
     "my-skill"
   const title = h1 ? plainText(h1.text) : titleCase(nameValue)
   const topic = title.toLowerCase()

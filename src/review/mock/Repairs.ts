@@ -18,16 +18,17 @@
  *   SK-SAFE-*             secrets redacted; injected, exfiltrating and unbounded instructions removed;
  *                         a confirmation before destructive commands; piped scripts downloaded first
  */
-import { getField, yamlScalar } from "../text/Frontmatter.js"
-import { maskInlineCode, plainText } from "../text/Markdown.js"
+import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
+import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import type { CheckContext } from "./checks/Common.js"
-import { isCommandLine, isImperative, orderedLists } from "./checks/Instructions.js"
-import { needsOf, STEP_HEADING } from "./checks/Needs.js"
+import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
+import { STEP_HEADING } from "../../markdown/Sections.js"
+import { needsOf } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
-import { relativePath } from "../text/Paths.js"
+import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
 import { cutShort, flattenedSteps, runTogether, teachesCode, unmarkedHeadings } from "./checks/Shape.js"
 

@@ -1,7 +1,7 @@
 /**
  * Clarity: hedges inside instructions, placeholders, shouting and run-on sentences.
  */
-import { plainText } from "../../text/Markdown.js"
+import { plainText } from "../../../markdown/Markdown.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { hedges } from "./Hedges.js"
 

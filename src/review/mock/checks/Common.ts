@@ -6,7 +6,7 @@ import type { CriterionKey } from "../../rubrics/Criteria.js"
 import type { ArtifactType } from "../../../domain/Artifact.js"
 import type { Severity } from "../../Types.js"
 import { ruleIdFor } from "../../rules/Rules.js"
-import type { BundleIndex, Doc } from "../Document.js"
+import type { BundleIndex, Doc } from "../../../markdown/Document.js"
 
 export interface Issue {
   readonly criterion: CriterionKey
@@ -90,9 +90,6 @@ export class Out {
   }
 }
 
-/** Types whose bundle is a self-contained package: every bundle-relative path must exist in it. */
-export const PACKAGE_TYPES: ReadonlySet<ArtifactType> = new Set(["skill", "workflow", "rubr_flow"])
-
 export const decodeURIComponentSafe = (s: string) => {
   try {
     return decodeURIComponent(s)
@@ -108,18 +105,6 @@ export const bodyStart = (doc: Doc) => {
   return Math.min(doc.md.bodyStartLine, Math.max(1, lines.length))
 }
 export const quote = (s: string, max = 60) => JSON.stringify(s.length > max ? `${s.slice(0, max - 1)}…` : s)
-export const toKebab = (s: string) =>
-  s
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 64)
-    .replace(/-+$/, "")
-
-export const kebabCase = toKebab
 
 export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
   doc.prose.filter(([, text]) => re.test(text)).map(([n]) => n)

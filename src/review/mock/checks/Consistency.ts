@@ -11,13 +11,14 @@
  *   contradicts_trigger   the body says not to use the skill for what the description's "Use when"
  *                         offers it for
  */
-import { getField } from "../../text/Frontmatter.js"
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
+import { getField } from "../../../markdown/Frontmatter.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
-import { firstWord, isImperative, orderedLists } from "./Instructions.js"
-import { perDoc } from "./PerDoc.js"
+import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
+import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
 const NEGATIVE = /\b(never|do not|don't|must not|must never|mustn't|should not|shouldn't|should never|may not|cannot|can't|avoid|no longer)\b/i
@@ -139,7 +140,6 @@ export interface Contradiction {
   readonly dropped: Statement
 }
 
-const RULES_HEADING = /\b(rules?|constraints?|guidelines?|guardrails?|boundaries|don'?ts|dos and don'?ts|must|never|important|critical|policy|policies|non-negotiable|iron law|red flags)\b/i
 
 /** Which of two contradicting statements the document more likely means. */
 const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<Statement>): Statement => {
@@ -150,8 +150,8 @@ const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<St
   const sb = support(b)
   if (sa !== sb) return sa > sb ? a : b
   const sectionOf = (s: Statement) => [...doc.md.headings].reverse().find((h) => h.line < s.line)?.text ?? ""
-  const ra = RULES_HEADING.test(sectionOf(a))
-  const rb = RULES_HEADING.test(sectionOf(b))
+  const ra = RULE_STATEMENTS_TITLE.test(sectionOf(a))
+  const rb = RULE_STATEMENTS_TITLE.test(sectionOf(b))
   if (ra !== rb) return ra ? a : b
   return a.kind === "negative" ? a : b
 }

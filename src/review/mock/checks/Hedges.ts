@@ -8,10 +8,11 @@
  * precise already. Words that are vague but not hedges ("etc.", "appropriate", "as needed") are not
  * flagged: they close example lists, name a judgement the next words define, or state a condition.
  */
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
-import { IMPERATIVE_VERBS, STEP_CONNECTIVES } from "../Vocabulary.js"
-import { perDoc } from "./PerDoc.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { IMPERATIVE_VERBS, STEP_CONNECTIVES } from "../../../markdown/Vocabulary.js"
+import { QUOTED_TITLE } from "../../../markdown/Sections.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
 
 export interface HedgeTerm {
   readonly pattern: RegExp
@@ -50,8 +51,6 @@ const ATTEMPT = /\btry to (?:find|locate|reproduce|recover|reach|contact|connect
 /** A fallback or a measure that makes a conditional hedge precise. */
 const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|under|below|within|up to)\b|\d/i
 
-/** Sections whose lines are samples of what to avoid or examples, not the author's instructions. */
-const QUOTED_SECTION = /\b(examples?|samples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|bad|wrong|before|after|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/i
 
 /** Quoted text, parentheses and "e.g./for example/such as" tails: examples and asides, not instructions. */
 const stripAsides = (text: string): string =>
@@ -86,7 +85,7 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
     if (headingLines.has(n) || !ANY_HEDGE.test(text)) continue
     if (/^\s*(\||>|\[[^\]]+\]:)/.test(text)) continue
     const section = [...headings].reverse().find((x) => x.line < n)
-    if (section && QUOTED_SECTION.test(section.text)) continue
+    if (section && QUOTED_TITLE.test(section.text)) continue
     const body = stripAsides(text.replace(/^\s*(?:[-*+]|\d{1,4}[.)])\s+(?:\[[ xX]\]\s+)?/, ""))
     const found: Array<{ label: string; advice: string }> = []
     const sentences = body.split(/(?<=[.!?;])\s+/)

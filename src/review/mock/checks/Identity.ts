@@ -2,13 +2,14 @@
  * Frontmatter, name and description: how an agent finds and chooses the artifact.
  */
 import type { Severity } from "../../Types.js"
-import { type FrontmatterField, getField } from "../../text/Frontmatter.js"
-import { plainText } from "../../text/Markdown.js"
-import { basename } from "../../text/Paths.js"
-import type { Doc } from "../Document.js"
-import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS } from "../Vocabulary.js"
+import { type FrontmatterField, getField } from "../../../markdown/Frontmatter.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import { basename } from "../../../markdown/Paths.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS } from "../../../markdown/Vocabulary.js"
 import { descriptionHedges } from "./Hedges.js"
-import { type CheckContext, type CheckOutcome, Out, quote, toKebab } from "./Common.js"
+import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+import { toKebab } from "../../../markdown/Names.js"
 
 // ---------------------------------------------------------------- frontmatter
 

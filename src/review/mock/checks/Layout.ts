@@ -3,22 +3,14 @@
  */
 import type { ArtifactType } from "../../../domain/Artifact.js"
 import type { Severity } from "../../Types.js"
-import { plainText } from "../../text/Markdown.js"
+import { plainText } from "../../../markdown/Markdown.js"
 import { estimateTokens } from "../../../ai/Tokens.js"
-import type { Doc } from "../Document.js"
-import { orderedLists } from "./Instructions.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { orderedLists } from "../../../markdown/Instructions.js"
+import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
 import { cutShort, endsEarly, promisedSections, runTogether } from "./Shape.js"
-import {
-  bodyStart,
-  type CheckContext,
-  type CheckOutcome,
-  headingMatches,
-  lastLine,
-  Out,
-  proseMatches,
-  quote
-} from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote } from "./Common.js"
 
 // ---------------------------------------------------------------- purpose
 
@@ -38,7 +30,7 @@ export const purpose = (ctx: CheckContext): CheckOutcome => {
     }
   }
   const roleRe = /\b(you are|your (task|job|goal|role|purpose)|act as|goal|objective|purpose|the task|this (prompt|workflow|command|procedure|flow|file|document|repository|repo|project))\b/i
-  const hasOverviewHeading = headingMatches(doc, /\b(overview|purpose|goal|objective|about|introduction|summary|role|context)\b/i).length > 0
+  const hasOverviewHeading = headingMatches(doc, SECTION_TOPICS.overview).length > 0
   const roleLines = proseMatches(doc, roleRe)
   if (para === null && !hasOverviewHeading) {
     o.issue(

@@ -5,14 +5,14 @@
  * step; a procedure that runs commands or calls services needs to say what to do when they fail and
  * how to check the result; an agent that pushes, deploys, sends or orders needs boundaries.
  */
-import { plainText } from "../../text/Markdown.js"
-import { IMPERATIVE_VERBS } from "../Vocabulary.js"
-import type { Doc } from "../Document.js"
-import { commandLines, isCommandLine, isImperative, orderedLists } from "./Instructions.js"
-import { perDoc } from "./PerDoc.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { commandLines, isCommandLine, isImperative, orderedLists } from "../../../markdown/Instructions.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
+import { STEP_HEADING } from "../../../markdown/Sections.js"
 import { unmarkedHeadings } from "./Shape.js"
 
-export const STEP_HEADING = /^(?:(?:step|phase|stage|part)\s*\d+|\d+(?:\.\d+)*[.):]?\s)/i
 
 /** "**Step 1:** …", "**1. Build**": a step written as a bold label on its own line. */
 const BOLD_STEP = /^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:(?:step|phase|stage)\s*\d+|\d{1,2}[.):]\s)/i

@@ -2,23 +2,16 @@
  * Steps, examples, commands, constraints, output format, inputs, verification and failure handling.
  */
 import type { Severity } from "../../Types.js"
-import { getField } from "../../text/Frontmatter.js"
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
+import { getField } from "../../../markdown/Frontmatter.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
-import { commandLines, isImperative, orderedLists } from "./Instructions.js"
-import { needsOf, STEP_HEADING } from "./Needs.js"
+import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
+import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
+import { needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teaching } from "./Shape.js"
-import {
-  bodyStart,
-  type CheckContext,
-  type CheckOutcome,
-  headingMatches,
-  Out,
-  proseMatches,
-  quote
-} from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote } from "./Common.js"
 
 // ---------------------------------------------------------------- steps
 
@@ -308,7 +301,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
   const blocks = doc.md.codeBlocks.filter((b) => b.closed)
-  const exampleHeadings = headingMatches(doc, /\b(examples?|samples?|usage|demo|walkthrough|quick ?start)\b/i)
+  const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
@@ -434,10 +427,7 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
   // a boundary in any form: a prohibition, an obligation, "only", or asking the user before acting
   const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must|unless|ask (?:the user|first|before|for (?:approval|permission|confirmation))|confirm with|get (?:explicit )?(?:approval|permission|confirmation))\b/i).filter((n) => !unsafe.has(n))
   const needs = needsOf(doc)
-  const sections = headingMatches(
-    doc,
-    /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies|remember|red flags|important|iron law|guidelines|best practices|common mistakes|anti-?patterns|pitfalls|gotchas|when to stop|caveats|warnings?)\b/i
-  )
+  const sections = headingMatches(doc, SECTION_TOPICS.rules)
   if (rules.length === 0 && sections.length === 0 && !needs.sideEffects && ctx.artifactType === "skill") {
     // nothing it does changes what others share or pay for: boundaries are a nicety, not a gap
     o.note("no explicit rules; it neither pushes, deploys, sends, submits nor deletes anything")
@@ -474,7 +464,7 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
 export const outputFormat = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("output_format", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(output|format|response|result|report|deliverables?|return|template)\b/i)
+  const sections = headingMatches(doc, SECTION_TOPICS.outputs)
   const strong = proseMatches(doc, /\b(output format|respond (with|in)|reply (with|in)|return (a|an|the|only)|format (as|:)|as json|in json|json (object|schema)|markdown table|following (format|template|structure))\b/i)
   const blocks = doc.md.codeBlocks.filter((b) => /^(json|ya?ml|xml|markdown|md|text)$/i.test(b.info))
   const weak = proseMatches(doc, /\b(output|format|summar(y|ize)|report|produce)\b/i)
@@ -501,7 +491,7 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
   const vars = proseMatches(doc, /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b|<(input|document|context|data|query|question|text|user_input|code|request)>/)
   const varsInCode = doc.md.inlineCode.filter((c) => /\{\{\s*[\w.-]+\s*\}\}|\$ARGUMENTS|\$\d\b/.test(c.text)).map((c) => c.line)
   const allVars = [...vars, ...varsInCode]
-  const sections = headingMatches(doc, /\b(inputs?|arguments?|parameters?|variables?|prerequisites?|requirements|context|usage)\b/i)
+  const sections = headingMatches(doc, SECTION_TOPICS.inputs)
   const labels = proseMatches(doc, /^\s*(\*\*)?(inputs?|arguments?|parameters?|prereq(uisite)?s?|requires?)(\*\*)?\s*:|^\s*"?inputs"?\s*:/i)
   const hint = doc.fm.closed ? getField(doc.fm, "argument-hint") : undefined
   if (allVars.length + sections.length + labels.length === 0 && !hint) {
@@ -537,7 +527,7 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 export const verification = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist)\b/i)
+  const sections = headingMatches(doc, SECTION_TOPICS.verification)
   const unsafe = hazardLines(doc)
   const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
   const needs = needsOf(doc)
@@ -569,7 +559,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
 export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
-  const sections = headingMatches(doc, /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop|common (?:issues|problems)|known issues|limitations|gotchas)\b/i)
+  const sections = headingMatches(doc, SECTION_TOPICS.failure)
   const unsafe = hazardLines(doc)
   // failure handling in any form: a failure named with what to do, a condition that stops or asks, a fallback
   const lines = proseMatches(

@@ -2,71 +2,15 @@
  * Bundle references: links and paths that must resolve to bundle files, and heading anchors.
  */
 import type { Severity } from "../../Types.js"
-import { getField } from "../../text/Frontmatter.js"
-import { headingAnchors } from "../../text/Markdown.js"
-import { basename, globToRegExp } from "../../text/Paths.js"
-import type { Reference } from "../../text/References.js"
-import type { Doc } from "../Document.js"
-import {
-  bodyStart,
-  type CheckContext,
-  type CheckOutcome,
-  decodeURIComponentSafe,
-  Out,
-  PACKAGE_TYPES
-} from "./Common.js"
+import { headingAnchors } from "../../../markdown/Markdown.js"
+import { basename, globToRegExp } from "../../../markdown/Paths.js"
+import type { Reference } from "../../../markdown/References.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { PACKAGE_TYPES } from "../../../domain/Artifact.js"
+import { resolveRefs, type ResolvedRef } from "../../../markdown/BundleRefs.js"
+import { bodyStart, type CheckContext, type CheckOutcome, decodeURIComponentSafe, Out } from "./Common.js"
 
 // ---------------------------------------------------------------- references
-
-export interface ResolvedRef {
-  readonly ref: Reference
-  readonly status: "ok" | "outside" | "missing" | "marked"
-  readonly resolved?: string
-  readonly candidate?: string | null
-  readonly reason?: string
-}
-
-export const MISSING_MARKER = "not included in this bundle"
-/** The marks the apply writes (`(… not included in this bundle …)`), with the space before them: text to read past. */
-export const MISSING_MARKS = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)`, "g")
-
-/** First path segments that name the conventional folders of a skill or procedure package. */
-const BUNDLE_FOLDERS = /^(references?|examples?|scripts?|assets?|templates?|resources?|evals?|evaluations?|prompts?|agents?|rules|schemas?|snippets|data|fixtures|checklists?)$/i
-
-/**
- * Resolves every reference of the document. A bare path whose first folder is neither a
- * conventional bundle folder nor a folder of this bundle (and is not written relative to the skill,
- * `./x` or `<path-to-skill>/x`) names a file of the user's project, not of the bundle: `outside`.
- * So do missing folders mentioned in prose, and paths that end in a bundle file after the skill's
- * own folder name (`skills/<name>/x.md` written from the repository root).
- */
-export const resolveRefs = (ctx: CheckContext): ReadonlyArray<ResolvedRef> => {
-  const ownNames = new Set([basename(ctx.rootDir), basename(ctx.doc.dir), getField(ctx.doc.fm, "name")?.value.trim() ?? ""])
-  ownNames.delete("")
-  return ctx.doc.refs.map((ref): ResolvedRef => {
-    const lineText = ctx.doc.split.lines[ref.line - 1] ?? ""
-    const r = ctx.bundle.resolve(ref, ctx.doc.dir, ctx.rootDir)
-    if (r.status === "ok") return { ref, status: "ok", resolved: r.resolved }
-    if (r.status === "outside") return { ref, status: "outside" }
-    const segs = ref.path.replace(/^(\.\/)+/, "").split("/").filter((x) => x !== "")
-    for (let k = 1; k < segs.length; k++) {
-      if (!ownNames.has(segs[k - 1]!)) continue
-      const rest = segs.slice(k).join("/")
-      const inner = ctx.bundle.resolve({ ...ref, path: rest, rootRelative: true }, ctx.doc.dir, ctx.rootDir)
-      if (inner.status === "ok") return { ref, status: "ok", resolved: inner.resolved }
-    }
-    if (ref.kind === "path") {
-      // after the skill's own folder name, the rest of the path is relative to the skill
-      const own = segs.findIndex((x, i) => i < segs.length - 1 && ownNames.has(x))
-      const first = segs[own + 1] ?? ""
-      const bundleish =
-        ref.rootRelative || ref.path.startsWith("./") || BUNDLE_FOLDERS.test(first) || ctx.bundle.hasDir(first)
-      if (!bundleish || ref.directory) return { ref, status: "outside" }
-    }
-    if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
-    return { ref, status: "missing", candidate: r.candidate, reason: r.reason }
-  })
-}
 
 /** `points` up to two thirds of `cap` as they are, then approaching `cap` without reaching it. */
 const saturate = (points: number, cap: number): number => {

@@ -3,10 +3,10 @@
  * another title), later paragraphs or list items that say again what an earlier one said. Shared by
  * the check that scores them (Layout.ts) and the improved version that removes them (Repairs.ts).
  */
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
-import { perDoc } from "./PerDoc.js"
-import { MISSING_MARKS } from "./References.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
+import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { contentWords } from "./Words.js"
 
 export interface Section {

@@ -5,7 +5,7 @@
  * code included (that is where secrets and commands live); a line that forbids the act ("Never run
  * `git push --force`") is a rule, not a hazard.
  */
-import type { Doc } from "../Document.js"
+import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"

@@ -4,11 +4,12 @@
  * without a code block, a body that stops before it is finished or points at sections it never
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
-import { isCommandLine, isImperative } from "./Instructions.js"
-import { perDoc } from "./PerDoc.js"
-import { MISSING_MARKS } from "./References.js"
+import { plainText } from "../../../markdown/Markdown.js"
+import { FILE_TITLE, INTRO_TITLE } from "../../../markdown/Sections.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
+import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { contentWords } from "./Words.js"
 
 // ---------------------------------------------------------------- flattened steps
@@ -157,8 +158,6 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
  *   sections written to one pattern (use cases, phases, patterns) keep it to the last one.
  * Each is one finding at the last heading, with what is missing.
  */
-const FILE_HEADING = /^\S*(?:\/|\.\w{1,5}$)\S*$/
-
 export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
   const hs = doc.md.headings
   const out: Array<CutShort> = []
@@ -171,7 +170,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
   const last = hs.length - 1
   const p = parent[last]!
   const title = (i: number) => quoteShort(plainText(hs[i]!.text))
-  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_HEADING.test(plainText(hs[last]!.text).replace(MISSING_MARKS, ""))) {
+  if (p >= 0 && hs[p]!.level > 1 && parent.filter((x) => x === p).length === 1 && !FILE_TITLE.test(plainText(hs[last]!.text).replace(MISSING_MARKS, ""))) {
     out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
     return out
   }
@@ -462,7 +461,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // In any other section, a procedure with no introduction at all (the paragraph right above it
     // neither leads into it with ":" nor is a bold label), after the section's own list, code or table
     const heading = doc.md.headings.find((h) => h.line === from - 1)
-    const intro = heading !== undefined && INTRO_SECTION.test(plainText(heading.text))
+    const intro = heading !== undefined && INTRO_TITLE.test(plainText(heading.text))
     for (let k = 1; heading && k < blocks.length; k++) {
       const b = blocks[k]!
       if (out.some((x) => x.block === b)) continue
@@ -519,5 +518,3 @@ const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
   return false
 }
 
-/** Sections about when to use a skill, or what it is: not where its procedure belongs. */
-const INTRO_SECTION = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i

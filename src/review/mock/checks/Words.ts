@@ -1,5 +1,5 @@
 /** Content words: what a sentence is about, with stop words and rule words dropped and a light stem. */
-import { plainText } from "../../text/Markdown.js"
+import { plainText } from "../../../markdown/Markdown.js"
 
 export const STOP = new Set(
   ("a an the and or but of to in on at by for with from into onto over under about as is are be been being was were it its this that these those " +

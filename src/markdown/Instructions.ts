@@ -3,9 +3,9 @@
  * whether it is an instruction, and the lines that run a command. Apart from the checks, so the steps,
  * needs, shape and consistency checks share them without importing one another.
  */
-import { plainText } from "../../text/Markdown.js"
-import type { Doc } from "../Document.js"
-import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "../Vocabulary.js"
+import { plainText } from "./Markdown.js"
+import type { Doc } from "./Document.js"
+import { IMPERATIVE_VERBS, NON_IMPERATIVE_STARTS, STEP_CONNECTIVES } from "./Vocabulary.js"
 import { perDoc } from "./PerDoc.js"
 
 export interface OrderedList {

@@ -4,13 +4,13 @@
  * conditionals ("If X, do Y") and a missing-resource scenario when it references bundle files.
  * At most 8 cases, ids `eval-1`..`eval-8`, in that order. Deterministic.
  */
-import type { ArtifactType } from "../../domain/Artifact.js"
-import type { EvalCase } from "../../domain/EvalCase.js"
-import { getField } from "../text/Frontmatter.js"
-import { plainText } from "../text/Markdown.js"
-import { basename } from "../text/Paths.js"
-import { orderedLists } from "./Checks.js"
-import type { Doc } from "./Document.js"
+import type { ArtifactType } from "../domain/Artifact.js"
+import type { EvalCase } from "../domain/EvalCase.js"
+import { getField } from "../markdown/Frontmatter.js"
+import { plainText } from "../markdown/Markdown.js"
+import { basename } from "../markdown/Paths.js"
+import { orderedLists } from "../markdown/Instructions.js"
+import type { Doc } from "../markdown/Document.js"
 
 const MAX_CASES = 8
 

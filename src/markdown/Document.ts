@@ -1,14 +1,19 @@
 /** One file analysed once (frontmatter, markdown, references, prose) and the bundle's file index. */
-import type { ReviewFile } from "../Types.js"
-import { type Frontmatter, parseFrontmatter } from "../text/Frontmatter.js"
-import { splitText, type SplitText } from "../text/Lines.js"
-import { analyzeMarkdown, type MarkdownDoc, proseLines } from "../text/Markdown.js"
-import { basename, dirname, editDistance, extname, globToRegExp, resolvePath } from "../text/Paths.js"
-import { extractReferences, type Reference } from "../text/References.js"
-import { countWords } from "../../ai/Tokens.js"
+import { type Frontmatter, parseFrontmatter } from "./Frontmatter.js"
+import { splitText, type SplitText } from "./Lines.js"
+import { analyzeMarkdown, type MarkdownDoc, proseLines } from "./Markdown.js"
+import { basename, dirname, editDistance, extname, globToRegExp, resolvePath } from "./Paths.js"
+import { extractReferences, type Reference } from "./References.js"
+import { countWords } from "../ai/Tokens.js"
+
+/** A file as the analysis reads it: its bundle path and its text (a review's file, an eval's version). */
+export interface TextFile {
+  readonly path: string
+  readonly content: string
+}
 
 export interface Doc {
-  readonly file: ReviewFile
+  readonly file: TextFile
   readonly path: string
   /** the file's folder ("" at the bundle root) */
   readonly dir: string
@@ -32,7 +37,7 @@ export interface Doc {
   readonly bodyLineCount: number
 }
 
-export const analyzeDoc = (file: ReviewFile): Doc => {
+export const analyzeDoc = (file: TextFile): Doc => {
   const split = splitText(file.content)
   const fm = parseFrontmatter(file.content)
   const bodyStart = fm.closed ? fm.bodyStartLine : 1
