@@ -6,7 +6,7 @@
 import { Option } from "effect"
 import { reviewWithMock } from "../src/review/mock/MockReviewer.js"
 import { getRubric } from "../src/review/rubrics/Registry.js"
-import { type FrontmatterField, parseFrontmatter } from "../src/review/text/Frontmatter.js"
+import { type FrontmatterField, parseFrontmatter } from "../src/markdown/Frontmatter.js"
 import type { ReviewFile, ReviewInput, ReviewResult, Rubric } from "../src/review/Types.js"
 import { DAMAGE_KINDS, type DamageKind, type DamageSeverity, type Skill, SKILL_MD, skillMd, withSkillMd } from "./Damage.js"
 import { fingerprints } from "./Labels.js"

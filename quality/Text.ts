@@ -1,7 +1,7 @@
 /**
  * A small markdown model for the damage kinds: lines, the frontmatter span, fenced code, headings,
  * numbered lists and paragraphs. Self-contained on purpose: it does not use the reviewer's own text
- * helpers (src/review/text), so a change to the reviewer cannot change the damage it is measured on.
+ * helpers (src/markdown), so a change to the reviewer cannot change the damage it is measured on.
  */
 
 export interface Doc {
