@@ -2,6 +2,7 @@
  * The audit use cases. The estimate route and the start route share `prepare` (one estimate function);
  * start writes the run, its job, the debit and the graphile-worker job in one transaction.
  */
+import { errorAnswerOf } from "../jobs/RunRow.js"
 import { ruleIdOfLegacyFinding } from "../review/rules/Rules.js"
 import type { AuditReviewOptions } from "./Records.js"
 import * as PgClient from "@effect/sql-pg/PgClient"
@@ -65,7 +66,7 @@ export const toAuditRunDetail = (run: AuditRunRow) => ({
   improvedFiles: run.result?.improvedFiles ?? [],
   evalKit: run.result?.evalKit ?? null,
   targetVersionIds: { targetFileVersionId: run.targetFileVersionId, inputVersionIds: run.inputVersionIds },
-  error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
+  error: errorAnswerOf(run),
   resultMetadata: run.result?.metadata ?? null,
   estimatedCredits: run.estimatedCredits,
   finalChargedCredits: run.finalChargedCredits,

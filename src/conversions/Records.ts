@@ -1,7 +1,7 @@
 /** The conversion record as stored in `rubr_flow_conversions`, its report, and their wire shapes. */
 import { Schema } from "effect"
-import { runCostFields } from "../credits/RunCost.js"
-import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { costAnswerOf, runCostFields } from "../credits/RunCost.js"
+import { runEndAnswerOf, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf } from "../db/Query.js"
 import { FileId, VersionId } from "../domain/Ids.js"
 import { ResultMetadata } from "../ai/Usage.js"
@@ -121,13 +121,8 @@ export const toConversionJson = (row: ConversionRow) => ({
   formatVersion: "1.0",
   sourceSummary: sourceSummaryOf(row),
   sourceMapping: row.report?.sourceMapping ?? row.summary.sourceMapping,
-  summary: { estimate: row.summary.estimate, target: row.summary.target, creditCost: { ...row.summary.creditCost, finalChargedCredits: row.finalChargedCredits } },
-  estimatedCredits: row.estimatedCredits,
-  finalChargedCredits: row.finalChargedCredits,
-  error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-  completedAt: row.completedAt
+  ...costAnswerOf(row),
+  ...runEndAnswerOf(row)
 })
 
 export const toConversionReport = (row: ConversionRow) => ({

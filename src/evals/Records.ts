@@ -1,7 +1,7 @@
 /** The eval run record as stored in `eval_runs`, its results, and their wire shapes. */
 import { Schema } from "effect"
-import { runCostFields } from "../credits/RunCost.js"
-import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { costAnswerOf, runCostFields } from "../credits/RunCost.js"
+import { runEndAnswerOf, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf } from "../db/Query.js"
 import { FileId, RunId, VersionId } from "../domain/Ids.js"
 import { EvalCase } from "../domain/EvalCase.js"
@@ -102,17 +102,8 @@ export const toEvalRunJson = (row: EvalRunRow) => {
     failCount: comparison?.candidateFailCount ?? 0,
     scoreDelta: comparison?.scoreDelta ?? null,
     cases: row.cases,
-    summary: {
-      estimate: row.summary.estimate,
-      target: row.summary.target,
-      creditCost: { ...row.summary.creditCost, finalChargedCredits: row.finalChargedCredits }
-    },
-    estimatedCredits: row.estimatedCredits,
-    finalChargedCredits: row.finalChargedCredits,
-    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    completedAt: row.completedAt
+    ...costAnswerOf(row),
+    ...runEndAnswerOf(row)
   }
 }
 

@@ -4,6 +4,7 @@
  * on every state change goes through here and appends its event, with the progress events buffered
  * since the last write before it (src/jobs/Runner.ts), in one statement.
  */
+import { errorAnswerOf } from "./RunRow.js"
 import type * as Statement from "@effect/sql/Statement"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { type Context, Effect, Schema } from "effect"
@@ -33,7 +34,7 @@ export const toJobJson = (job: JobRow) => ({
   attempts: job.attempts,
   maxAttempts: job.maxAttempts,
   result: job.result ?? null,
-  error: job.errorCode ? { code: job.errorCode, message: job.errorMessage ?? "" } : null,
+  error: errorAnswerOf(job),
   createdAt: job.createdAt,
   updatedAt: job.updatedAt,
   startedAt: job.startedAt,

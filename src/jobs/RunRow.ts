@@ -25,3 +25,15 @@ export const runEndFields = {
   updatedAt: Schema.DateFromSelf,
   completedAt: Schema.NullOr(Schema.DateFromSelf)
 }
+
+/** The error a run or a job answers: its code and message, or null while it has none. */
+export const errorAnswerOf = (row: { readonly errorCode: string | null; readonly errorMessage: string | null }) =>
+  row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null
+
+/** How a run ended and when, as every run kind answers it (`runEndAnswerFields`). */
+export const runEndAnswerOf = (row: Schema.Struct.Type<typeof runEndFields>) => ({
+  error: errorAnswerOf(row),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  completedAt: row.completedAt
+})

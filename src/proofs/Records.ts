@@ -1,6 +1,6 @@
 /** The proof report record as stored in `proof_reports`, and its wire shapes. */
 import { Schema } from "effect"
-import { runEndFields, runHeadFields } from "../jobs/RunRow.js"
+import { runEndAnswerOf, runEndFields, runHeadFields } from "../jobs/RunRow.js"
 import { rowsOf } from "../db/Query.js"
 import { RunId, VersionId } from "../domain/Ids.js"
 import { CreditCost } from "../credits/Schemas.js"
@@ -49,10 +49,7 @@ export const toProofReportJson = (row: ProofReportRow) => ({
   exportPath: row.status === "completed"
     ? `/api/v1/artifact-bundles/${row.artifactBundleId}/proof-reports/${row.id}/export`
     : null,
-  error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-  completedAt: row.completedAt
+  ...runEndAnswerOf(row)
 })
 
 export const toProofReportDetail = (row: ProofReportRow) => ({
