@@ -18,6 +18,7 @@ import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Effect, Either, Option, ParseResult, Schema } from "effect"
 import * as AST from "effect/SchemaAST"
 import { RubrApi } from "../Api.js"
+import { contentHashOfHex } from "../domain/ContentHashPattern.js"
 
 interface Route {
   readonly method: string
@@ -84,7 +85,7 @@ const sample = (ast: AST.AST, label: string): unknown => {
         placeholderId,
         () => 1,
         () => 100,
-        () => `sha256:${"0".repeat(64)}`,
+        () => contentHashOfHex("0".repeat(64)),
         () => "1970-01-01T00:00:00.000Z",
         () => "dry-run"
       ]

@@ -5,7 +5,9 @@
  */
 import * as Crypto from "node:crypto"
 
+import { contentHashOfHex } from "./ContentHashPattern.js"
+
 export { CONTENT_HASH } from "./ContentHashPattern.js"
 
 export const sha256Tag = (content: string | Uint8Array): string =>
-  `sha256:${Crypto.createHash("sha256").update(content).digest("hex")}`
+  contentHashOfHex(Crypto.createHash("sha256").update(content).digest("hex"))

@@ -3,3 +3,6 @@
  * ContentHash.ts (which hashes with Node) so the browser's signature check can use it too.
  */
 export const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/
+
+/** The written form of a SHA-256 digest given as lowercase hex (Node and WebCrypto hash; this names). */
+export const contentHashOfHex = (hex: string): string => `sha256:${hex}`

@@ -31,7 +31,7 @@
  */
 import { Data } from "effect"
 import * as jose from "jose"
-import { CONTENT_HASH } from "../domain/ContentHashPattern.js"
+import { CONTENT_HASH, contentHashOfHex } from "../domain/ContentHashPattern.js"
 
 export const EXPORT_FORMAT = "rubr.proof_report.v1"
 export const CANONICALIZATION = "JCS (RFC 8785)"
@@ -139,7 +139,7 @@ const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padSt
 
 /** `sha256:<hex>` of the bytes, by WebCrypto (Node and browsers alike) */
 export const sha256TagOf = async (bytes: Uint8Array): Promise<string> =>
-  `sha256:${hex(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>)))}`
+  contentHashOfHex(hex(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>))))
 
 // ECDSA signatures are malleable: (r, s) and (r, n - s) both verify. Signing emits the low s and
 // verification demands it, so a document has exactly one valid signature text.
