@@ -7,7 +7,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { postMcp } from "./support/Mcp.js"
 import { makeTestApp, TestApp } from "./support/TestApp.js"
-import { call } from "./support/fixtures.js"
+import { bundleWith, call } from "./support/fixtures.js"
 
 const initialize = (protocolVersion: string, id: number | string = 1) => ({
   jsonrpc: "2.0",
@@ -163,6 +163,25 @@ layer(makeTestApp({ env: { SERVICE_MCP_ALLOWED_ORIGINS: "https://app.example.com
       expect(noHeader.body.result.structuredContent).toBeUndefined()
       const tools = yield* postMcp(request("tools/list"), { "mcp-protocol-version": "2025-03-26" })
       expect(tools.body.result.tools.every((t: any) => t.outputSchema === undefined)).toBe(true)
+    }))
+
+  it.effect("read_file's result is serialized once and placed twice: the text item, structuredContent and the REST answer agree whatever the file holds", () =>
+    Effect.gen(function*() {
+      const token = yield* call((app) => app.token("mcp-raw-json"))
+      // quotes, backslashes, U+2028, and text shaped like the placeholder the raw JSON is spliced in by
+      // (a file holds no NUL, so only its escaped spelling can appear)
+      const content = 'say "hi" \\ \u2028 "\\u0000x:0\\u0000" \\u0000\n'
+      const { bundleId, files } = yield* bundleWith(token, [{ path: "SKILL.md", content }])
+      const fileId = files[0]!.file.id
+      const reply = yield* postMcp(request("tools/call", { name: "read_file", arguments: { artifactBundleId: bundleId, fileId } }), {
+        ...V2,
+        authorization: `Bearer ${token}`
+      })
+      expect(reply.body.result.isError).toBe(false)
+      expect(reply.body.result.structuredContent.content).toBe(content)
+      expect(JSON.parse(reply.body.result.content[0].text)).toEqual(reply.body.result.structuredContent)
+      const rest = yield* call((app) => app.request("GET", `/artifact-bundles/${bundleId}/files/${fileId}`, { token }))
+      expect(reply.body.result.structuredContent).toEqual(JSON.parse(JSON.stringify(rest.body.data)))
     }))
 
   it.effect("batches: answered in order (2025-03-26), notifications left out, all-notification batches 202; 2025-06-18 refuses them", () =>

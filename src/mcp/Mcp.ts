@@ -14,6 +14,7 @@
  */
 import { VERSION } from "../Version.js"
 import type * as Headers from "@effect/platform/Headers"
+import { randomUUID } from "node:crypto"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Rpc from "@effect/rpc/Rpc"
@@ -22,6 +23,7 @@ import { Actors } from "../auth/Actors.js"
 import { AppConfig } from "../config/AppConfig.js"
 import { InternalError, PayloadTooLarge } from "../domain/Errors.js"
 import { isInvalidUtf8 } from "../http/Body.js"
+import { notDirectJson } from "../http/DirectJson.js"
 import { envelopeOf, isApiError, isBodyTooLarge } from "../http/ErrorHandling.js"
 import { currentRequestId } from "../domain/RequestId.js"
 import { type Doc, loadDocs } from "../docs/Docs.js"
@@ -57,8 +59,25 @@ const rpcError = (id: JsonRpcId, code: number, message: string, data?: unknown) 
   error: data === undefined ? { code, message } : { code, message, data }
 })
 
+/**
+ * JSON text already serialized, placed into a response as it is: a tool's result travels twice (as the
+ * text item and as structuredContent), and is serialized once. The placeholder carries a per-process
+ * nonce, so no string a caller wrote can stand for it.
+ */
+class RawJson {
+  constructor(readonly json: string) {}
+}
+const RAW_NONCE = randomUUID()
+const RAW_PLACEHOLDER = new RegExp(`"\\\\u0000${RAW_NONCE}:(\\d+)\\\\u0000"`, "g")
+
+const stringify = (body: unknown): string => {
+  const raws: Array<string> = []
+  const text = JSON.stringify(body, (_key, value: unknown) => (value instanceof RawJson ? `\u0000${RAW_NONCE}:${raws.push(value.json) - 1}\u0000` : value))
+  return raws.length === 0 ? text : text.replace(RAW_PLACEHOLDER, (_, i: string) => raws[Number(i)]!)
+}
+
 const jsonResponse = (status: number, body: unknown) =>
-  HttpServerResponse.text(JSON.stringify(body), { status, contentType: "application/json" })
+  HttpServerResponse.text(stringify(body), { status, contentType: "application/json" })
 
 /**
  * Effect's JSON Schema carries its own bookkeeping: a shared `$id` on `unknown` parts ("/schemas/unknown",
@@ -102,6 +121,15 @@ const bearerOf = (headers: Headers.Headers): Redacted.Redacted<string> | undefin
   return m ? Redacted.make(m[1]!.trim()) : undefined
 }
 
+/** A tool whose result is its output type, serialized as JSON.stringify does: checked once, never re-encoded. */
+const directOutput = (tool: Tool) => {
+  const problem = notDirectJson(tool.output.ast)
+  if (problem !== undefined || tool.render !== undefined) {
+    throw new Error(`MCP tool ${tool.name}: a direct output needs a schema JSON.stringify encodes and no reading (${problem ?? "render"})`)
+  }
+  return (value: unknown) => Effect.succeed(value)
+}
+
 const problemsOf = (error: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path.join("."), message: i.message }))
 
@@ -113,7 +141,7 @@ const toolCalls = (actors: Actors, tools: ReadonlyArray<Tool>) => {
   const compiled = tools.map((tool) => ({
     tool,
     decode: Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" }),
-    encode: Schema.encode(tool.output),
+    encode: tool.directOutput ? directOutput(tool) : Schema.encode(tool.output),
     inputSchema: jsonSchemaOf(tool.input.ast),
     outputSchema: jsonSchemaOf(tool.output.ast)
   }))
@@ -164,12 +192,13 @@ const toolCalls = (actors: Actors, tools: ReadonlyArray<Tool>) => {
       if (outcome._tag === "Success") {
         const encoded = outcome.value
         const reading = tool.render?.(encoded)
+        const json = JSON.stringify(encoded)
         return {
           content: [
-            { type: "text", text: JSON.stringify(encoded) },
+            { type: "text", text: json },
             ...(reading ? [{ type: "text", text: reading }] : [])
           ],
-          ...(version === "2025-06-18" ? { structuredContent: encoded } : {}),
+          ...(version === "2025-06-18" ? { structuredContent: new RawJson(json) } : {}),
           isError: false
         }
       }

@@ -5,7 +5,7 @@
  * match the REST answer field for field. A product tool's access rule is its REST route's; the three
  * documentation tools are public.
  */
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, type Redacted, Schema } from "effect"
 import { Audits } from "../audits/Audits.js"
 import { AuditRequest } from "../audits/Api.js"
@@ -56,6 +56,11 @@ export interface Tool {
   readonly run: (input: any, actor: Actor | null) => Effect.Effect<unknown, ApiError>
   /** a short reading for people, the second text item of the result */
   readonly render?: ((output: any) => string | undefined) | undefined
+  /**
+   * The result is exactly its output schema's type, which encodes as JSON.stringify does: it is
+   * serialized as it is, once, as the REST route writes it (src/http/DirectJson.ts).
+   */
+  readonly directOutput?: boolean | undefined
 }
 
 /** The sentence a tool's description ends with: who may call it, read off its access rule. */
@@ -83,6 +88,7 @@ const tool = <I, IE, O, OE>(def: {
   readonly annotations: ToolAnnotations
   readonly run: (input: I, actor: Actor) => Effect.Effect<O, ApiError, SqlClient.SqlClient>
   readonly render?: (output: O) => string | undefined
+  readonly directOutput?: boolean
 }): Tool => {
   const { scopeNote, ...rest } = def
   const description = `${def.description.trimEnd()} ${scopeNote ?? accessSentence(def.access)}`
@@ -304,6 +310,8 @@ const fileTools = Effect.gen(function*() {
         versionNumber: Schema.optional(Schema.Int.pipe(Schema.greaterThanOrEqualTo(1)).annotations({ description: "default: the latest" }))
       }).annotations(strict),
       output: restData("files", "get"),
+      // the file read's answer, written as the REST route writes it (the hottest tool)
+      directOutput: true,
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId"),
       annotations: read("Read a file"),
       run: ({ artifactBundleId, fileId, versionNumber }, actor) =>
@@ -531,9 +539,9 @@ const jobTools = Effect.gen(function*() {
 
 export const makeTools = Effect.gen(function*() {
   // the starts run their transaction on the service's SqlClient, captured here
-  const context = yield* Effect.context<SqlClient.SqlClient>()
+  const sql = yield* SqlClient.SqlClient
   const groups = yield* Effect.all([docTools, bundleTools, fileTools, versionTools, workTools, jobTools])
-  return groups.flat().map((t): Tool => ({ ...t, run: (input, actor) => Effect.provide(t.run(input, actor), context) }))
+  return groups.flat().map((t): Tool => ({ ...t, run: (input, actor) => Effect.provideService(t.run(input, actor), SqlClient.SqlClient, sql) }))
 })
 
 
