@@ -1,0 +1,39 @@
+/**
+ * Near misses from the fifth round of samples in other styles (issue 22: the rules must read structure
+ * and carry to skills never seen): each wrong finding the sixteen new samples drew, as the smallest
+ * text that drew it, next to the real problem the rule is for, which it must still report.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
+import type { ReviewResult } from "../../src/review/Types.js"
+import { fileInput, lineOf, sampleBundle, withTarget } from "./support.js"
+
+const review = (content: string): ReviewResult => {
+  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
+  return reviewWithMock(fileInput(target, files))
+}
+const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
+const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
+
+const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
+const STEPS = "## Steps\n\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n\n"
+
+describe("SK-SAFE-DESTRUCTIVE: the question asked and the answer waited for, however they are worded", () => {
+  const section = (ask: string) =>
+    `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n${STEPS}## Removing old drafts\n\nList the draft branches with their last author and date.${ask}\n\n\`\`\`bash\ngit branch -D <branch>\n\`\`\`\n`
+
+  it("reports a forced delete that nothing asks about first", () => {
+    const text = section("")
+    expect(findingOf(review(text), "SK-SAFE-DESTRUCTIVE")?.lineStart).toBe(lineOf(text, "git branch -D"))
+  })
+
+  it("does not report it after a quoted question and a wait for the answer, or after \"only after a yes\"", () => {
+    expect(ids(review(section(" Ask: \"Delete these drafts?\" Wait for the answer.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(section(" Show the list to the user. Only after a yes, for the branches they named:")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  it("does not report a command whose own line requires a confirmation", () => {
+    const text = `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n${STEPS}## Removing old drafts\n\nFor a draft branch the user chose to drop, \`git branch -D <branch>\` is acceptable after a second confirmation that names the branch.\n`
+    expect(ids(review(text))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
