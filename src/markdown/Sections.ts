@@ -102,8 +102,10 @@ export const SECTION_TOPICS = {
   outputs: /\b(output|format|response|result|report|deliverables?|return|template)\b/i,
   inputs: /\b(inputs?|arguments?|parameters?|variables?|prerequisites?|requirements|context|usage)\b/i,
   verification: /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist)\b/i,
+  // named for failures, or headed by the condition it handles ("If the disk is still full", "When
+  // something is off", "If something goes wrong"); "When to use" is no contingency
   failure:
-    /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop|common (?:issues|problems)|known issues|limitations|gotchas)\b/i
+    /\b(errors?|fail\w*|troubleshoot\w*|recovery|stuck|blockers?|rollback|fallback|stop|common (?:issues|problems)|known issues|limitations|gotchas)\b|^(?:if|when|in case)\b(?!\s+(?:not\s+)?to\b).*\b(?:not|\w+n't|no|nothing|wrong|off|still|fails?|broken|breaks|missing|problems?|trouble|unclear|unsure|conflicts?)\b/i
 } as const
 
 /**

@@ -14,6 +14,7 @@ const review = (content: string): ReviewResult => {
 }
 const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
 const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
+const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
 
 const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
 const STEPS = "## Steps\n\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n\n"
@@ -35,5 +36,24 @@ describe("SK-SAFE-DESTRUCTIVE: the question asked and the answer waited for, how
   it("does not report a command whose own line requires a confirmation", () => {
     const text = `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n${STEPS}## Removing old drafts\n\nFor a draft branch the user chose to drop, \`git branch -D <branch>\` is acceptable after a second confirmation that names the branch.\n`
     expect(ids(review(text))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-FAIL-MISSING: failure handling headed by its condition, or a condition that does not hold", () => {
+  const skill = (more: string) =>
+    `${FRONT}# Release Notes\n\nPublish the notes of a release.\n\n## When to use\n\nWhen the user asks to publish release notes.\n\n## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged --json number,title\`.\n2. Push the tag with \`git push origin v2.3.0\`.\n3. Publish the notes with \`gh release create v2.3.0 --notes-file notes.md\`.\n\n## Checks\n\nThe release page shows the notes.\n${more}`
+
+  it("reports a procedure that runs commands with no word on failure (\"When to use\" is no contingency)", () => {
+    expect(severityOf(review(skill("")), "SK-FAIL-MISSING")).toBe("major")
+  })
+
+  it("a section headed by the condition it handles is failure handling", () => {
+    const text = skill("\n## When something is off\n\n- **The tag exists already**: leave it and say so.\n- **The release page is empty**: publish the notes again.\n")
+    expect(ids(review(text))).not.toContain("SK-FAIL-MISSING")
+  })
+
+  it("so is a refusal, or a condition that does not hold, with what to do", () => {
+    const text = skill("\nIf `gh release create` refuses because the tag is not pushed, push it first and say so.\n")
+    expect(severityOf(review(text), "SK-FAIL-MISSING")).not.toBe("major")
   })
 })

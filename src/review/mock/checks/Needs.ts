@@ -70,6 +70,14 @@ const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:te
 const SIDE_EFFECT =
   /\b(push|force-push|deploy|release|publish|merge|submit|order|purchase|pay|send|email|post|upload|delete|drop|truncate|destroy|overwrite|migrate|commit|rebase|reset|revoke|rotate|transfer|book|cancel)\b/i
 
+/**
+ * Failure handling in any form: a failure named with what to do (a refusal, a condition that does not
+ * hold: "If `git branch -d` refuses because the branch is not merged, …"), a condition that stops or
+ * asks, a fallback.
+ */
+export const FAILURE_LINE =
+  /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
+
 /** Verbs that describe what a text offers rather than a job the agent does. */
 const OFFERS: ReadonlySet<string> = new Set(["provide", "describe", "explain", "document", "list", "reference", "show", "give", "include", "use", "cover", "support", "help"])
 

@@ -8,7 +8,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
-import { needsOf } from "./Needs.js"
+import { FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teaching } from "./Shape.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote } from "./Common.js"
@@ -17,7 +17,6 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, p
 
 /** Artifact types that are procedures by definition. */
 const PROCEDURE_TYPES: ReadonlySet<string> = new Set(["workflow", "rubr_flow", "command"])
-
 
 /** The steps of a document in every form they take, and how many there are in all. */
 const stepsFound = ({ doc, artifactType }: CheckContext) => {
@@ -561,11 +560,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const { doc } = ctx
   const sections = headingMatches(doc, SECTION_TOPICS.failure)
   const unsafe = hazardLines(doc)
-  // failure handling in any form: a failure named with what to do, a condition that stops or asks, a fallback
-  const lines = proseMatches(
-    doc,
-    /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|not found|broken|cannot|can't|could not|couldn't|doesn't|does not|finds? none|none|empty|rejected|times? out)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
-  ).filter((n) => !unsafe.has(n))
+  const lines = proseMatches(doc, FAILURE_LINE).filter((n) => !unsafe.has(n))
   const needs = needsOf(doc)
   if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
     // no command, script or service call in its procedure: nothing fails in a way it must handle
