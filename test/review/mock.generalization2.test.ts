@@ -57,3 +57,21 @@ describe("SK-FAIL-MISSING: failure handling headed by its condition, or a condit
     expect(severityOf(review(text), "SK-FAIL-MISSING")).not.toBe("major")
   })
 })
+
+describe("SK-STEPS-MISSING: a procedure in prose paragraphs, or in sections headed by their actions", () => {
+  const doc = (body: string) => `${FRONT}# Release Notes\n\nRelease notes are read by users in two minutes.\n\n${body}`
+
+  it("paragraphs opening First, Then, Finally are the steps; the same paragraphs without them are not", () => {
+    const para = (a: string, b: string, c: string) =>
+      doc(`## The method\n\n${a}list the merged pull requests with \`gh pr list --state merged\`.\n\n${b}group them by label into features and fixes.\n\n${c}write one line per user-visible change.\n`)
+    expect(ids(review(para("First, ", "Then ", "Finally, ")))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(para("You ", "You ", "You ")))).toContain("SK-STEPS-MISSING")
+  })
+
+  it("three sibling sections headed by their actions are the steps; topic headings are not", () => {
+    const sections = (a: string, b: string, c: string) =>
+      doc(`## ${a}\n\nUse \`gh pr list --state merged\` for the release's range.\n\n## ${b}\n\nFeatures and fixes go apart; internal changes are left out.\n\n## ${c}\n\nOne line per user-visible change, with its pull request number.\n`)
+    expect(ids(review(sections("List the merged pull requests", "Group them by label", "Write the notes")))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(sections("Pull requests", "Labels", "Notes")))).toContain("SK-STEPS-MISSING")
+  })
+})

@@ -31,8 +31,32 @@ export interface StepForms {
   readonly inCode: number
   /** checklist items (`- [ ]`) */
   readonly checklist: number
-  /** a paragraph that walks through the work with first/then/finally */
+  /** a paragraph that walks through the work with first/then/finally, or paragraphs that each open with one */
   readonly prose: boolean
+  /** sibling sections headed by their action, in order ("## Install the toolchain", "## Register the runner") */
+  readonly actions: number
+}
+
+/** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
+const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly)\b/i
+
+/** An action heading: an imperative verb and its object ("Register the runner"), not a title-case topic. */
+const isActionHeading = (text: string): boolean => isImperative(text) === true && /^\S+\s+(?:[a-z]|the\b|a\b|an\b)/.test(text)
+
+/**
+ * Sections headed by actions: three or more sibling headings (one parent, one level) that each name an
+ * action. The procedure is the sections in order, each a step.
+ */
+const actionSections = (headings: ReadonlyArray<{ readonly line: number; readonly level: number; readonly text: string }>): number => {
+  const groups = new Map<string, number>()
+  const parents: Array<number> = []
+  for (const h of headings) {
+    parents.length = h.level - 1
+    const key = `${parents.join(">")}|${h.level}`
+    if (isActionHeading(plainText(h.text))) groups.set(key, (groups.get(key) ?? 0) + 1)
+    parents[h.level - 1] = h.line
+  }
+  return Math.max(0, ...[...groups.values()].filter((n) => n >= 3))
 }
 
 /** The languages and code artifacts a skill can have the agent write. */
@@ -107,8 +131,11 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   }
   const bold = doc.prose.filter(([, t]) => BOLD_STEP.test(t)).length
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
-  const prose = doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
-  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose }
+  // first/then/finally in one paragraph, or three paragraphs that each open with the next move
+  const openers = doc.prose.filter(([n, t]) => (lines[n - 2] ?? "").trim() === "" && OPENS_STEP.test(t)).length
+  const prose = openers >= 3 || doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
+  const actions = actionSections(headings)
+  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose, actions }
 
   // step headings make a procedure when they name steps ("Step 2", "Phase 1") or actions ("2. Run the
   // tests"); numbered topics ("### 1. Data Loading" under "Core Capabilities") are sections of a reference
@@ -185,5 +212,5 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument }
 })
 
-/** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, or a first/then/finally paragraph. */
-export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist > 0 || s.prose
+/** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, action headings, or a procedure in prose. */
+export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions > 0 || s.prose

@@ -30,8 +30,9 @@ const stepsFound = ({ doc, artifactType }: CheckContext) => {
   }
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
   const needs = needsOf(doc)
-  // steps in any form count: bold step labels, a numbered list inside a code block, a first/then/finally paragraph
-  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0)
+  // steps in any form count: bold step labels, a numbered list inside a code block, a procedure in prose,
+  // sections headed by their actions
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions
   const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   return { lists, items, stepHeadings, checklist, needs, total }
 }
