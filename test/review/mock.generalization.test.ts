@@ -79,8 +79,10 @@ describe("example tags (<example>, <good>/<bad>) are samples, read like a code b
 })
 
 describe("SK-STRUCT-NO-SECTIONS: sections written as XML tags are sections", () => {
+  // a body over 15 lines: a shorter one reads whole at a glance and needs no sections at all
+  const NOTES = ["Group the changes by label.", "Name the pull request of each change.", "Leave out reverted changes.", "Keep each line under 100 characters.", "Put breaking changes first.", "Link the migration guide when there is one.", "Thank first-time contributors by name.", "Date the notes in UTC."].map((l) => `${l}\n`).join("")
   const body = (open: (t: string) => string, close: (t: string) => string) =>
-    `${FRONT}# Release Notes\n\n${open("instructions")}\nList the merged pull requests with \`gh pr list --state merged\` and write one line per change.\n${close("instructions")}\n\n${open("rules")}\nNever include internal-only changes.\n${close("rules")}\n`
+    `${FRONT}# Release Notes\n\n${open("instructions")}\nList the merged pull requests with \`gh pr list --state merged\` and write one line per change.\n${NOTES}${close("instructions")}\n\n${open("rules")}\nNever include internal-only changes.\n${close("rules")}\n`
 
   it("a title and XML sections: no finding; the same text without its tags has no sections", () => {
     expect(ids(review(body((t) => `<${t}>`, (t) => `</${t}>`)))).not.toContain("SK-STRUCT-NO-SECTIONS")

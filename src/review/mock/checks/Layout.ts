@@ -177,8 +177,9 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       )
       o.deduct(10, "several top-level headings")
     }
-    // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections
-    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || wantsTitle) && xmlSections(doc) < 2) {
+    // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections;
+    // a body of 15 lines or fewer reads whole at a glance, as for headings at all: sections would add headings, not structure
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || (wantsTitle && bodyLines > 15)) && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",
