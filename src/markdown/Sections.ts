@@ -127,3 +127,9 @@ export const QUOTED_TITLE =
 
 /** A heading that is a file's name ("### scripts/run.py"): a section describing one resource of a list. */
 export const FILE_TITLE = /^\S*(?:\/|\.\w{1,5}$)\S*$/
+
+/**
+ * A numbered heading, of any label: "Phase 2: Compare", "3. Deploy", "2a. Build", "Use Case 4". A run
+ * of them is a sequence; an unnumbered sibling after it ("If something goes wrong") is no member.
+ */
+export const NUMBERED_TITLE = /^(?:[A-Za-z]+(?: [A-Za-z]+)?\s+)?\d{1,2}[a-z]?(?:[.):]|\s|$)/

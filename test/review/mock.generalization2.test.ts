@@ -85,3 +85,14 @@ describe("SK-STRUCT-NO-SECTIONS: a short skill reads whole at a glance", () => {
     expect(ids(review(body(14)))).toContain("SK-STRUCT-NO-SECTIONS")
   })
 })
+
+describe("SK-STRUCT-ENDS-EARLY: a closing section after a numbered run is no member of it", () => {
+  const phases = (last: string) =>
+    `${FRONT}# Zone Move\n\nMove a DNS zone without downtime.\n\n${[1, 2, 3].map((n) => `## Phase ${n}: Part ${n}\n\n- Do the first thing of part ${n}.\n- Do the second thing of part ${n}.\n\n`).join("")}${last}\n`
+
+  it("an unnumbered recovery section ends the document; a fourth phase without the list the others have does not", () => {
+    expect(ids(review(phases("## If something goes wrong\n\nSwitch the nameservers back; the old zone is still there.")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    const cut = phases("## Phase 4: Part 4\n\nKeep the old zone for two days.")
+    expect(findingOf(review(cut), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(cut, "## Phase 4"))
+  })
+})

@@ -5,7 +5,7 @@
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { FILE_TITLE, INTRO_TITLE } from "../../../markdown/Sections.js"
+import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -199,7 +199,11 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     const siblings = hs.map((_, j) => j).filter((j) => parent[j] === parent[i] && hs[j]!.level === hs[i]!.level)
     const top = parent[i]! < 0 || hs[parent[i]!]!.level === 1
     // top-level sections are of many kinds: a shared part is a pattern only over three of them at least
-    if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i) {
+    // a run of numbered sections ("Phase 1" to "Phase 3") ends at its last number: an unnumbered section
+    // after it ("If something goes wrong") closes the document, it is no member of the run
+    const numbered = (j: number) => NUMBERED_TITLE.test(plainText(hs[j]!.text))
+    const closing = !numbered(i) && siblings.slice(0, -1).every(numbered)
+    if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i && !closing) {
       const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
       const mine = partsOf(i, top, true)
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
