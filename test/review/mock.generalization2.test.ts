@@ -96,3 +96,14 @@ describe("SK-STRUCT-ENDS-EARLY: a closing section after a numbered run is no mem
     expect(findingOf(review(cut), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(cut, "## Phase 4"))
   })
 })
+
+describe("SK-STRUCT-CUT-SHORT: promised phases are counted in phase headings", () => {
+  const doc = (n: number) =>
+    `${FRONT}# Backfill\n\nThis skill does it in five phases, each of which can be stopped and resumed.\n\n${Array.from({ length: n }, (_, k) => `## Phase ${k + 1}: Part ${k + 1}\n\nDo part ${k + 1} and write down what you did.\n\n`).join("")}`
+
+  it("five phase headings keep the promise; four do not", () => {
+    expect(ids(review(doc(5)))).not.toContain("SK-STRUCT-CUT-SHORT")
+    const cut = doc(4)
+    expect(findingOf(review(cut), "SK-STRUCT-CUT-SHORT")?.message).toContain("promises 5 phases and gives 4")
+  })
+})

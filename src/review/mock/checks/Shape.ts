@@ -5,7 +5,7 @@
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
+import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -138,12 +138,15 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
   }
-  // "the five steps below", "follow these 6 steps": more steps promised than written
+  // "the five steps below", "follow these 6 steps": more steps promised than written, as list items or
+  // as headings of the word promised ("in five phases" and "## Phase 1" to "## Phase 5")
   for (const [n, text] of doc.prose) {
-    const m = /\b(?:these|the following|the|follow(?:ing)?|in)\s+(\d{1,2}|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?:steps|phases|stages)\b/i.exec(text)
+    const m = /\b(?:these|the following|the|follow(?:ing)?|in)\s+(\d{1,2}|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(steps|phases|stages)\b/i.exec(text)
     if (!m) continue
     const promised = /^\d+$/.test(m[1]!) ? Number(m[1]) : WORD_NUMBERS[m[1]!.toLowerCase()]!
-    if (promised >= 3 && steps < promised) out.push({ line: n, reason: `it promises ${promised} steps and gives ${steps}` })
+    const noun = m[2]!.toLowerCase().slice(0, -1)
+    const given = Math.max(steps, doc.md.headings.filter((h) => STEP_HEADING.exec(plainText(h.text))?.groups?.["label"]?.toLowerCase() === noun).length)
+    if (promised >= 3 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
   return out
 }
