@@ -107,3 +107,14 @@ describe("SK-STRUCT-CUT-SHORT: promised phases are counted in phase headings", (
     expect(findingOf(review(cut), "SK-STRUCT-CUT-SHORT")?.message).toContain("promises 5 phases and gives 4")
   })
 })
+
+describe("SK-CLAR-VAGUE: a hedge opening a sentence instructs only when an action follows it", () => {
+  const faq = (answer: string) =>
+    `${FRONT}# Release Notes\n\nTurn merged pull requests into release notes.\n\n${STEPS}## Questions\n\n**Do small differences in the totals mean rounding?**\n${answer}\n`
+
+  it("an answer with its criterion is no hedged instruction; a hedged action is", () => {
+    expect(ids(review(faq("Possibly, for sums over many rows, and then the difference is in the last digits.")))).not.toContain("SK-CLAR-VAGUE")
+    const hedged = faq("Possibly run the comparison again on one week.")
+    expect(findingOf(review(hedged), "SK-CLAR-VAGUE")?.lineStart).toBe(lineOf(hedged, "Possibly run"))
+  })
+})

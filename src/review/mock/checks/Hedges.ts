@@ -66,9 +66,17 @@ const instructs = (sentence: string): boolean => {
   const s = sentence.replace(/^\s*\*\*[^*]{1,60}\*\*:?\s*/, "").replace(/^[^:]{1,40}:\s+(?=[A-Za-z])/, "")
   const w = firstWord(s)
   if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
-  if (new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.source).join("|")})`, "i").test(plainText(s))) return true
+  // a sentence opened by a hedge instructs when an action follows it ("Maybe run …", "If possible, keep …");
+  // "Possibly, for floating-point sums …" answers a question
+  const opened = HEDGE_OPENING.exec(plainText(s))
+  if (opened) {
+    const rest = plainText(s).slice(opened[0].length)
+    if (IMPERATIVE_VERBS.has(firstWord(rest)) || /^(?:you|also|just|then|first|always|only)\b/i.test(rest)) return true
+  }
   return /\byou\b/i.test(s)
 }
+
+const HEDGE_OPENING = new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.source).join("|")})[\\s,]*`, "i")
 
 export interface Hedge {
   readonly line: number
