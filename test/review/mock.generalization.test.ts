@@ -223,8 +223,8 @@ describe("the apply of an unclosed frontmatter", () => {
     const text = `${yaml.join("\n")}\n${SAMPLE_SKILL.slice(SAMPLE_SKILL.indexOf("\n# Release Notes"))}`
     const r = review(text)
     expect(ids(r)).toContain("SK-FM-UNCLOSED")
-    // the map reads as a paragraph that repeats the list above it
-    expect(ids(r)).toContain("SK-LEN-DUPLICATE")
+    // the map once read as a paragraph repeating the list item above it (it is that item's continuation,
+    // and is read as such since the fifth round); whatever the checks make of these lines, none is edited
     const improved = r.improvedVersion!.content.split("\n")
     expect(improved.slice(0, yaml.length + 1)).toEqual([...yaml, "---"])
     expect(r.improvedVersion!.changes.every((c) => Number(/^Lines? (\d+)/.exec(c)?.[1] ?? yaml.length + 1) > yaml.length)).toBe(true)

@@ -118,3 +118,15 @@ describe("SK-CLAR-VAGUE: a hedge opening a sentence instructs only when an actio
     expect(findingOf(review(hedged), "SK-CLAR-VAGUE")?.lineStart).toBe(lineOf(hedged, "Possibly run"))
   })
 })
+
+describe("SK-LEN-DUPLICATE: a list item's continuation lines are the item, not a paragraph repeating it", () => {
+  const sub = "   2a. Start from the recommended preset and set the weekly schedule and the limits.\n   2b. Add one grouping rule per family of packages that release together.\n"
+  const doc = (after: string) =>
+    `${FRONT}# Renovate Setup\n\nConfigure dependency updates.\n\n## Procedure\n\n1. Read what the repository has.\n2. Write the base configuration:\n${sub}3. Open the change as a pull request.\n${after}`
+
+  it("sub-steps 2a/2b under step 2 repeat nothing; a paragraph pasting them again does", () => {
+    expect(ids(review(doc("")))).not.toContain("SK-LEN-DUPLICATE")
+    const pasted = doc(`\n## Notes\n\n${sub.replace(/^ {3}/gm, "")}`)
+    expect(ids(review(pasted))).toContain("SK-LEN-DUPLICATE")
+  })
+})

@@ -122,8 +122,11 @@ export const listItemUnits = (doc: Doc): Array<Paragraph> => {
 
 /** Later paragraphs (or list items) that say again what an earlier one said, in nearly the same words. */
 export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly paragraph: Paragraph; readonly of: Paragraph }> => {
-  // the apply's own "(not included in this bundle)" marks say the same thing on purpose
-  const ps = [...paragraphs(doc), ...listItemUnits(doc)]
+  // the apply's own "(not included in this bundle)" marks say the same thing on purpose; a list item's
+  // continuation lines ("2. Write the config:" then "2a. …", "2b. …") are part of the item, not a paragraph of their own
+  const items = listItemUnits(doc)
+  const continuation = new Set(items.flatMap((it) => Array.from({ length: it.end - it.start }, (_, k) => it.start + 1 + k)))
+  const ps = [...paragraphs(doc).filter((p) => !continuation.has(p.start)), ...items]
     .map((p) => ({ ...p, text: p.text.replace(MISSING_MARKS, "") }))
     .filter((p) => plainText(p.text).split(/\s+/).length >= 8)
     .sort((a, b) => a.start - b.start)
