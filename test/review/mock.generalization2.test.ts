@@ -130,3 +130,14 @@ describe("SK-LEN-DUPLICATE: a list item's continuation lines are the item, not a
     expect(ids(review(pasted))).toContain("SK-LEN-DUPLICATE")
   })
 })
+
+describe("SK-STRUCT-RUN-TOGETHER: a list naming a key of the config block above explains it", () => {
+  const doc = (info: string, block: string, list: string) =>
+    `${FRONT}# Renovate Setup\n\nConfigure dependency updates.\n\n${STEPS}## What may automerge\n\nAllow it only where a passing CI is good evidence:\n\n\`\`\`${info}\n${block}\n\`\`\`\n\n${list}\n`
+
+  it("a config key named in the list: its own notes; a word that is only a line of a markdown sample: another part", () => {
+    expect(ids(review(doc("json", "{\n  \"matchUpdateTypes\": [\"patch\"],\n  \"automerge\": true\n}", "- Never automerge a 0.x dependency.\n- Always require a review for major updates.")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    const joined = doc("markdown", "Verdict: approve\nTests: pass", "- Never approve a change whose tests you could not run.\n- Keep blocking comments for real defects.")
+    expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart).toBe(lineOf(joined, "- Never approve"))
+  })
+})

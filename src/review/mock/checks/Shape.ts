@@ -502,24 +502,32 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
   return out
 })
 
+const CONFIG_LANGUAGE = /^(?:json[c5]?|ya?ml|toml|ini|hcl|properties|env)$/i
+
 /** A token of code: a number, a flag, a dotted, slashed or snake_case name, a call, an assignment. */
 const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])$/i
 
 /**
  * A list that comments on the code block right above it: one of its items names a token of that code
- * (its exit code, a flag, a file, a function), written in inline code or as it is. Notes on a script
- * need no heading of their own; a list that names nothing of the code is another part.
+ * (its exit code, a flag, a file, a function, a key of a config), written in inline code or as it is.
+ * Notes on a script need no heading of their own; a list that names nothing of the code is another part.
  */
 const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
   const codeTokens = new Set<string>()
+  // the keys of a config block (`"automerge": true`, `timeout: 5s`) are its vocabulary: a list naming one explains the setting
+  const config = CONFIG_LANGUAGE.test((doc.md.codeBlocks.find((b) => b.startLine === code.start)?.info ?? "").split(/\s+/)[0]!)
+  const keys = new Set<string>()
   for (let n = code.start + 1; n < code.end; n++) {
-    for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) if (CODE_TOKEN.test(t)) codeTokens.add(t.toLowerCase())
+    const l = doc.split.lines[n - 1] ?? ""
+    for (const t of l.split(/[\s"'`,;:]+/)) if (CODE_TOKEN.test(t)) codeTokens.add(t.toLowerCase())
+    const key = config ? /^\s*(?:-\s+)?["']?([A-Za-z_][\w-]{3,})["']?\s*[:=]\s/.exec(l) : null
+    if (key) keys.add(key[1]!.toLowerCase())
   }
-  if (codeTokens.size === 0) return false
+  if (codeTokens.size === 0 && keys.size === 0) return false
   for (let n = list.start; n <= list.end; n++) {
     for (const t of (doc.split.lines[n - 1] ?? "").split(/[\s"'`,;:]+/)) {
       const w = t.replace(/[.!?)]+$/, "").toLowerCase()
-      if (CODE_TOKEN.test(w) && codeTokens.has(w)) return true
+      if ((CODE_TOKEN.test(w) && codeTokens.has(w)) || keys.has(w)) return true
     }
   }
   return false
