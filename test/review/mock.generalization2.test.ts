@@ -141,3 +141,20 @@ describe("SK-STRUCT-RUN-TOGETHER: a list naming a key of the config block above 
     expect(findingOf(review(joined), "SK-STRUCT-RUN-TOGETHER")?.lineStart).toBe(lineOf(joined, "- Never approve"))
   })
 })
+
+describe("examples in a table, and a checklist that is its own example", () => {
+  it("SK-EX-NO-CODE: a table of exchanges in an examples section shows them; the same section in prose does not", () => {
+    const doc = (examples: string) =>
+      `${FRONT}# SQL Tutor\n\nTeach SQL by asking for a prediction first.\n\n## Topics\n\n1. Start with \`SELECT name FROM customers WHERE city = 'Oslo'\` on one table.\n2. Then \`GROUP BY city\` with \`COUNT(*)\`.\n3. Then \`LEFT JOIN orders ON orders.customer_id = customers.id\`.\n\n## Examples\n\n${examples}\n`
+    const table = doc("| Learner | Tutor |\n|---|---|\n| \"How many orders per city?\" | \"Which two tables hold a city and an order? Write the `FROM` line first.\" |\n| \"Why does `= NULL` find nothing?\" | \"What do you think `NULL = NULL` returns? Try it.\" |")
+    expect(ids(review(table))).not.toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("Ask the learner to predict the rows of each query before running it, and discuss the difference.")))).toContain("SK-EX-NO-CODE")
+  })
+
+  it("SK-EX-MISSING: a checklist names the exact states to check; the same items as instructions teach commands", () => {
+    const doc = (mark: string) =>
+      `---\nname: release-checklist\ndescription: The checklist for shipping a mobile release. Use before submitting a build for store review.\n---\n\n# Release Checklist\n\nGo through the list with the user.\n\n## Build\n\n${mark}Version bumped to \`1.14.0\` and the build number raised.\n${mark}Release build made from the tag: \`git describe --exact-match\` prints it.\n${mark}Debug menus off: search the build settings for \`DEBUG_MENU\`.\n${mark}Crash reporting receives events from the release build.\n`
+    expect(["info", undefined]).toContain(severityOf(review(doc("- [ ] ")), "SK-EX-MISSING"))
+    expect(severityOf(review(doc("- Check: ")), "SK-EX-MISSING")).toBe("major")
+  })
+})

@@ -110,3 +110,10 @@ export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
   doc.prose.filter(([, text]) => re.test(text)).map(([n]) => n)
 
 export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(h.text))
+
+/** Whether a line of the section under `heading` (its subsections included), outside code, matches `re`. */
+export const sectionHas = (doc: Doc, heading: { readonly line: number; readonly level: number }, re: RegExp): boolean => {
+  const end = doc.md.headings.find((x) => x.line > heading.line && x.level <= heading.level)?.line ?? doc.split.lines.length + 1
+  for (let n = heading.line + 1; n < end; n++) if (!doc.md.inCode[n] && re.test(doc.split.lines[n - 1] ?? "")) return true
+  return false
+}

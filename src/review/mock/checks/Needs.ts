@@ -84,6 +84,8 @@ export interface Needs {
   readonly writesCode: boolean
   /** its result is a document with a shape (a report, a review, a profile, edited copy): a sample of it shows the shape */
   readonly producesDocument: boolean
+  /** it is a checklist: most of its items are `- [ ]`, each naming a state to check */
+  readonly checklist: boolean
 }
 
 const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
@@ -209,7 +211,9 @@ export const needsOf = perDoc((doc: Doc): Needs => {
       return new RegExp(`\\b${stem}`, "i").test(identity)
     })
 
-  return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument }
+  const listItems = doc.md.listItems.filter((i) => !doc.md.inCode[i.line]).length
+  const isChecklist = checklist >= 3 && checklist >= listItems * 0.6
+  return { steps, procedure, fallible, reference, sideEffects, writesCode, producesDocument, checklist: isChecklist }
 })
 
 /** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, action headings, or a procedure in prose. */

@@ -11,7 +11,7 @@ import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
 import { FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps, teaching } from "./Shape.js"
-import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote } from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
 
 // ---------------------------------------------------------------- steps
 
@@ -272,8 +272,9 @@ const noExampleAtAll = (
   // skill or prompt); with nothing taught in code, an example is a nicety (a note)
   const needs = needsOf(doc)
   const skillLike = artifactType === "skill" || artifactType === "prompt"
-  const teaches = skillLike && (codeLines.length >= 2 || needs.writesCode)
-  const shapesOutput = skillLike && !teaches && needs.producesDocument && sample.length === 0
+  // a checklist is its own example: each item names the state to check, and it reports the list with their states
+  const teaches = skillLike && !needs.checklist && (codeLines.length >= 2 || needs.writesCode)
+  const shapesOutput = skillLike && !teaches && !needs.checklist && needs.producesDocument && sample.length === 0
   // a procedure that runs commands, with no example in any form (not even an "e.g.", a quoted sample or
   // a table of the exact commands): the agent has the tools' names and must compose every invocation itself
   const ran = commandLines(doc)
@@ -310,7 +311,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
   // code or a format taught in the text with not one block (or example tag block) that shows it; commands
   // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
-  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 ? teaching(doc) : { code: [], commands: [] }
+  // a table in an example section (learner and reply side by side) shows its samples as a block does
+  const exampleTable = exampleHeadings.some((h) => sectionHas(doc, h, /^\s*\|/))
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [], commands: [] }
   const shownInline = taught.commands.length
   // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
   const codeLines = shownInline >= 2 && taught.code.length <= shownInline
@@ -380,9 +383,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   return o.done()
 }
 
-
 // ---------------------------------------------------------------- commands
-
 
 export const commands = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("commands", ctx.disabledRules)
