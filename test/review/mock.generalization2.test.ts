@@ -158,3 +158,36 @@ describe("examples in a table, and a checklist that is its own example", () => {
     expect(severityOf(review(doc("- Check: ")), "SK-EX-MISSING")).toBe("major")
   })
 })
+
+describe("damage the new samples hid, read from structure", () => {
+  it("SK-SAFE-DESTRUCTIVE: a dry run two steps up says nothing about a command in the last step", () => {
+    const text =
+      `${FRONT}# Certificate Renewal\n\nRenew the certificate.\n\n## Steps\n\n1. Check the expiry with \`certbot certificates\`.\n2. Read the renewal log.\n3. Renew the certificate.\n   - Do a dry run first: \`certbot renew --dry-run\`.\n   - If it fails, go back to step 2.\n4. Reload nginx and check the new dates:\n   \`\`\`bash\n   sudo systemctl reload nginx\n   \`\`\`\n5. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    expect(findingOf(review(text), "SK-SAFE-DESTRUCTIVE")?.lineStart).toBe(lineOf(text, "rm -rf"))
+    // the step right before it still counts
+    const asked = text.replace("4. Reload nginx and check the new dates:", "4. Ask the user to confirm the cleanup, then reload nginx:")
+    expect(ids(review(asked))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: a rule with its exception (\"except when\", \"unless\") meets the unconditional opposite", () => {
+    const doc = (a: string, b: string) => `${FRONT}# Branch Pruning\n\nPrune merged branches.\n\n${STEPS}## Rules\n\n- ${a}\n\n## Notes\n\n- ${b}\n`
+    const text = doc("Always delete the remote copy of a merged branch, except when an open pull request targets it.", "Never delete the remote copy of a merged branch.")
+    expect([lineOf(text, "Always delete"), lineOf(text, "Never delete")]).toContain(findingOf(review(text), "SK-CONS-ALWAYS-NEVER")?.lineStart)
+    expect(ids(review(doc("Do not edit `de.json` yourself unless the user asks you to.", "Always edit `de.json` yourself.")))).toContain("SK-CONS-ALWAYS-NEVER")
+    // the exception itself is no contradiction
+    expect(ids(review(doc("Always delete the remote copy of a merged branch, except when an open pull request targets it.", "When an open pull request targets it, never delete the remote copy of a merged branch.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: a step's instruction before a long colon (\"Strip the mark if the target rejects it: `sed …`\")", () => {
+    const text = `${FRONT}# CSV Encoding\n\nFix the encoding of a CSV file.\n\n## Steps\n\n1. Detect the encoding with \`uchardet data.csv\`.\n2. Convert into a new file with \`iconv -f WINDOWS-1252 -t UTF-8 data.csv > out.csv\`.\n3. Strip a byte-order mark if the target rejects it: \`sed -i '1s/^\\xEF\\xBB\\xBF//' out.csv\`.\n\n## Notes\n\nNever strip a byte-order mark if the target rejects it.\n`
+    expect(ids(review(text))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("the apply of a cut-short line keeps the complete sentences before the unfinished one", () => {
+    const text = `${FRONT}# Profiling\n\nFind why an endpoint is slow.\n\n${STEPS}## Reading the profile\n\nRead the flame graph from the top of the handler down. The widest bars are where the time goes. Three shapes are worth knowing:\n`
+    const r = review(text)
+    expect(ids(r)).toContain("SK-STRUCT-CUT-SHORT")
+    expect(r.improvedVersion!.content).toContain("Read the flame graph from the top of the handler down. The widest bars are where the time goes.\n")
+    expect(r.improvedVersion!.content).not.toContain("worth knowing")
+  })
+})

@@ -216,8 +216,14 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   if (ed.found("SK-STRUCT-CUT-SHORT")) {
     const cut = cutShort(doc, 0).find((c) => /stops mid-way|announces/.test(c.reason))
     if (cut && !ed.removed(cut.line)) {
-      ed.remove(cut.line)
-      ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last line; the document still looks cut short: write what is missing.`)
+      // the sentences before the unfinished one are complete ("Next, read the flame graph. … worth knowing:"): they stay
+      const [, marker = "", body = ""] = /^(\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?)(.*)$/.exec(ed.text(cut.line)) ?? []
+      const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")
+      const kept = marker + rest
+      const sentence = rest !== body && /[.!?]$/.test(rest) && rest.split(/\s+/).length >= 3
+      if (sentence) ed.setText(cut.line, kept)
+      else ed.remove(cut.line)
+      ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last ${sentence ? "sentence" : "line"}; the document still looks cut short: write what is missing.`)
     }
   }
   // bundle files nothing leads to: listed, so the agent knows they exist

@@ -41,6 +41,8 @@ interface Statement {
   readonly words: ReadonlySet<string>
   /** the case it applies to: the content words of its conditions (empty: always) */
   readonly when: ReadonlySet<string>
+  /** its case is an exception carved out of the general rule ("always X, except when Y", "never X unless Y") */
+  readonly exception?: boolean
   readonly kind: "positive" | "negative"
   /** an imperative step, read as a positive statement */
   readonly step: boolean
@@ -68,15 +70,19 @@ const actionAndCase = (text: string): { action: string; when: string } => {
   return c ? { action: text.slice(0, c.index), when: text.slice(c.index) } : { action: text, when: "" }
 }
 
+/** A case that only carves an exception out of the rule: "except when Y", "unless Y". */
+const EXCEPTION = /^[\s,]*(?:unless|except)\b/i
+
 /** Subject and action words, and the case words, of one clause from its rule word on. */
-const parse = (clause: string, rule: RegExpExecArray, topic: string): { words: Set<string>; when: Set<string> } => {
+const parse = (clause: string, rule: RegExpExecArray, topic: string): { words: Set<string>; when: Set<string>; exception: boolean } => {
   const head = clause.slice(0, rule.index)
   // "When X, never Y": a condition before the rule word; otherwise what precedes it is the subject
   const lead = LEADING_CONDITION.test(head) || CONDITION.test(head)
   const after = actionAndCase(clause.slice(rule.index + rule[0].length))
   const words = new Set(contentWords(`${topic} ${lead ? "" : head} ${after.action}`))
   const when = new Set(contentWords(`${lead ? head : ""} ${after.when}`))
-  return { words, when }
+  const exception = lead ? EXCEPTION.test(head) && after.when === "" : after.when !== "" && EXCEPTION.test(after.when)
+  return { words, when, exception }
 }
 
 /** Sentence text with code spans unwrapped: `jet` and `viridis` are what a colormap rule is about. */
@@ -98,8 +104,8 @@ const statements = (doc: Doc): Array<Statement> => {
       // "**Check symmetry**: Use X to …") is one more statement of the step
       if (stepLines.has(n) && si === 0 && !NEGATIVE.test(sentence) && !POSITIVE.test(sentence)) {
         const full = plainText(sentence)
-        const label = /^([^:]{1,40}):\s+(?=\S)/.exec(full)
-        const parts = !label ? [full] : [full.slice(label[0].length), ...(isImperative(label[1]!) === true ? [label[1]!] : [])]
+        const label = /^([^:]{1,120}):\s+(?=\S)/.exec(full)
+        const parts = !label ? [full] : [full.slice(label[0].length), ...(isImperative(label[1]!) !== false ? [label[1]!] : [])]
         for (const plain of parts) {
           if (!/^[A-Z]/.test(plain)) continue
           const { action, when } = actionAndCase(plain)
@@ -114,8 +120,8 @@ const statements = (doc: Doc): Array<Statement> => {
         const pos = neg ? null : POSITIVE.exec(clause)
         const m = neg ?? pos
         if (m) {
-          const { words, when } = parse(clause, m, topic)
-          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, kind: neg ? "negative" : "positive", step: false })
+          const { words, when, exception } = parse(clause, m, topic)
+          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, exception, kind: neg ? "negative" : "positive", step: false })
         }
         // a clause without a rule word names what the next one is about ("Trailing zero (X.0 mg) - never use …")
         topic = m ? "" : plainText(clause)
@@ -128,6 +134,14 @@ const statements = (doc: Doc): Array<Statement> => {
 /** Same case: both unconditional, or the same conditions (an exception to a general rule is not a contradiction). */
 const sameCase = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
   a.size === b.size && [...a].every((w) => b.has(w))
+
+/**
+ * Two rules that meet: the same case, or a rule with its exception ("always X, except when Y") against
+ * the unconditional opposite ("never X"), which holds outside Y too. A step is not weighed this way: a
+ * procedure that does X is the case the exception allows ("never delete unless asked", then "delete the named ones").
+ */
+const meet = (a: Statement, b: Statement) =>
+  sameCase(a.when, b.when) || (!a.step && !b.step && ((a.exception === true && b.when.size === 0) || (b.exception === true && a.when.size === 0)))
 
 const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((w) => b.has(w))
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length
@@ -166,7 +180,7 @@ export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
       const a = all[i]!
       const b = all[j]!
       // opposite rules on the same action in the same case ("never X without Y" and "always X" are not)
-      if (a.kind === b.kind || a.line === b.line || used.has(j) || !sameCase(a.when, b.when)) continue
+      if (a.kind === b.kind || a.line === b.line || used.has(j) || !meet(a, b)) continue
       const neg = a.kind === "negative" ? a : b
       const pos = a.kind === "negative" ? b : a
       // a step that does a thing, against a rule that forbids exactly that thing

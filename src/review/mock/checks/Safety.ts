@@ -179,8 +179,12 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
     const item = doc.md.listItems.find((i) => i.line === k && !doc.md.inCode[k])
     // the step holding the command (its item line is the command's own when the step is one line) and
     // the step before it; further up is another part of the procedure
-    if (item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line) && ++steps > 1) return false
+    const step = item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line)
+    if (step && own === undefined && ++steps > 1) return false
     if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l)) return true
+    // the step before the command's own ends at its first line: what lies above it (the body of the step
+    // before that, its sub-bullets and code) is another step
+    if (step && own !== undefined) return false
     if (line - k > 15) return false
   }
   return false
