@@ -191,3 +191,13 @@ describe("damage the new samples hid, read from structure", () => {
     expect(r.improvedVersion!.content).not.toContain("worth knowing")
   })
 })
+
+describe("SK-STRUCT-NO-TITLE: a short skill with no heading at all still wants its title", () => {
+  const body = "1. List the merged pull requests with `gh pr list --state merged`.\n2. Group them by label.\n3. Write one line per change.\n"
+  it("reported without a title (the apply adds one); not with it", () => {
+    const bare = `${FRONT}Release notes in three steps.\n\n${body}`
+    expect(findingOf(review(bare), "SK-STRUCT-NO-TITLE")?.severity).toBe("minor")
+    expect(review(bare).improvedVersion?.content).toContain("# ")
+    expect(ids(review(`${FRONT}# Release Notes\n\n${body}`))).not.toContain("SK-STRUCT-NO-TITLE")
+  })
+})

@@ -142,7 +142,13 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
   const hs = doc.md.headings
   const bodyLines = doc.bodyLineCount
   const usesXmlSections = /<([a-z_]+)>[\s\S]*?<\/\1>/.test(doc.body)
+  const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
   if (hs.length === 0) {
+    // a short body needs no sections, but still its title (what the apply adds)
+    if (bodyLines <= 15 && wantsTitle && bodyLines > 0) {
+      o.issue("no_title", "minor", bodyStart(doc), "No '# ' title heading", "Start the body with a '# Title' heading naming the artifact.")
+      o.deduct(10, "no title")
+    }
     if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
       const severity: Severity = artifactType === "prompt" || artifactType === "command" ? "minor" : "major"
       o.issue(
@@ -156,7 +162,6 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
     }
   } else {
     const h1s = hs.filter((h) => h.level === 1)
-    const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
     if (h1s.length === 0 && wantsTitle) {
       o.issue(
         "no_title",
