@@ -256,7 +256,9 @@ const methodDispatch = ({ listings, callTool }: ToolCalls, docs: ReadonlyArray<D
       const entry = handlers.unsafeMap.get(rpc.key) as Rpc.Handler<string> | undefined
       if (!entry) return undefined
       const decode = Schema.decodeUnknown(rpc.payloadSchema as Schema.Schema<any, any>, { errors: "all" })
-      return { decode, run: (payload: unknown, headers: Headers.Headers) => Effect.provide(entry.handler(payload, { clientId: 0, headers }) as Effect.Effect<unknown, McpError>, entry.context) }
+      // the handlers above close over what they use (the tools get their SqlClient themselves), so the
+      // context the group captured is not merged into every call
+      return { decode, run: (payload: unknown, headers: Headers.Headers) => entry.handler(payload, { clientId: 0, headers }) as Effect.Effect<unknown, McpError> }
     }
     const dispatch = new Map([...McpRpcs.requests.keys()].map((method) => [method, handlerOf(method)!]))
     return dispatch
