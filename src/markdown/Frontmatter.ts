@@ -84,6 +84,16 @@ const unquote = (value: string, line: number, issues: Array<FrontmatterIssue>): 
   return v
 }
 
+/**
+ * A scalar and its continuation lines: a plain one is folded (joined with spaces); a quoted one is one
+ * flow scalar across its lines (`description: "… \n  … \"x\" …"` is valid YAML), unquoted whole.
+ */
+const scalarValue = (rest: string, continuation: ReadonlyArray<string>, line: number, issues: Array<FrontmatterIssue>): string => {
+  const more = continuation.map((l) => l.trim()).filter((l) => l !== "")
+  if (/^["']/.test(rest) && more.length > 0) return unquote([rest, ...more].join(" "), line, issues)
+  return [unquote(rest, line, issues), ...more].join(" ")
+}
+
 interface Ctx {
   readonly lines: ReadonlyArray<string>
   /** index of the first content line and one past the last (0-based) */
@@ -176,12 +186,8 @@ const parseMap = (ctx: Ctx, start: number, indent: number): { fields: Array<Fron
       continue
     }
     // a plain or quoted scalar, possibly continued on more-indented lines (folded)
-    let value = unquote(rest, keyLine, ctx.issues)
-    if (childEnd > i) {
-      value = [value, ...ctx.lines.slice(i, childEnd).map((l) => l.trim()).filter((l) => l !== "")].join(" ")
-      i = childEnd
-    }
-    fields.push({ key, value, kind: "scalar", line: keyLine, endLine: Math.max(keyLine, childEnd), children: [], items: [] })
+    fields.push({ key, value: scalarValue(rest, ctx.lines.slice(i, childEnd), keyLine, ctx.issues), kind: "scalar", line: keyLine, endLine: Math.max(keyLine, childEnd), children: [], items: [] })
+    i = Math.max(i, childEnd)
   }
   return { fields, next: i }
 }

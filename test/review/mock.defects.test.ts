@@ -268,13 +268,13 @@ describe("anchors and multi-line fields", () => {
 })
 
 describe("steps written as bullets", () => {
-  it("imperative bullets without numbers are a minor finding, far milder than no instructions at all", () => {
+  it("imperative bullets without numbers are a note in a skill (issue 22: bullets are as often inputs, checks or rules), far milder than no instructions at all", () => {
     const bullets = SAMPLE_SKILL.replace(/^(\d)\. /gm, "- ")
     const none = SAMPLE_SKILL.replace(/^\d\. .*\n/gm, "")
     const rb = review(bullets)
     const rn = review(none)
-    expect(rb.findings.find((x) => x.id.startsWith("steps.unordered"))).toMatchObject({ severity: "minor", lineStart: lineOf(bullets, "- Read `reference/style.md`") })
-    expect(scoreOf(rb, "steps")).toBe(75)
+    expect(rb.findings.find((x) => x.id.startsWith("steps.unordered"))).toMatchObject({ severity: "info", lineStart: lineOf(bullets, "- Read `reference/style.md`") })
+    expect(scoreOf(rb, "steps")).toBe(100)
     expect(scoreOf(rn, "steps")).toBeLessThan(scoreOf(rb, "steps"))
   })
 })

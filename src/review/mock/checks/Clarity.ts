@@ -35,8 +35,15 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   o.deductEach(todos, 15, 45, "unfinished placeholders")
   const shoutLines: Array<number> = []
   let shouts = 0
+  // key words the document defines (RFC 2119 style: `The key words "MUST", "SHOULD" and "MAY" … are to
+  // be interpreted …`, three or more quoted on one line) are a graded vocabulary, not emphasis
+  const defined = new Set<string>()
+  for (const [, text] of doc.prose) {
+    const quoted = [...text.matchAll(/["“'`]([A-Z]{2,}(?: [A-Z]{2,})?)["”'`]/g)].map((m) => m[1]!)
+    if (new Set(quoted).size >= 3) for (const q of quoted) defined.add(q.split(" ")[0]!)
+  }
   for (const [n, text] of doc.prose) {
-    const c = (text.match(/\b(MUST|NEVER|ALWAYS|CRITICAL|IMPORTANT|REQUIRED|MANDATORY|SHALL|STOP)\b/g) ?? []).length
+    const c = (text.match(/\b(MUST|NEVER|ALWAYS|CRITICAL|IMPORTANT|REQUIRED|MANDATORY|SHALL|STOP)\b/g) ?? []).filter((w) => !defined.has(w)).length
     if (c > 0) {
       shouts += c
       shoutLines.push(n)

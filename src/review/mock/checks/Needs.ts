@@ -35,6 +35,36 @@ export interface StepForms {
   readonly prose: boolean
   /** sibling sections headed by their action, in order ("## Install the toolchain", "## Register the runner") */
   readonly actions: number
+  /** rows of a table of numbered steps (`| 1. Verify the download | \`sha256sum -c …\` | prints OK |`) */
+  readonly table: number
+}
+
+/**
+ * Tables of steps: a table whose body rows open with consecutive step numbers from 1 ("1. Verify",
+ * "Step 2", "3"), three rows at least, as in a Step | Command | Check table. Each row is a step.
+ */
+export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly end: number; readonly rows: number }> => {
+  const lines = doc.split.lines
+  const out: Array<{ start: number; end: number; rows: number }> = []
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n] || !/^\s*\|/.test(lines[n - 1]!)) continue
+    let end = n
+    while (end < lines.length && !doc.md.inCode[end + 1] && /^\s*\|/.test(lines[end]!)) end++
+    let expect = 1
+    let actions = 0
+    for (let k = n; k <= end; k++) {
+      const cells = lines[k - 1]!.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
+      const first = /^(?:\*\*|__)?(?:step\s*)?(\d{1,2})(?:[.):]\s*|(?:\*\*|__)?$)(.*)$/i.exec(cells[0] ?? "")
+      if (!first || Number(first[1]) !== expect) continue
+      expect++
+      // the step's title: the first cell after its number, else the next cell ("| 1 | Verify … |")
+      if (isImperative(plainText(first[2]!.trim() !== "" ? first[2]! : cells[1] ?? "")) === true) actions++
+    }
+    // numbered rows that name things ("| 1 | **The Architect** |") are a catalogue, not steps
+    if (expect > 3 && actions >= (expect - 1) * 0.6) out.push({ start: n, end, rows: expect - 1 })
+    n = end
+  }
+  return out
 }
 
 /** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
@@ -118,27 +148,20 @@ export const performsTask = (description: string): boolean => {
   return stems.some((x) => IMPERATIVE_VERBS.has(x) && !OFFERS.has(x))
 }
 
-export const needsOf = perDoc((doc: Doc): Needs => {
-  const lines = doc.split.lines
-  const lists = orderedLists(doc)
-  // a heading that lost its '#' ("Phase 1: Research" alone on its line) still structures the procedure
-  const headings = [...doc.md.headings, ...(doc.md.headings.length === 0 ? unmarkedHeadings(doc).map((u) => ({ line: u.line, level: 3, text: u.text })) : [])]
-    .sort((a, b) => a.line - b.line)
-  const stepHeadings = headings.filter((h) => STEP_HEADING.test(plainText(h.text)))
-  let inCode = 0
-  for (const b of doc.md.codeBlocks) {
-    if (SHELL.test(b.info) || /^(python|py|js|javascript|ts|typescript|json|ya?ml|sql)$/i.test(b.info)) continue
-    const numbered = lines.slice(b.startLine, b.endLine - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length
-    if (numbered >= 3) inCode += numbered
-  }
-  const bold = doc.prose.filter(([, t]) => BOLD_STEP.test(t)).length
-  const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
-  // first/then/finally in one paragraph, or three paragraphs that each open with the next move
-  const openers = doc.prose.filter(([n, t]) => (lines[n - 2] ?? "").trim() === "" && OPENS_STEP.test(t)).length
-  const prose = openers >= 3 || doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
-  const actions = actionSections(headings)
-  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose, actions }
+type HeadingLike = { readonly line: number; readonly level: number; readonly text: string }
 
+/**
+ * The main procedure's line ranges: the longest list of mostly imperative steps, or the sections of
+ * step headings when they are more, or a table of steps longer than both.
+ */
+const mainProcedure = (
+  doc: Doc,
+  lists: ReturnType<typeof orderedLists>,
+  headings: ReadonlyArray<HeadingLike>,
+  stepHeadings: ReadonlyArray<HeadingLike>,
+  tables: ReturnType<typeof stepTables>
+): Array<readonly [number, number]> => {
+  const lines = doc.split.lines
   // step headings make a procedure when they name steps ("Step 2", "Phase 1") or actions ("2. Run the
   // tests"); numbered topics ("### 1. Data Loading" under "Core Capabilities") are sections of a reference
   const actionHeadings = stepHeadings.filter((h) => {
@@ -170,6 +193,39 @@ export const needsOf = perDoc((doc: Doc): Needs => {
       procedure.push([h.line, end])
     }
   }
+  // a table of steps longer than any list is the procedure: its rows are the steps
+  const longest = [...tables].sort((a, b) => b.rows - a.rows)[0]
+  if (longest && longest.rows > (main?.items.length ?? 0) && longest.rows > actionHeadings.length) {
+    procedure.length = 0
+    procedure.push([longest.start, longest.end])
+  }
+  return procedure
+}
+
+export const needsOf = perDoc((doc: Doc): Needs => {
+  const lines = doc.split.lines
+  const lists = orderedLists(doc)
+  // a heading that lost its '#' ("Phase 1: Research" alone on its line) still structures the procedure
+  const headings = [...doc.md.headings, ...(doc.md.headings.length === 0 ? unmarkedHeadings(doc).map((u) => ({ line: u.line, level: 3, text: u.text })) : [])]
+    .sort((a, b) => a.line - b.line)
+  const stepHeadings = headings.filter((h) => STEP_HEADING.test(plainText(h.text)))
+  let inCode = 0
+  for (const b of doc.md.codeBlocks) {
+    if (SHELL.test(b.info) || /^(python|py|js|javascript|ts|typescript|json|ya?ml|sql)$/i.test(b.info)) continue
+    const numbered = lines.slice(b.startLine, b.endLine - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length
+    if (numbered >= 3) inCode += numbered
+  }
+  const bold = doc.prose.filter(([, t]) => BOLD_STEP.test(t)).length
+  const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
+  // first/then/finally in one paragraph, or three paragraphs that each open with the next move
+  const openers = doc.prose.filter(([n, t]) => (lines[n - 2] ?? "").trim() === "" && OPENS_STEP.test(t)).length
+  const prose = openers >= 3 || doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
+  const actions = actionSections(headings)
+  const tables = stepTables(doc)
+  const table = tables.reduce((n, t) => n + t.rows, 0)
+  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose, actions, table }
+
+  const procedure = mainProcedure(doc, lists, headings, stepHeadings, tables)
   const inProcedure = (n: number) => procedure.some(([a, b]) => a <= n && n <= b)
   // a procedure runs things when its steps hold commands, code or calls: two of its lines at least
   const running = new Set<number>()
@@ -217,4 +273,4 @@ export const needsOf = perDoc((doc: Doc): Needs => {
 })
 
 /** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, action headings, or a procedure in prose. */
-export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions > 0 || s.prose
+export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions + s.table > 0 || s.prose

@@ -10,7 +10,7 @@ import { commandLines, isImperative, orderedLists } from "../../../markdown/Inst
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
 import { FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, teaching } from "./Shape.js"
+import { flattenedSteps, outputWording, teaching } from "./Shape.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
 
 // ---------------------------------------------------------------- steps
@@ -31,24 +31,28 @@ const stepsFound = ({ doc, artifactType }: CheckContext) => {
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
   const needs = needsOf(doc)
   // steps in any form count: bold step labels, a numbered list inside a code block, a procedure in prose,
-  // sections headed by their actions
-  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions
+  // sections headed by their actions, a table of numbered steps
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions + needs.steps.table
   const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   return { lists, items, stepHeadings, checklist, needs, total }
 }
 
 /** A document with no steps at all: instructions as bullets, a reference (which needs none), or nothing to follow. */
-const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critical: boolean): CheckOutcome => {
+const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critical: boolean, procedureType: boolean): CheckOutcome => {
   const imperativeBullets = doc.md.listItems.filter(
     (i) => !i.ordered && !doc.md.inCode[i.line] && !/^\[[ xX]\]\s/.test(i.text) && isImperative(i.text) === true
   )
   if (imperativeBullets.length >= 3) {
-    // guidance written as bullets of instructions: concrete, but in no stated order
+    // guidance written as bullets of instructions: concrete, but in no stated order. For a command, a
+    // workflow or a rubr_flow the order is the point; in a skill, an agent or a prompt bullets are as
+    // often inputs, alternatives, checks or rules, and the sections carry the order (a note)
     o.issue(
       "unordered",
-      critical ? "major" : "minor",
+      critical ? "major" : procedureType ? "minor" : "info",
       imperativeBullets[0]!.line,
-      `No numbered steps: the ${imperativeBullets.length} instructions are bullets, so the order of the work is left to the agent`,
+      critical || procedureType
+        ? `No numbered steps: the ${imperativeBullets.length} instructions are bullets, so the order of the work is left to the agent`
+        : `No numbered steps: ${imperativeBullets.length} instructions are bullets; where their order matters, number them`,
       "Where the order matters, turn the bullets into a numbered procedure ('1. Read ...', '2. Run ...')."
     )
     o.deduct(critical ? 50 : required ? 25 : 15, "instructions as bullets, no ordered procedure")
@@ -197,7 +201,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   }
   o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
   if (flat.length > 0 && total === 0) return o.done()
-  if (total === 0) return noSteps(o, doc, needs.reference, required, critical)
+  if (total === 0) return noSteps(o, doc, needs.reference, required, critical, PROCEDURE_TYPES.has(artifactType))
   if (total < 3 && required) {
     o.issue(
       "too_few",
@@ -332,7 +336,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
   // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
-  const sample = proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i)
+  const sample = [...proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i), ...outputWording(doc)]
   // table rows giving the exact command for a task (`| one package | \`make test PKG=x\` |`) show it in use
   const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
   if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows })

@@ -105,10 +105,11 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
  * preference without asking" is one narrow decision, already made. "Stop" is the agent's own stopping
  * only when nothing it acts on follows ("never stop", "do not stop until …", "never stop to ask"):
  * "never stop running containers" forbids an act, and "do not stop at the first error" says to go on
- * through a list that ends.
+ * through a list that ends. "Never ask the user to paste the key" forbids one request, not asking: only
+ * asking the user to confirm, approve or decide is the bound it removes.
  */
 const NEVER_STOP =
-  /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|and|or|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
+  /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|and|or|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user(?! to (?!(?:confirm|approve|decide|choose|check|review|verify)\b)[a-z])|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
 
 /** The sentence is about what the agent does: an imperative, "you", "the agent", "yourself". */
 const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[A-Z][a-z]+(?:\s|,)|you\b)|\b(you|yourself|the agent|claude|the assistant|the model)\b/i

@@ -5,7 +5,7 @@
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, STEP_HEADING } from "../../../markdown/Sections.js"
+import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, SECTION_TOPICS, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -74,6 +74,9 @@ const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0
 export const isInlineCommand = (t: string): boolean =>
   (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
 
+/** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
+const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
+
 export interface Teaching {
   /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
   readonly code: ReadonlyArray<number>
@@ -92,6 +95,9 @@ export const teaching = perDoc((doc: Doc): Teaching => {
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
     const t = c.text.trim()
+    // a tool's name (`mcp__mail__search_threads`, an MCP server's tool as the agent calls it) names a
+    // tool, as a command's name does: it is called with arguments, not written as code
+    if (MCP_TOOL.test(t)) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
   }
@@ -100,6 +106,22 @@ export const teaching = perDoc((doc: Doc): Teaching => {
   }
   return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
 })
+
+/**
+ * The output's exact wording, in its own section: a line of the output/report section holding two or
+ * more inline code phrases that are neither commands nor code (`Halt recommended` / `No halt, watch
+ * <group>`) gives the lines the result is made of, verbatim: a sample of it.
+ */
+export const outputWording = (doc: Doc): Array<number> => {
+  const out: Array<number> = []
+  for (const h of doc.md.headings.filter((x) => SECTION_TOPICS.outputs.test(x.text))) {
+    const end = doc.md.headings.find((x) => x.line > h.line && x.level <= h.level)?.line ?? doc.split.lines.length + 1
+    const phrases = doc.md.inlineCode.filter((c) => c.line > h.line && c.line < end && !doc.md.inCode[c.line] &&
+      /^[A-Z][\w'’-]*(?:[ ,:][^`]*)?\s\S/.test(c.text.trim()) && !isInlineCommand(c.text.trim()))
+    if (phrases.length >= 2) out.push(...new Set(phrases.map((c) => c.line)))
+  }
+  return out
+}
 
 /** Every line teaching code or commands (for the apply's example and the eval kit). */
 export const teachesCode = (doc: Doc): Array<number> => {
@@ -158,7 +180,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
  *   file stops after the first (a file name as a heading, "### scripts/run.py", lists a resource).
  * - It ends in the last of three or more sibling sections (four at the top level) that lacks a part every earlier sibling has:
  *   a list, a table, a labelled part ("**Approach:**"), or, below the top level, a code block. Sibling
- *   sections written to one pattern (use cases, phases, patterns) keep it to the last one.
+ *   sections written to one pattern (use cases, phases, patterns) keep it to the last one. A section
+ *   after a numbered run, or an output section showing its result in a block or a table, closes the
+ *   document and is no member of the run.
  * Each is one finding at the last heading, with what is missing.
  */
 export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
@@ -205,7 +229,10 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     // a run of numbered sections ("Phase 1" to "Phase 3") ends at its last number: an unnumbered section
     // after it ("If something goes wrong") closes the document, it is no member of the run
     const numbered = (j: number) => NUMBERED_TITLE.test(plainText(hs[j]!.text))
-    const closing = !numbered(i) && siblings.slice(0, -1).every(numbered)
+    // so does the output section that shows the result in a block or a table ("## Output", a template
+    // under it): the document ends on what it produces, complete in its own form
+    const shown = (j: number) => partsOf(j, false).has("a code block") || partsOf(j, false).has("a table")
+    const closing = (!numbered(i) && siblings.slice(0, -1).every(numbered)) || (sectionRole(hs[i]!.text) === "outputs" && shown(i))
     if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i && !closing) {
       const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
       const mine = partsOf(i, top, true)
@@ -410,7 +437,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
       : /^[-*+]\s/.test(l)
       ? "bullets"
       : /^\s*\|/.test(l)
-      ? "table"
+      ? // a table indented under a list item is part of that item (a step's own table), as its code is
+        /^\s/.test(l) && (out.at(-1)?.kind === "ordered" || out.at(-1)?.kind === "bullets") ? null : "table"
       : /^\s/.test(l)
       ? null // a continuation or nested line belongs to the block above
       : /^#{1,6}\s/.test(l)

@@ -1,0 +1,122 @@
+/**
+ * Near misses from the sixth round of samples in other styles (issue 22: the rules must read structure
+ * and carry to skills never seen): each wrong finding the sixteen new samples drew, as the smallest
+ * text that drew it, next to the real problem the rule is for, which it must still report.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { parseFrontmatter } from "../../src/markdown/Frontmatter.js"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
+import type { ReviewResult } from "../../src/review/Types.js"
+import { fileInput, lineOf, sampleBundle, withTarget } from "./support.js"
+
+const review = (content: string, artifactType: "skill" | "command" = "skill"): ReviewResult => {
+  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
+  return reviewWithMock({ ...fileInput(target, files), artifactType })
+}
+const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
+const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
+const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
+
+const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
+const TITLE = "# Release Notes\n\nTurn the merged pull requests of a release into notes users read in two minutes.\n\n"
+
+describe("SK-FM-YAML: a double-quoted scalar may continue on indented lines", () => {
+  const fm = (description: string) => `---\nname: release-notes\ndescription: ${description}\n---\n\n# Release Notes\n`
+
+  it("reads a multi-line quoted description whole, escaped quotes included", () => {
+    const parsed = parseFrontmatter(fm("\"Drafts release notes from \\\"merged\\\" pull requests.\n  Use when the user asks for release notes.\""))
+    expect(parsed.issues).toEqual([])
+    expect(parsed.fields.find((f) => f.key === "description")?.value).toBe("Drafts release notes from \"merged\" pull requests. Use when the user asks for release notes.")
+  })
+
+  it("still reports a quote that never closes, on one line or on several", () => {
+    expect(parseFrontmatter(fm("\"Drafts release notes. Use when asked.")).issues.map((i) => i.severity)).toEqual(["major"])
+    expect(parseFrontmatter(fm("\"Drafts release notes.\n  Use when asked.")).issues.map((i) => i.severity)).toEqual(["major"])
+  })
+})
+
+describe("SK-STEPS-MISSING: steps numbered in the rows of a table", () => {
+  const table = (rows: ReadonlyArray<string>) =>
+    `${FRONT}${TITLE}## Procedure\n\n| Step | Command | Check |\n|---|---|---|\n${rows.map((r) => `${r}\n`).join("")}\nEach check must hold before the next step.\n`
+
+  it("a Step | Command | Check table whose rows are numbered actions is the procedure", () => {
+    const text = table([
+      "| 1. List the merged pull requests | `gh pr list --state merged` | one line per pull request |",
+      "| 2. Group them by label | none | every pull request in one group |",
+      "| 3. Write the notes | none | one line per change |"
+    ])
+    expect(ids(review(text))).not.toContain("SK-STEPS-MISSING")
+  })
+
+  it("a numbered catalogue (`| 1 | **The Architect** |`) is no procedure", () => {
+    const text = `${FRONT}${TITLE}## Archetypes\n\n| # | Archetype | Asks |\n|---|---|---|\n| 1 | **The Architect** | \"What is the structure?\" |\n| 2 | **The Contrarian** | \"What if the opposite holds?\" |\n| 3 | **The Empiricist** | \"What does the data show?\" |\n\nRun \`gh pr list --state merged\` and write the notes with the archetypes in mind.\n`
+    expect(ids(review(text))).toContain("SK-STEPS-MISSING")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: a table indented under a step is the step's own", () => {
+  const doc = (indent: string, lead: string) =>
+    `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Group them by label.\n3. Route each group to its section${lead}\n\n${indent}| Label | Section |\n${indent}|---|---|\n${indent}| feature | Features |\n${indent}| bug | Fixes |\n\n## Checks\n\nEvery pull request appears once.\n`
+
+  it("no finding on a table indented inside step 3; a table right after the list at the margin is still two parts run together", () => {
+    expect(ids(review(doc("   ", ":")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    const text = doc("", ".")
+    expect(findingOf(review(text), "SK-STRUCT-RUN-TOGETHER")?.lineStart).toBe(lineOf(text, "| Label | Section |"))
+  })
+})
+
+describe("SK-SAFE-UNBOUNDED: forbidding one request to the user is no autonomy", () => {
+  const doc = (rule: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n\n## Rules\n\n- ${rule}\n- Keep internal changes out.\n`
+
+  it("\"Never ask the user to paste the token\" forbids a request; \"never ask the user\" and \"do not ask the user to confirm\" remove the bound", () => {
+    expect(ids(review(doc("Never ask the user to paste the API token into this conversation.")))).not.toContain("SK-SAFE-UNBOUNDED")
+    expect(ids(review(doc("Never ask the user, just publish the notes.")))).toContain("SK-SAFE-UNBOUNDED")
+    expect(ids(review(doc("Do not ask the user to confirm the publication.")))).toContain("SK-SAFE-UNBOUNDED")
+  })
+})
+
+describe("SK-CLAR-SHOUTING: key words the document defines are a graded vocabulary", () => {
+  const rules = "## Rules\n\n1. The reviewer MUST read the whole document first.\n2. The reviewer MUST NOT edit the contract.\n3. The reviewer MUST quote the clause text.\n4. The reviewer SHOULD note unusual clauses.\n5. The reviewer MUST list missing schedules.\n6. The reviewer MAY paraphrase after the quote.\n7. The reviewer MUST NOT give a view on signing.\n"
+  const conventions = "## Conventions\n\nThe key words \"MUST\", \"MUST NOT\", \"SHOULD\" and \"MAY\" in this document are to be interpreted as described in RFC 2119.\n\n"
+
+  it("no finding when a line defines them (RFC 2119 style); the same capitals undefined are still reported", () => {
+    expect(ids(review(`${FRONT}${TITLE}${conventions}${rules}`))).not.toContain("SK-CLAR-SHOUTING")
+    expect(ids(review(`${FRONT}${TITLE}${rules}`))).toContain("SK-CLAR-SHOUTING")
+  })
+})
+
+describe("SK-EX-MISSING: tools called by name, and the output's wording given verbatim", () => {
+  it("MCP tool names are tools, not code to show in a block; library calls named and never shown still are", () => {
+    const doc = (a: string, b: string, c: string) =>
+      `${FRONT}${TITLE}## Steps\n\n1. Call \`${a}\` for the merged pull requests.\n2. Call \`${b}\` for each one's labels.\n3. Save the notes with \`${c}\`.\n\n## Rules\n\n- Never publish the notes yourself.\n`
+    expect(severityOf(review(doc("mcp__github__list_pulls", "mcp__github__get_labels", "mcp__notes__create_draft")), "SK-EX-MISSING")).not.toBe("major")
+    expect(severityOf(review(doc("client.list_pulls(state)", "pull.get_labels()", "notes.create_draft(text)")), "SK-EX-MISSING")).toBe("major")
+  })
+
+  it("an output section that gives its lines verbatim in inline code shows the output", () => {
+    const doc = (report: string) =>
+      `---\nname: release-notes\ndescription: Drafts a release report from merged pull requests. Use when the user asks for release notes.\n---\n\n${TITLE}## Steps\n\n- Read the merged pull requests.\n- Sort them by label.\n\n## Report\n\n${report}\n`
+    expect(severityOf(review(doc("One verdict line: `Ready to ship` / `Not ready: <what is missing>`, then a table of the changes.")), "SK-EX-MISSING")).not.toBe("minor")
+    expect(severityOf(review(doc("One verdict line, then a table of the changes.")), "SK-EX-MISSING")).toBe("minor")
+  })
+})
+
+describe("SK-STEPS-UNORDERED: bullets in a skill are a note, in a command a finding", () => {
+  const doc = `${FRONT}${TITLE}## What to ask for\n\n- Ask which version the notes are for.\n- Ask who reads them.\n- Ask when they are due.\n\n## Writing\n\nOne line per user-visible change.\n`
+
+  it("info in a skill (bullets are as often inputs, checks or rules); minor in a command, whose order is the point", () => {
+    expect(severityOf(review(doc), "SK-STEPS-UNORDERED")).toBe("info")
+    expect(severityOf(review(doc, "command"), "SK-STEPS-UNORDERED")).toBe("minor")
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: an output section that shows its result closes the document", () => {
+  const doc = (output: string) =>
+    `${FRONT}${TITLE}## Rules\n\n- Never publish the notes yourself.\n- Keep internal changes out.\n\n## Inputs\n\n- The version.\n- The merged pull requests.\n\n## Steps\n\n1. Group the pull requests by label.\n2. Write one line per change.\n3. Check every pull request appears once.\n\n## Output\n\n${output}\n`
+
+  it("no finding on an Output section with its template in a block; one with a sentence only is still short of the list the others have", () => {
+    expect(ids(review(doc("Write the notes to `notes/v2.md`:\n\n```markdown\n## v2.3.0\n### Features\n- Export audits as CSV (#412)\n```")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    const cut = doc("Write the notes to `notes/v2.md`.")
+    expect(findingOf(review(cut), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(cut, "## Output"))
+  })
+})
