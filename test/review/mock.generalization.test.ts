@@ -119,13 +119,13 @@ describe("SK-EX-MISSING: a table of the exact commands shows them in use", () =>
   const text = SAMPLE_SKILL.replace(/## Examples\n\n```markdown[\s\S]*?```\n\nSee `examples\/v2.md` for a complete release.\n\n/, "")
     .replace(/description: .*\n/, "description: Groups the merged pull requests of a release by label. Use when the user asks what changed in a version.\n")
 
-  it("minor without one, a note with one", () => {
+  it("minor without one, nothing with one (issue 22, sixth round: the table is the example, no note)", () => {
     expect(findingOf(review(text), "SK-EX-MISSING")?.severity).toBe("minor")
     const table = text.replace(
       "## Rules\n",
       "## Commands\n\n| task | command |\n|---|---|\n| merged pull requests | `gh pr list --state merged --base main` |\n| one release | `gh release view v2.3.0` |\n\n## Rules\n"
     )
-    expect(findingOf(review(table), "SK-EX-MISSING")?.severity).toBe("info")
+    expect(findingOf(review(table), "SK-EX-MISSING")).toBeUndefined()
   })
 })
 

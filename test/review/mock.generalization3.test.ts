@@ -120,3 +120,55 @@ describe("SK-STRUCT-ENDS-EARLY: an output section that shows its result closes t
     expect(findingOf(review(cut), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(cut, "## Output"))
   })
 })
+
+describe("info notes users read: a check with its criterion, samples in other forms, enumerations, emoji headings", () => {
+  it("SK-EX-MISSING: a skill that writes no document, with its commands in a table or two callouts", () => {
+    const doc = (more: string) => `---\nname: release-notes\ndescription: Tags a release from the main branch. Use when the user asks to tag a release.\n---\n\n# Release Tags\n\nTag the release commit so the pipeline builds it.\n\n## Steps\n\n1. Pick the version with the user.\n2. Tag the commit.\n3. Push the tag.\n\n${more}\n`
+    expect(ids(review(doc("| Task | Command |\n|---|---|\n| tag | `git tag -a v2.3.0 -m v2.3.0` |\n| push | `git push origin v2.3.0` |")))).not.toContain("SK-EX-MISSING")
+    expect(severityOf(review(doc("> **Warning:** never move a pushed tag.\n\n> [!NOTE]\n> Tags are read by the pipeline.")), "SK-EX-MISSING")).toBe("info")
+  })
+
+  it("SK-VERIFY-WEAK: a one-line check that states its expected result, or opens the commands it runs, is explicit", () => {
+    const doc = (check: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Write one line per change into \`notes.md\`.\n3. ${check}\n`
+    expect(ids(review(doc("Check the draft: it is done when every pull request appears once.")))).not.toContain("SK-VERIFY-WEAK")
+    expect(ids(review(doc("Validate the notes:\n\n   ```bash\n   markdownlint notes.md\n   ```")))).not.toContain("SK-VERIFY-WEAK")
+    expect(ids(review(doc("Check the draft once more.")))).toContain("SK-VERIFY-WEAK")
+  })
+
+  it("SK-EX-MISSING: blockquoted samples or a Do | Don't table are the samples of what a skill writes", () => {
+    const doc = (samples: string) => `${FRONT}${TITLE}## Writing\n\nOne line per user-visible change, in the users' words.\n\n${samples}\n`
+    expect(ids(review(doc("> Export audits as CSV (#412)\n\n> Keep the cart after sign-in (#418)")))).not.toContain("SK-EX-MISSING")
+    expect(ids(review(doc("| Do | Don't |\n|---|---|\n| Export audits as CSV | Refactor CSV writer |\n| Keep the cart after sign-in | Fix session bug |")))).not.toContain("SK-EX-MISSING")
+    // release notes with no sample of their lines: an "e.g." in passing shows none
+    expect(severityOf(review(doc("Name the change, e.g. the export.")), "SK-EX-MISSING")).toBe("minor")
+  })
+
+  it("SK-STEPS-NOT-IMPERATIVE: items that name things (what to report) are no steps written badly; passive steps still are", () => {
+    const doc = (a: string, b: string, c: string) => `${FRONT}${TITLE}## What to report\n\n1. ${a}\n2. ${b}\n3. ${c}\n`
+    expect(ids(review(doc("The version, and its date.", "The changes: one line each.", "The pull requests left out, with the reason.")))).not.toContain("SK-STEPS-NOT-IMPERATIVE")
+    expect(ids(review(doc("The pull requests are listed.", "The labels are read.", "The notes are written.")))).toContain("SK-STEPS-NOT-IMPERATIVE")
+  })
+
+  it("SK-FAIL-WEAK: a command \"that fails\" with what to do then is a second case handled", () => {
+    const doc = (more: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Publish with \`gh release create v2.3.0 --notes-file notes.md\`.\n3. Check the release page shows the notes.\n\nIf \`gh\` is not logged in, ask the user to run \`gh auth login\`.${more}\n`
+    expect(ids(review(doc("\n\nA release that fails halfway leaves a draft behind: delete the draft before trying again.")))).not.toContain("SK-FAIL-WEAK")
+    expect(ids(review(doc("\n\nA release takes a minute.")))).toContain("SK-FAIL-WEAK")
+  })
+
+  it("a heading with an emoji is read by its words (\"## 🐞 When It Does Nothing\" handles failures)", () => {
+    const doc = (heading: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Publish with \`gh release create v2.3.0 --notes-file notes.md\`.\n3. Check the release page shows the notes.\n\n## ${heading}\n\n- **The tag exists already**: leave it and say so.\n- **gh is not logged in**: ask the user to run \`gh auth login\`.\n`
+    expect(ids(review(doc("🐞 When It Does Nothing")))).not.toContain("SK-FAIL-WEAK")
+    expect(ids(review(doc("🐞 When It Does Nothing")))).toEqual(ids(review(doc("When It Does Nothing"))))
+  })
+})
+
+describe("the apply keeps the lines of a frontmatter that never closes", () => {
+  it("closes the block and trims trailing spaces in the body only (no trailing-space finding on a YAML line)", () => {
+    const text = "---\nname: release-notes   \ndescription: Drafts release notes. Use when asked.  \n\n# Release Notes\n\nTurn pull requests into notes.   \n\n## Steps\n\n1. List them.\n2. Group them.\n3. Write them.\n"
+    const r = review(text)
+    expect(findingOf(r, "SK-FMT-TRAILING-SPACE")?.lineStart).toBe(lineOf(text, "Turn pull requests"))
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("name: release-notes   \ndescription: Drafts release notes. Use when asked.  \n---\n")
+    expect(improved).toContain("Turn pull requests into notes.\n")
+  })
+})

@@ -22,7 +22,8 @@ import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
-import type { CheckContext } from "./checks/Common.js"
+import { type CheckContext, unclosedFrontmatterEnd } from "./checks/Common.js"
+export { unclosedFrontmatterEnd }
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
 import { STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf } from "./checks/Needs.js"
@@ -107,19 +108,6 @@ export const generatedDescription = (ctx: CheckContext): string => {
   const title = titleOf(ctx)
   const opening = openingSentence(ctx)
   return `${opening ?? `${title}.`} Use when a request involves ${title.toLowerCase()}.`.slice(0, 1024)
-}
-
-/** For a frontmatter opened and never closed: its last YAML line (key lines and their continuations). */
-export const unclosedFrontmatterEnd = (doc: CheckContext["doc"]): number | undefined => {
-  if (!doc.fm.present || doc.fm.closed) return undefined
-  const lines = doc.split.lines
-  let end = 1
-  for (let n = 2; n <= lines.length; n++) {
-    const l = lines[n - 1]!
-    if (/^[A-Za-z0-9_][\w.-]*\s*:/.test(l) || (/^\s+\S/.test(l) && end === n - 1) || (/^\s*-\s/.test(l) && end === n - 1)) end = n
-    else break
-  }
-  return end
 }
 
 export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {

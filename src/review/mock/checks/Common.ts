@@ -109,11 +109,26 @@ export const quote = (s: string, max = 60) => JSON.stringify(s.length > max ? `$
 export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
   doc.prose.filter(([, text]) => re.test(text)).map(([n]) => n)
 
-export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(h.text))
+/** A heading's words without its emoji ("## 🐞 When It Does Nothing" is headed "When It Does Nothing"). */
+const withoutEmoji = (text: string): string => text.replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, "").trim()
+export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(withoutEmoji(h.text)))
 
 /** Whether a line of the section under `heading` (its subsections included), outside code, matches `re`. */
 export const sectionHas = (doc: Doc, heading: { readonly line: number; readonly level: number }, re: RegExp): boolean => {
   const end = doc.md.headings.find((x) => x.line > heading.line && x.level <= heading.level)?.line ?? doc.split.lines.length + 1
   for (let n = heading.line + 1; n < end; n++) if (!doc.md.inCode[n] && re.test(doc.split.lines[n - 1] ?? "")) return true
   return false
+}
+
+/** For a frontmatter opened and never closed: its last YAML line (key lines and their continuations). */
+export const unclosedFrontmatterEnd = (doc: Doc): number | undefined => {
+  if (!doc.fm.present || doc.fm.closed) return undefined
+  const lines = doc.split.lines
+  let end = 1
+  for (let n = 2; n <= lines.length; n++) {
+    const l = lines[n - 1]!
+    if (/^[A-Za-z0-9_][\w.-]*\s*:/.test(l) || (/^\s+\S/.test(l) && end === n - 1) || (/^\s*-\s/.test(l) && end === n - 1)) end = n
+    else break
+  }
+  return end
 }

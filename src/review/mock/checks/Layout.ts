@@ -10,7 +10,7 @@ import { orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
 import { cutShort, endsEarly, promisedSections, runTogether } from "./Shape.js"
-import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote } from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote, unclosedFrontmatterEnd } from "./Common.js"
 
 // ---------------------------------------------------------------- purpose
 
@@ -452,11 +452,14 @@ export const formatting = (ctx: CheckContext): CheckOutcome => {
   return o.done()
 }
 
-/** Lines (outside frontmatter and code) with trailing whitespace that is not a two-space hard break. */
+/**
+ * Lines (outside frontmatter and code) with trailing whitespace that is not a two-space hard break. A
+ * frontmatter opened and never closed is frontmatter still: its YAML lines are not the body's.
+ */
 export const trailingWhitespaceLines = (doc: Doc): Array<number> => {
   const out: Array<number> = []
   const lines = doc.split.lines
-  for (let n = bodyStart(doc); n <= lines.length; n++) {
+  for (let n = Math.max(bodyStart(doc), (unclosedFrontmatterEnd(doc) ?? 0) + 1); n <= lines.length; n++) {
     if (doc.md.inCode[n]) continue
     const l = lines[n - 1]!
     if (!/[ \t]$/.test(l)) continue

@@ -128,11 +128,30 @@ const SIDE_EFFECT =
 
 /**
  * Failure handling in any form: a failure named with what to do (a refusal, a condition that does not
- * hold: "If `git branch -d` refuses because the branch is not merged, …"), a condition that stops or
- * asks, a fallback.
+ * hold: "If `git branch -d` refuses because the branch is not merged, …"; "A `CREATE INDEX CONCURRENTLY`
+ * that fails leaves an invalid index: drop it …"), a condition that stops or asks, a fallback.
  */
 export const FAILURE_LINE =
-  /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
+  /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
+
+/** An expected result stated: "is done when …", "must equal", "should return nothing", "exits 0". */
+const EXPECTED =
+  /\b(?:done|complete|finished|ready) when\b|\b(?:should|must|will)\s+(?:not\s+)?(?:be|equal|match|return|show|print|exit|pass|read|explain|contain|reach|succeed|hold)\b|\bexits?\s+(?:with\s+)?(?:code\s+)?0\b|\b(?:returns?|prints?|shows?|reports?)\s+(?:nothing|no\b|only\b)/i
+
+/**
+ * A check made explicitly, however short: its paragraph states the expected result, or it ends with
+ * ":" and opens the list or the block of what to check ("validate and reload:" and the commands).
+ */
+export const explicitCheck = (doc: Doc, line: number): boolean => {
+  const lines = doc.split.lines
+  for (let n = line; n <= lines.length && n < line + 4 && lines[n - 1]!.trim() !== ""; n++) {
+    if (!doc.md.inCode[n] && EXPECTED.test(lines[n - 1]!.replace(/`[^`]*`/g, "x"))) return true
+  }
+  if (!/:[*_\s]*$/.test(lines[line - 1] ?? "")) return false
+  let k = line + 1
+  while (k <= lines.length && lines[k - 1]!.trim() === "") k++
+  return doc.md.inCode[k] === true || /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[k - 1] ?? "")
+}
 
 /** Verbs that describe what a text offers rather than a job the agent does. */
 const OFFERS: ReadonlySet<string> = new Set(["provide", "describe", "explain", "document", "list", "reference", "show", "give", "include", "use", "cover", "support", "help"])

@@ -8,9 +8,10 @@ import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
-import { FAILURE_LINE, needsOf } from "./Needs.js"
+import { explicitCheck, FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, outputWording, teaching } from "./Shape.js"
+import { flattenedSteps, outputWording, teaching, workedSamples } from "./Shape.js"
+import { isNounPhrase } from "./Words.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
 
 // ---------------------------------------------------------------- steps
@@ -81,7 +82,9 @@ const imperativeSteps = (o: Out, items: ReadonlyArray<{ readonly line: number; r
   const weak: Array<{ line: number; text: string }> = []
   for (const it of items) {
     const v = isImperative(it.text)
-    if (v === null) continue
+    // a noun phrase ("The pod, its status, and the reason", "The cost ceiling: how many terabytes") names
+    // a thing the list enumerates (an input, a part of the report), not a step written badly
+    if (v === null || (v === false && isNounPhrase(it.text))) continue
     judged++
     if (v) imperative++
     else weak.push(it)
@@ -284,6 +287,12 @@ const noExampleAtAll = (
   const ran = commandLines(doc)
   const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
   const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
+  // nothing it needs shown, and its samples are there in another form: blockquoted samples, a table of
+  // wrong and right versions side by side, a table of the exact commands (no remark to make)
+  if (severity === "info" && (commandRows >= 2 || workedSamples(doc).length > 0)) {
+    o.note("examples shown inline: blockquoted samples, a table of versions side by side or of the exact commands")
+    return
+  }
   o.issue(
     "missing",
     severity,
@@ -336,7 +345,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
   }
   // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
-  const sample = [...proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i), ...outputWording(doc)]
+  const sample = [...proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i), ...outputWording(doc), ...workedSamples(doc)]
   // table rows giving the exact command for a task (`| one package | \`make test PKG=x\` |`) show it in use
   const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
   if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows })
@@ -534,10 +543,10 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
   const { doc } = ctx
   const sections = headingMatches(doc, SECTION_TOPICS.verification)
   const unsafe = hazardLines(doc)
-  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n))
+  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n) && !doc.exampleLines.has(n))
   const needs = needsOf(doc)
   if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
-    // a reference, a writing or a thinking skill has no test step to give
+    // a reference, a writing or a thinking skill has no test step to give (a sample's "check your input" is the sample's)
     o.note("no verification step; its procedure runs nothing whose result can be checked")
   } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
@@ -548,7 +557,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
       "Add a '## Verification' section: the checks or tests to run and the result that counts as success."
     )
     o.deduct(75, "no verification")
-  } else if (sections.length === 0 && lines.length < 3) {
+  } else if (sections.length === 0 && lines.length < 3 && !lines.some((n) => explicitCheck(doc, n))) {
     // a workflow or a rubr_flow is a procedure by definition: thin verification is a gap there; in a
     // skill it is as often a reference or a guide that needs none (a note)
     o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")

@@ -123,6 +123,31 @@ export const outputWording = (doc: Doc): Array<number> => {
   return out
 }
 
+/** The two sides of a table of versions side by side: "Do | Don't", "Draft | Fixed", "Instead of | You say". */
+const WORSE_SIDE = /^(?:don'?t|do not|bad|before|draft|wrong|incorrect|avoid|instead of|not this|nicht so)$/
+const BETTER_SIDE = /^(?:do|good|after|fixed|revised|better|right|correct|prefer|say|you say|write|use instead|this|so)$/
+
+/**
+ * Samples in other forms than a block: two or more blockquoted samples (not callouts such as
+ * "> **Warning:**" or "> [!NOTE]"), or a table whose header pairs a worse and a better version. The
+ * lines where they start (none when there are none).
+ */
+export const workedSamples = (doc: Doc): Array<number> => {
+  const quotes: Array<number> = []
+  const tables: Array<number> = []
+  let previous = -1
+  for (const [n, t] of doc.prose) {
+    // a blockquote is counted at its first line (a callout's first line names its kind)
+    const quote = /^\s*>/.test(t)
+    if (quote && previous !== n - 1 && /^\s*>\s*\S/.test(t) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(t)) quotes.push(n)
+    if (quote) previous = n
+    if (!/^\s*\|/.test(t)) continue
+    const cells = t.trim().replace(/^\||\|$/g, "").split("|").map((c) => plainText(c.trim()).toLowerCase().replace(/[:*_]/g, "").trim())
+    if (cells.some((c) => WORSE_SIDE.test(c)) && cells.some((c) => BETTER_SIDE.test(c))) tables.push(n)
+  }
+  return [...(quotes.length >= 2 ? quotes : []), ...tables].sort((x, y) => x - y)
+}
+
 /** Every line teaching code or commands (for the apply's example and the eval kit). */
 export const teachesCode = (doc: Doc): Array<number> => {
   const t = teaching(doc)

@@ -15,3 +15,8 @@ export const contentWords = (text: string): Array<string> =>
     .filter((w) => !STOP.has(w))
     .map((w) => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, ""))
 
+/** A determiner, then no verb form before the first punctuation: a noun phrase. */
+const NOUN_PHRASE = /^\s*(?:the|a|an|its|their|your|his|her|each|every|one|two|three)\s+(?!.*\b(?:is|are|was|were|be|been|gets?|got|has|have|had|will|would|can|could|should|must|may|might|does|do|did)\b)[^]*$/i
+
+/** A list item that names a thing ("The pod, its status, and the reason"): its first clause is a noun phrase. */
+export const isNounPhrase = (text: string): boolean => NOUN_PHRASE.test(plainText(text).split(/[.:,;(]/)[0]!)
