@@ -172,3 +172,22 @@ describe("the apply keeps the lines of a frontmatter that never closes", () => {
     expect(improved).toContain("Turn pull requests into notes.\n")
   })
 })
+
+describe("damage the new samples hid, read from structure", () => {
+  it("SK-SAFE-DESTRUCTIVE: \"ask the user to open it\" asks for an act, not for a go-ahead", () => {
+    const doc = (step: string) =>
+      `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. ${step}\n3. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    const text = doc("Read the draft aloud, or ask the user to, and listen for names that read badly.")
+    expect(findingOf(review(text), "SK-SAFE-DESTRUCTIVE")?.lineStart).toBe(lineOf(text, "rm -rf"))
+    expect(ids(review(doc("Show the user what will be removed and ask the user to confirm it. Wait for the answer.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Ask the user to review the list and say yes before anything is removed.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: a step whose label ends \"… that do not\" (those that do not scale) is a step, not a prohibition", () => {
+    const doc = (extra: string) =>
+      `${FRONT}${TITLE}## Steps\n\n1. **Group the pull requests that have a label** by that label.\n2. **Sort the pull requests that do not** (next section).\n3. **Write one line per change** in the users' words.\n\n## Unlabelled pull requests\n\nAsk the author for a label.${extra}\n`
+    expect(ids(review(doc("")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+    const text = doc("\n\nNever sort the pull requests that do not (next section).")
+    expect(findingOf(review(text), "SK-CONS-ALWAYS-NEVER")?.lineStart).toBe(lineOf(text, "Never sort the pull requests"))
+  })
+})

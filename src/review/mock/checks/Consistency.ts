@@ -21,7 +21,11 @@ import { contentWords } from "./Words.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
-const NEGATIVE = /\b(never|do not|don't|must not|must never|mustn't|should not|shouldn't|should never|may not|cannot|can't|avoid|no longer)\b/i
+/**
+ * A negation that closes a relative clause with its verb left out ("**Adjust the ingredients that do
+ * not** (next section)": those that do not scale) describes what the step acts on; it forbids nothing.
+ */
+const NEGATIVE = /\b(never|do not|don't|must not|must never|mustn't|should not|shouldn't|should never|may not|cannot|can't|avoid|no longer)\b(?!(?<=\b(?:that|which|who)\s+(?:do not|don't|cannot|can't))[*_\s]*(?:[(.,;:)!?]|$))/i
 
 /**
  * The case a statement applies to: its conditions ("when X", "if X", "for X", "unless X", "without
