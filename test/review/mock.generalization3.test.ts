@@ -190,4 +190,14 @@ describe("damage the new samples hid, read from structure", () => {
     const text = doc("\n\nNever sort the pull requests that do not (next section).")
     expect(findingOf(review(text), "SK-CONS-ALWAYS-NEVER")?.lineStart).toBe(lineOf(text, "Never sort the pull requests"))
   })
+
+  it("SK-STRUCT-PROMISED: \"follow this structure.\" mid-line, in a section that shows no structure anywhere", () => {
+    const doc = (block: string, after = "") =>
+      `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n\n## Output\n\n${block}The notes must follow this structure. Sections with nothing to report say "None."\n\n${after}Keep each line under 100 characters.\n`
+    const text = doc("")
+    expect(findingOf(review(text), "SK-STRUCT-PROMISED")?.lineStart).toBe(lineOf(text, "follow this structure"))
+    const template = "```markdown\n## v2.3.0\n### Features\n- Export audits as CSV (#412)\n```\n\n"
+    expect(ids(review(doc("", template)))).not.toContain("SK-STRUCT-PROMISED")
+    expect(ids(review(doc(template)))).not.toContain("SK-STRUCT-PROMISED")
+  })
 })

@@ -10,7 +10,8 @@ import { commandLines, isImperative, orderedLists } from "../../../markdown/Inst
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, outputWording, teaching, workedSamples } from "./Shape.js"
+import { flattenedSteps, teaching } from "./Shape.js"
+import { outputWording, workedSamples } from "./Samples.js"
 import { isNounPhrase } from "./Words.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
 
@@ -287,8 +288,7 @@ const noExampleAtAll = (
   const ran = commandLines(doc)
   const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
   const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
-  // nothing it needs shown, and its samples are there in another form: blockquoted samples, a table of
-  // wrong and right versions side by side, a table of the exact commands (no remark to make)
+  // nothing it needs shown, and samples in another form (blockquotes, versions side by side, the exact commands)
   if (severity === "info" && (commandRows >= 2 || workedSamples(doc).length > 0)) {
     o.note("examples shown inline: blockquoted samples, a table of versions side by side or of the exact commands")
     return

@@ -5,7 +5,7 @@
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, SECTION_TOPICS, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
+import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -106,47 +106,6 @@ export const teaching = perDoc((doc: Doc): Teaching => {
   }
   return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
 })
-
-/**
- * The output's exact wording, in its own section: a line of the output/report section holding two or
- * more inline code phrases that are neither commands nor code (`Halt recommended` / `No halt, watch
- * <group>`) gives the lines the result is made of, verbatim: a sample of it.
- */
-export const outputWording = (doc: Doc): Array<number> => {
-  const out: Array<number> = []
-  for (const h of doc.md.headings.filter((x) => SECTION_TOPICS.outputs.test(x.text))) {
-    const end = doc.md.headings.find((x) => x.line > h.line && x.level <= h.level)?.line ?? doc.split.lines.length + 1
-    const phrases = doc.md.inlineCode.filter((c) => c.line > h.line && c.line < end && !doc.md.inCode[c.line] &&
-      /^[A-Z][\w'’-]*(?:[ ,:][^`]*)?\s\S/.test(c.text.trim()) && !isInlineCommand(c.text.trim()))
-    if (phrases.length >= 2) out.push(...new Set(phrases.map((c) => c.line)))
-  }
-  return out
-}
-
-/** The two sides of a table of versions side by side: "Do | Don't", "Draft | Fixed", "Instead of | You say". */
-const WORSE_SIDE = /^(?:don'?t|do not|bad|before|draft|wrong|incorrect|avoid|instead of|not this|nicht so)$/
-const BETTER_SIDE = /^(?:do|good|after|fixed|revised|better|right|correct|prefer|say|you say|write|use instead|this|so)$/
-
-/**
- * Samples in other forms than a block: two or more blockquoted samples (not callouts such as
- * "> **Warning:**" or "> [!NOTE]"), or a table whose header pairs a worse and a better version. The
- * lines where they start (none when there are none).
- */
-export const workedSamples = (doc: Doc): Array<number> => {
-  const quotes: Array<number> = []
-  const tables: Array<number> = []
-  let previous = -1
-  for (const [n, t] of doc.prose) {
-    // a blockquote is counted at its first line (a callout's first line names its kind)
-    const quote = /^\s*>/.test(t)
-    if (quote && previous !== n - 1 && /^\s*>\s*\S/.test(t) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(t)) quotes.push(n)
-    if (quote) previous = n
-    if (!/^\s*\|/.test(t)) continue
-    const cells = t.trim().replace(/^\||\|$/g, "").split("|").map((c) => plainText(c.trim()).toLowerCase().replace(/[:*_]/g, "").trim())
-    if (cells.some((c) => WORSE_SIDE.test(c)) && cells.some((c) => BETTER_SIDE.test(c))) tables.push(n)
-  }
-  return [...(quotes.length >= 2 ? quotes : []), ...tables].sort((x, y) => x - y)
-}
 
 /** Every line teaching code or commands (for the apply's example and the eval kit). */
 export const teachesCode = (doc: Doc): Array<number> => {
@@ -363,6 +322,19 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
         shown = doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /^ {4,}\S/.test(l)
       }
       if (!shown) out.push({ line: n, what: `the ${(announced[1] ?? "content").toLowerCase()} it announces` })
+      continue
+    }
+    // "The memo must follow this structure. Sections with nothing to report say …": a shape announced
+    // mid-line, in a section that shows none anywhere (no block, table, list or quote above or below it)
+    const mid = ANNOUNCE_MID.exec(text)
+    if (mid) {
+      const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
+      const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      let shown = false
+      for (let k = start + 1; k < end && !shown; k++) {
+        shown = k !== n && (doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(doc.split.lines[k - 1]!))
+      }
+      if (!shown) out.push({ line: n, what: `the ${mid[1]!.toLowerCase()} it announces` })
     }
   }
   return out
@@ -403,6 +375,8 @@ export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
 })
 
 /** An announcement of content that must follow it. */
+/** A shape announced in the middle of a line: "follow this structure. Sections with nothing to report say …". */
+const ANNOUNCE_MID = /\b(?:the following|this) (structure|format|template|layout|schema|outline)\s*[.:](?=\s+\S)/i
 const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- heading text without its #
