@@ -200,4 +200,21 @@ describe("damage the new samples hid, read from structure", () => {
     expect(ids(review(doc("", template)))).not.toContain("SK-STRUCT-PROMISED")
     expect(ids(review(doc(template)))).not.toContain("SK-STRUCT-PROMISED")
   })
+
+  it("SK-STRUCT-PROMISED: \"see below\" with nothing below it (a Step | Command | Check table cut after its last row)", () => {
+    const doc = (after: string) =>
+      `${FRONT}${TITLE}## Steps\n\n| Step | Command | Check |\n|---|---|---|\n| 1. List the merged pull requests | \`gh pr list --state merged\` | one line each |\n| 2. Group them by label | none | every one in a group |\n| 3. Check the notes | see below | every pull request once |\n${after}`
+    const text = doc("")
+    expect(findingOf(review(text), "SK-STRUCT-PROMISED")?.lineStart).toBe(lineOf(text, "see below"))
+    expect(ids(review(doc("\n## Checking the notes\n\nCount the lines against `gh pr list --state merged | wc -l`.\n")))).not.toContain("SK-STRUCT-PROMISED")
+  })
+
+  it("SK-STRUCT-CUT-SHORT: \"covers three cases\" over fewer \"Case N\" headings; none when all three are there or none is numbered", () => {
+    const cases = (n: number) => Array.from({ length: n }, (_, k) => `## Case ${k + 1}: part ${k + 1}\n\n1. Read the pull requests of part ${k + 1}.\n2. Write one line each.\n3. Check each appears once.\n\n`).join("")
+    const doc = (body: string) => `${FRONT}# Release Notes\n\nThis skill covers three cases. Ask which one the user needs.\n\n${body}`
+    const cut = doc(cases(2))
+    expect(findingOf(review(cut), "SK-STRUCT-CUT-SHORT")?.lineStart).toBe(lineOf(cut, "covers three cases"))
+    expect(ids(review(doc(cases(3))))).not.toContain("SK-STRUCT-CUT-SHORT")
+    expect(ids(review(doc("## A patch release\n\n1. Read the fixes.\n2. Write one line each.\n3. Check each appears once.\n")))).not.toContain("SK-STRUCT-CUT-SHORT")
+  })
 })

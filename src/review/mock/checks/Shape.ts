@@ -154,6 +154,16 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const given = Math.max(steps, doc.md.headings.filter((h) => STEP_HEADING.exec(plainText(h.text))?.groups?.["label"]?.toLowerCase() === noun).length)
     if (promised >= 3 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
+  // "This skill covers three cases." over "## Case 1" and "## Case 2": parts promised by count and
+  // numbered in headings of that word, fewer than promised
+  for (const [n, text] of doc.prose) {
+    const m = /\b(\d{1,2}|three|four|five|six|seven|eight|nine|ten)\s+(cases|parts|scenarios|options)\b/i.exec(text)
+    if (!m) continue
+    const promised = /^\d+$/.test(m[1]!) ? Number(m[1]) : WORD_NUMBERS[m[1]!.toLowerCase()]!
+    const noun = m[2]!.toLowerCase().slice(0, -1)
+    const given = doc.md.headings.filter((h) => new RegExp(`^${noun}\\s+\\d{1,2}\\b`, "i").test(plainText(h.text))).length
+    if (promised >= 3 && given > 0 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
+  }
   return out
 }
 
@@ -261,7 +271,7 @@ export interface Promised {
 // "see/read/follow the X section" points into this document; "in/under the X section" only with
 // "below" or "above" ("in the Features section" is as often a section of the output)
 const POINTER =
-  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules|format|shape|structure|layout|outline|skeleton) (?:below|that follows?)\b|\b(?:described|explained|covered|listed|shown|detailed) below\b/g
+  /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules|format|shape|structure|layout|outline|skeleton) (?:below|that follows?)\b|\b(?:described|explained|covered|listed|shown|detailed|see) below\b/g
 
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
