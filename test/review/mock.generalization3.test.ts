@@ -174,13 +174,14 @@ describe("the apply keeps the lines of a frontmatter that never closes", () => {
 })
 
 describe("damage the new samples hid, read from structure", () => {
-  it("SK-SAFE-DESTRUCTIVE: \"ask the user to open it\" asks for an act, not for a go-ahead", () => {
+  it("SK-SAFE-DESTRUCTIVE: \"…, or ask the user to, and listen\" hands the step's act over; it asks for no go-ahead", () => {
     const doc = (step: string) =>
       `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. ${step}\n3. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
     const text = doc("Read the draft aloud, or ask the user to, and listen for names that read badly.")
     expect(findingOf(review(text), "SK-SAFE-DESTRUCTIVE")?.lineStart).toBe(lineOf(text, "rm -rf"))
     expect(ids(review(doc("Show the user what will be removed and ask the user to confirm it. Wait for the answer.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
     expect(ids(review(doc("Ask the user to review the list and say yes before anything is removed.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Ask the user to select what may be removed.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
   })
 
   it("SK-CONS-ALWAYS-NEVER: a step whose label ends \"… that do not\" (those that do not scale) is a step, not a prohibition", () => {
