@@ -336,8 +336,9 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
     }
     // "The memo must follow this structure. Sections with nothing to report say …": a shape announced
     // mid-line, in a section that shows none anywhere (no block, table, list or quote above or below it)
+    // (a sample in inline code on the line, "Write `2024-05-01 Fixed the cart`", is the shape itself)
     const mid = ANNOUNCE_MID.exec(text)
-    if (mid) {
+    if (mid && !doc.md.inlineCode.some((c) => c.line === n)) {
       const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
       const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
       let shown = false
@@ -385,8 +386,8 @@ export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
 })
 
 /** An announcement of content that must follow it. */
-/** A shape announced in the middle of a line: "follow this structure. Sections with nothing to report say …". */
-const ANNOUNCE_MID = /\b(?:the following|this) (structure|format|template|layout|schema|outline)\s*[.:](?=\s+\S)/i
+/** A shape announced in the middle of a line: "must follow this structure. Sections with nothing to report say …". */
+const ANNOUNCE_MID = /\b(?:follow(?:s|ing)? this|the following) (structure|format|template|layout|schema|outline)\s*[.:](?=\s+\S)/i
 const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- heading text without its #
