@@ -218,4 +218,11 @@ describe("damage the new samples hid, read from structure", () => {
     expect(ids(review(doc(cases(3))))).not.toContain("SK-STRUCT-CUT-SHORT")
     expect(ids(review(doc("## A patch release\n\n1. Read the fixes.\n2. Write one line each.\n3. Check each appears once.\n")))).not.toContain("SK-STRUCT-CUT-SHORT")
   })
+
+  it("the apply's worked run takes its steps from a Step | Command | Check table when there is no list", () => {
+    const text = `---\nname: release-notes\ndescription: Flashes a release image to a board. Use when the user wants to flash an image.\n---\n\n# Flashing\n\nWrite the image, then check it.\n\n## Steps\n\n| Step | Command | Check |\n|---|---|---|\n| 1. Verify the download | \`sha256sum -c SHA256SUMS\` | prints OK |\n| 2. Unmount the card | \`sudo umount /dev/sdX1\` | no mount points |\n| 3. Write the image | \`sudo dd if=image.img of=/dev/sdX bs=4M\` after the user confirms the device | no error |\n\n## Rules\n\n- Never write to a device the user has not confirmed.\n- Stop if the checksum differs.\n`
+    const r = review(text)
+    expect(severityOf(r, "SK-EX-MISSING")).toBe("major")
+    expect(r.improvedVersion?.content).toContain("1. Verify the download\n2. Unmount the card\n3. Write the image")
+  })
 })

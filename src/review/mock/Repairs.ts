@@ -26,7 +26,7 @@ import { type CheckContext, unclosedFrontmatterEnd } from "./checks/Common.js"
 export { unclosedFrontmatterEnd }
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
 import { STEP_HEADING } from "../../markdown/Sections.js"
-import { needsOf } from "./checks/Needs.js"
+import { needsOf, stepTables } from "./checks/Needs.js"
 import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
@@ -269,7 +269,9 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const imperative = lists.filter((l) => l.length >= 2 && l.filter((i) => isImperative(i.text) === true).length >= l.length * 0.6)
   const headed = doc.md.headings.filter((h) => STEP_HEADING.test(plainText(h.text)) && !ed.removed(h.line)).map((h) => ({ line: h.line, text: plainText(h.text) }))
   const labelled = headed.filter((h) => /^(?:step|phase|stage)\s*\d/i.test(h.text))
-  const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? [])
+  // (a Step | Command | Check table's rows are the steps when there is no list)
+  const table = stepTables(doc)[0]?.steps.filter((s) => !ed.removed(s.line)) ?? []
+  const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? (table.length >= 2 ? table : []))
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
   const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|at|during)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return linked

@@ -43,25 +43,28 @@ export interface StepForms {
  * Tables of steps: a table whose body rows open with consecutive step numbers from 1 ("1. Verify",
  * "Step 2", "3"), three rows at least, as in a Step | Command | Check table. Each row is a step.
  */
-export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly end: number; readonly rows: number }> => {
+export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly end: number; readonly rows: number; readonly steps: ReadonlyArray<{ readonly line: number; readonly text: string }> }> => {
   const lines = doc.split.lines
-  const out: Array<{ start: number; end: number; rows: number }> = []
+  const out: Array<{ start: number; end: number; rows: number; steps: Array<{ line: number; text: string }> }> = []
   for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
     if (doc.md.inCode[n] || !/^\s*\|/.test(lines[n - 1]!)) continue
     let end = n
     while (end < lines.length && !doc.md.inCode[end + 1] && /^\s*\|/.test(lines[end]!)) end++
     let expect = 1
     let actions = 0
+    const steps: Array<{ line: number; text: string }> = []
     for (let k = n; k <= end; k++) {
       const cells = lines[k - 1]!.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
       const first = /^(?:\*\*|__)?(?:step\s*)?(\d{1,2})(?:[.):]\s*|(?:\*\*|__)?$)(.*)$/i.exec(cells[0] ?? "")
       if (!first || Number(first[1]) !== expect) continue
       expect++
       // the step's title: the first cell after its number, else the next cell ("| 1 | Verify … |")
-      if (isImperative(plainText(first[2]!.trim() !== "" ? first[2]! : cells[1] ?? "")) === true) actions++
+      const title = plainText(first[2]!.trim() !== "" ? first[2]! : cells[1] ?? "")
+      steps.push({ line: k, text: title })
+      if (isImperative(title) === true) actions++
     }
     // numbered rows that name things ("| 1 | **The Architect** |") are a catalogue, not steps
-    if (expect > 3 && actions >= (expect - 1) * 0.6) out.push({ start: n, end, rows: expect - 1 })
+    if (expect > 3 && actions >= (expect - 1) * 0.6) out.push({ start: n, end, rows: expect - 1, steps })
     n = end
   }
   return out
