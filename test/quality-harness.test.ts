@@ -117,15 +117,16 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * call lost without being wrong on good skills (a procedure right after a paragraph, under a heading
    * that names nothing of it, is the one sign read).
    * Held at their current level on these skills; every other kind meets every goal. The levels are
-   * those of the 41 samples and 6 fixtures: the 14 samples in other layouts (issue 22, fourth round)
-   * brought them down from 0.58/0.47, 0.87/0.87 and 1/1, and the 16 of the fifth round from 0.65/0.37,
-   * 0.82/0.75 and 0.86/0.86 (truncated, missing-examples, removed-headings), with no variant of an
-   * earlier skill seen less either time.
+   * those of the 57 samples and 6 fixtures: the 14 samples in other layouts (issue 22, fourth round)
+   * brought them down from 0.58/0.47, 0.87/0.87 and 1/1, the 16 of the fifth round from 0.65/0.37,
+   * 0.82/0.75 and 0.86/0.86, and the 16 of the sixth round from 0.65/0.32, 0.82/0.72 and 0.77/0.75
+   * (truncated, missing-examples, removed-headings; measured 0.667/0.316, 0.830/0.698 and 0.721/0.705),
+   * with no variant of an earlier skill seen less each time.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.65, rises: 0.32 },
-    "missing-examples": { pairwise: 0.82, rises: 0.72 },
-    "removed-headings": { pairwise: 0.77, rises: 0.75 }
+    truncated: { pairwise: 0.65, rises: 0.31 },
+    "missing-examples": { pairwise: 0.82, rises: 0.69 },
+    "removed-headings": { pairwise: 0.72, rises: 0.7 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {
