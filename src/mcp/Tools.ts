@@ -8,6 +8,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, type Redacted, Schema } from "effect"
 import { Audits } from "../audits/Audits.js"
+import { AppConfig } from "../config/AppConfig.js"
 import { AuditRequest } from "../audits/Api.js"
 import { Actors } from "../auth/Actors.js"
 import type { Actor } from "../auth/CurrentActor.js"
@@ -86,7 +87,7 @@ const tool = <I, IE, O, OE>(def: {
   /** replaces the sentence read off `access` where a tool's parts need different scopes */
   readonly scopeNote?: string
   readonly annotations: ToolAnnotations
-  readonly run: (input: I, actor: Actor) => Effect.Effect<O, ApiError, SqlClient.SqlClient>
+  readonly run: (input: I, actor: Actor) => Effect.Effect<O, ApiError, SqlClient.SqlClient | AppConfig>
   readonly render?: (output: O) => string | undefined
   readonly directOutput?: boolean
 }): Tool => {
@@ -249,7 +250,7 @@ const bundleTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles"),
       annotations: read("List bundles"),
       run: ({ status, limit, offset }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.list(actor, status ?? "all", page)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundles.list(actor, status ?? "all", page)),
       render: render.bundles
     }),
     tool({
@@ -269,7 +270,7 @@ const bundleTools = Effect.gen(function*() {
       output: restData("artifactBundles", "get"),
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId"),
       annotations: read("Read a bundle"),
-      run: ({ artifactBundleId }, actor) => bundles.get(actor, Ids.BundleId.make(artifactBundleId)) as any,
+      run: ({ artifactBundleId }, actor) => bundles.get(actor, Ids.BundleId.make(artifactBundleId)),
       render: render.bundle
     })
   ]
@@ -299,7 +300,7 @@ const fileTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files"),
       annotations: read("List files"),
       run: ({ artifactBundleId, limit, offset }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleFiles.list(actor, Ids.BundleId.make(artifactBundleId), page)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleFiles.list(actor, Ids.BundleId.make(artifactBundleId), page)),
       render: render.files
     }),
     tool({
@@ -331,7 +332,7 @@ const fileTools = Effect.gen(function*() {
       access: restAccess("PUT", "/artifact-bundles/:artifactBundleId/files/:fileId"),
       annotations: write("Update a file"),
       run: ({ artifactBundleId, fileId, content, mediaType, message }, actor) =>
-        bundleFiles.write(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), content, { mediaType, message }) as any,
+        bundleFiles.write(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), content, { mediaType, message }),
       render: render.written
     })
   ]
@@ -349,7 +350,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/versions"),
       annotations: read("List bundle versions"),
       run: ({ artifactBundleId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfBundle(actor, Ids.BundleId.make(artifactBundleId), page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfBundle(actor, Ids.BundleId.make(artifactBundleId), page, cursor)),
       render: render.versions
     }),
     tool({
@@ -360,7 +361,7 @@ const versionTools = Effect.gen(function*() {
       output: restData("versions", "restoreBundle"),
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/restore"),
       annotations: write("Restore a bundle version"),
-      run: ({ artifactBundleId, versionNumber, message }, actor) => bundleVersions.restoreBundle(actor, Ids.BundleId.make(artifactBundleId), versionNumber, message) as any
+      run: ({ artifactBundleId, versionNumber, message }, actor) => bundleVersions.restoreBundle(actor, Ids.BundleId.make(artifactBundleId), versionNumber, message)
     }),
     tool({
       name: "list_file_versions",
@@ -370,7 +371,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("GET", "/artifact-bundles/:artifactBundleId/files/:fileId/versions"),
       annotations: read("List file versions"),
       run: ({ artifactBundleId, fileId, limit, offset, cursor }, actor) =>
-        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), page, cursor)) as any,
+        Effect.flatMap(resolvePage({ limit, offset }), (page) => bundleVersions.listOfFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), page, cursor)),
       render: render.versions
     }),
     tool({
@@ -385,7 +386,7 @@ const versionTools = Effect.gen(function*() {
       access: restAccess("POST", "/artifact-bundles/:artifactBundleId/files/:fileId/versions/:versionNumber/restore"),
       annotations: write("Restore a file version"),
       run: ({ artifactBundleId, fileId, versionNumber, message }, actor) =>
-        bundleVersions.restoreFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), versionNumber, message) as any,
+        bundleVersions.restoreFile(actor, Ids.BundleId.make(artifactBundleId), Ids.FileId.make(fileId), versionNumber, message),
       render: render.written
     })
   ]
@@ -514,7 +515,7 @@ const jobTools = Effect.gen(function*() {
           const job = yield* jobs.get(actor.userId, Ids.JobId.make(jobId))
           const events = yield* jobs.events(actor.userId, job.id, eventsAfter ?? 0)
           const ended = ["completed", "failed", "cancelled"].includes(job.state)
-          let run: unknown = null
+          let run: Record<string, unknown> | null = null
           let runNote: string | null = ended ? null : "The run's record is included once the job has ended."
           if (ended) {
             const rule = runReadRoute[job.kind]
@@ -530,7 +531,7 @@ const jobTools = Effect.gen(function*() {
                 : yield* Effect.map(proofReports.get(actor, bundleId, job.resourceId), ({ report: _payload, ...rest }) => rest)
             }
           }
-          return { job: toJobJson(job), events, run: run as any, runNote }
+          return { job: toJobJson(job), events, run, runNote }
         }),
       render: render.job
     })
@@ -538,10 +539,15 @@ const jobTools = Effect.gen(function*() {
 })
 
 export const makeTools = Effect.gen(function*() {
-  // the starts run their transaction on the service's SqlClient, captured here
+  // the starts run their transaction on the service's SqlClient, and pages are checked against the
+  // configured limits: both captured here
   const sql = yield* SqlClient.SqlClient
+  const config = yield* AppConfig
   const groups = yield* Effect.all([docTools, bundleTools, fileTools, versionTools, workTools, jobTools])
-  return groups.flat().map((t): Tool => ({ ...t, run: (input, actor) => Effect.provideService(t.run(input, actor), SqlClient.SqlClient, sql) }))
+  return groups.flat().map((t): Tool => ({
+    ...t,
+    run: (input, actor) => t.run(input, actor).pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provideService(AppConfig, config))
+  }))
 })
 
 
