@@ -195,6 +195,27 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
   return false
 }
 
+/**
+ * Whether a command on a prose line sits inside a quotation of someone's words: a double-quoted span
+ * (straight or curly quotes, quotes inside inline code not counted) that holds more than the command,
+ * such as a line quoted from a bad runbook ("Run `rm -rf /var/spool/*` to clear the backlog.").
+ * Quoted words are reported speech, not an instruction; `Run "rm -rf /srv/data"`, the command alone in
+ * quotes, is still one.
+ */
+const quotedSentence = (line: string, from: number, to: number): boolean => {
+  const masked = line.replace(/`[^`]*`/g, (c) => "x".repeat(c.length))
+  const re = /"([^"]*)"|\u201c([^\u201d]*)\u201d/g
+  let q: RegExpExecArray | null
+  while ((q = re.exec(masked)) !== null) {
+    const start = q.index + 1
+    const end = q.index + q[0].length - 1
+    if (from < start || to > end) continue
+    const rest = `${line.slice(start, from)} ${line.slice(to, end)}`.replace(/`[^`]*`/g, " ")
+    return /\p{L}{2,}/u.test(rest)
+  }
+  return false
+}
+
 // ---------------------------------------------------------------- scan
 
 const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
@@ -268,6 +289,7 @@ const scan = (doc: Doc): Array<Finding> => {
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
         if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
+        if (!inCode && quotedSentence(line, m.index, m.index + m[0].length)) continue
         if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
