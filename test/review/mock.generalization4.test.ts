@@ -28,3 +28,22 @@ describe("SK-SAFE-DESTRUCTIVE: a command inside a quoted sentence is reported sp
     expect(ids(review(doc("Run \"rm -rf /srv/notes\" to clear the old notes.")))).toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
+
+describe("SK-STRUCT-RUN-TOGETHER: a table a step points down at, a checklist closing its section", () => {
+  const table = "| Label | Section |\n|---|---|\n| feature | Features |\n| bug | Fixes |\n"
+  const steps = (third: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Group them by label.\n3. ${third}\n4. Write one line per change.\n\n${table}\n## Checks\n\nEvery pull request appears once.\n`
+
+  it("a table after the list whose step says \"the table below\" is that step's lookup; with no pointer it is still two parts run together", () => {
+    expect(ids(review(steps("Route each group to its section with the table below.")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(steps("Route each group to its section.")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+
+  const phase = (list: string, after = "") =>
+    `${FRONT}${TITLE}## Phase 1: Collect\n\n\`\`\`bash\ngh pr list --state merged --json number,title,labels > prs.json\n\`\`\`\n\n${list}${after}\n## Phase 2: Write\n\n1. Group the pull requests by label.\n2. Write one line per change.\n3. Read the notes aloud once.\n`
+
+  it("a `- [ ]` checklist closing the section after its code is the section's checks; bullets, or a checklist followed by more, still run together", () => {
+    expect(ids(review(phase("- [ ] The file lists every merged pull request.\n- [ ] No pull request is listed twice.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(phase("- Keep internal changes out.\n- Name every contributor.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(phase("- [ ] The file lists every merged pull request.\n- [ ] No pull request is listed twice.\n", "\nThen group them.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})

@@ -494,11 +494,15 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const a = blocks[k - 1]!
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
+      // did: the section's own checks, not a part whose heading was lost
+      const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
-        // code block it often spells out what the block shows)
-        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table"))
+        // code block it often spells out what the block shows); a list that points down at it ("pick the case
+        // from the table below") has introduced it
+        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a))
       if (joined) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
@@ -539,6 +543,16 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
   }
   return out
 })
+
+/** Every item of a list block is a task item (`- [ ] …`, `- [x] …`). */
+const taskList = (doc: Doc, b: Block): boolean => {
+  const items = doc.md.listItems.filter((i) => i.line >= b.start && i.line <= b.end && i.indent === 0)
+  return items.length > 0 && items.every((i) => /^\[[ xX]\]\s/.test(i.text))
+}
+
+/** A block with a line that points down at a table ("the table below", "below … table"). */
+const pointsToTable = (doc: Doc, b: Block): boolean =>
+  doc.split.lines.slice(b.start - 1, b.end).some((l) => /\btables?\b[^.;]{0,20}\bbelow\b|\bbelow\b[^.;]{0,12}\btable\b/i.test(l))
 
 const CONFIG_LANGUAGE = /^(?:json[c5]?|ya?ml|toml|ini|hcl|properties|env)$/i
 
