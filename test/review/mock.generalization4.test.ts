@@ -47,3 +47,27 @@ describe("SK-STRUCT-RUN-TOGETHER: a table a step points down at, a checklist clo
     expect(ids(review(phase("- [ ] The file lists every merged pull request.\n- [ ] No pull request is listed twice.\n", "\nThen group them.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })
+
+describe("SK-STEPS-MISSING: a decision tree, a lookup of labelled fixes, a paragraph of instructions", () => {
+  const doc = (body: string) => `${FRONT}${TITLE}${body}\n## Output\n\nThe notes, one line per change.\n`
+
+  it("bullets asking questions with their answers nested under them are the procedure; questions with nothing nested are not", () => {
+    const tree = "## The tree\n\n- **Is the pull request merged?**\n  - No → leave it out.\n  - Yes:\n    - **Does it change what users see?**\n      - Yes → write a line under its label's section.\n      - No → list it under Internal.\n"
+    expect(ids(review(doc(tree)))).not.toContain("SK-STEPS-MISSING")
+    const flat = "## Questions\n\n- Is the pull request merged?\n- Does it change what users see?\n- Which label does it carry?\n"
+    expect(ids(review(doc(flat)))).toContain("SK-STEPS-MISSING")
+  })
+
+  it("entries whose repeated bold label gives an action each time are small procedures; labels that define terms are not", () => {
+    const entry = (s: string, f: string) => `**Symptom:** ${s}\n**Fix:** ${f}\n\n`
+    const lookup = `## Symptom and fix\n\n${entry("the notes list a pull request twice.", "remove the duplicate and check the label query.")}${entry("a change has no section.", "add its label to the table.")}${entry("the CLI prints `no pull requests`.", "run `gh auth status` and log in again.")}`
+    expect(ids(review(doc(lookup)))).not.toContain("SK-STEPS-MISSING")
+    const terms = "## Terms\n\n**Change:** a merged pull request.\n\n**Section:** a heading of the notes.\n\n**Label:** the GitHub label of a pull request.\n"
+    expect(ids(review(doc(terms)))).toContain("SK-STEPS-MISSING")
+  })
+
+  it("a paragraph of four instructions is a procedure in prose; one sentence with a \"then\" is not", () => {
+    expect(ids(review(doc("## Method\n\nWork one pull request at a time. Read its title and description. Then write one line saying what changed for users. Keep each line under twenty words. Put the line under the section of its label.\n")))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(doc("## Method\n\nBuild the notes, then publish them and post the link.\n")))).toContain("SK-STEPS-MISSING")
+  })
+})

@@ -34,7 +34,7 @@ const stepsFound = ({ doc, artifactType }: CheckContext) => {
   const needs = needsOf(doc)
   // steps in any form count: bold step labels, a numbered list inside a code block, a procedure in prose,
   // sections headed by their actions, a table of numbered steps
-  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions + needs.steps.table
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions + needs.steps.table + needs.steps.tree + needs.steps.entries
   const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   return { lists, items, stepHeadings, checklist, needs, total }
 }
