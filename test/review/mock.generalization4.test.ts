@@ -71,3 +71,18 @@ describe("SK-STEPS-MISSING: a decision tree, a lookup of labelled fixes, a parag
     expect(ids(review(doc("## Method\n\nBuild the notes, then publish them and post the link.\n")))).toContain("SK-STEPS-MISSING")
   })
 })
+
+describe("SK-EX-MISSING: quoted tool messages and source file names are not code taught", () => {
+  const RFRONT = "---\nname: rust-build-fixes\ndescription: Diagnoses Rust build failures from the compiler output. Use when cargo build fails with an error the code change does not explain.\n---\n\n# Rust Build Fixes\n\nMatch the symptom, confirm it with its check, apply the fix.\n\n"
+  const entry = (symptom: string, check: string, fix: string) => `## ${symptom.replace(/`/g, "")}\n\n- Symptom: ${symptom}\n- Check: ${check}\n- Fix: ${fix}\n\n`
+
+  it("a lookup quoting the compiler's messages and naming build.rs, with its commands in full inline, shows its examples", () => {
+    const text = `${RFRONT}${entry("`error[E0658]: use of unstable library feature` on CI only", "run `rustc --version` in the CI log", "pin the toolchain the workspace declares")}${entry("`error: failed to run custom build command for` a crate", "read the stderr of `build.rs`", "install the tool it names")}${entry("a stale artifact hid a missing file", "run `git status --ignored` and look for files under `src/`", "generate the file in `build.rs`")}${entry("`error[E0599]: no method named` on a type you own", "run `cargo tree -e features -i serde`", "enable the feature that adds the method")}`
+    expect(review(text).findings.find((f) => f.ruleId === "SK-EX-MISSING")?.severity ?? "info").toBe("info")
+  })
+
+  it("library calls named without a sample are still code taught with no example", () => {
+    const text = `${RFRONT}${entry("the pool hangs", "call `pool.status()` and read `idle_count`", "call `pool.resize(8)` before `Client::connect()`")}${entry("queries time out", "call `client.timeout()`", "set `Config::with_timeout(30)`")}`
+    expect(review(text).findings.find((f) => f.ruleId === "SK-EX-MISSING")?.severity).toBe("major")
+  })
+})
