@@ -86,3 +86,23 @@ describe("SK-EX-MISSING: quoted tool messages and source file names are not code
     expect(review(text).findings.find((f) => f.ruleId === "SK-EX-MISSING")?.severity).toBe("major")
   })
 })
+
+describe("SK-FAIL-MISSING: a step that reviews an endpoint runs nothing", () => {
+  const AFRONT = "---\nname: api-review\ndescription: Reviews a proposed HTTP endpoint against the house rules. Use when a pull request adds or changes a public endpoint.\n---\n\n# API Review\n\nEvery comment cites a house rule.\n\n"
+  const doc = (steps: ReadonlyArray<string>) => `${AFRONT}## How to review\n\n${steps.map((s, i) => `${i + 1}. ${s}\n`).join("")}\n## Verdict\n\nApprove, or request changes.\n`
+
+  it("steps that read the endpoint's schema are a review; steps that call the API can fail", () => {
+    expect(review(doc([
+      "Read the proposal and note whether the endpoint is new or already public.",
+      "Check each rule against every request and response schema of the endpoint.",
+      "Write one comment per violation, citing its rule.",
+      "End with a verdict line."
+    ])).findings.find((f) => f.ruleId === "SK-FAIL-MISSING")?.severity ?? "info").toBe("info")
+    expect(review(doc([
+      "Call the staging API with each example request of the proposal.",
+      "Compare each response from the endpoint with the documented schema.",
+      "Write one comment per difference, citing its rule.",
+      "End with a verdict line."
+    ])).findings.find((f) => f.ruleId === "SK-FAIL-MISSING")?.severity).toBe("major")
+  })
+})

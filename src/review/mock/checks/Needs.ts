@@ -171,7 +171,9 @@ export interface Needs {
 
 const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
 /** Words of a step that runs something outside the agent's own code: a command, a script, a service. */
-const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:tests?|scripts?|commands?|query|queries|migrations?|builds?|checks?|linters?)|curl|wget|https?:\/\/|api|endpoints?|mcp|cli|terminal|shell|deploy|submit|purchase|place (?:an|the) order)\b/i
+// an API or an endpoint is run when the step calls it ("call the API", "via the endpoint", "the API's
+// response"); a step that reads or reviews one ("whether the endpoint is new") runs nothing
+const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:tests?|scripts?|commands?|query|queries|migrations?|builds?|checks?|linters?)|curl|wget|https?:\/\/|(?:call|calls|calling|hit|query|request|invoke|use|using|via|through|from|to|with)\s+(?:the\s+|an?\s+|its\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}(?:apis?|endpoints?)|(?:apis?|endpoints?)(?:'s)?\s+(?:call|calls|request|requests|response|responses|returns?|key|token|limit|limits|errors?)|mcp|cli|terminal|shell|deploy|submit|purchase|place (?:an|the) order)\b/i
 
 /** Imperatives that act on shared or paid things. */
 const SIDE_EFFECT =
