@@ -106,3 +106,14 @@ describe("SK-FAIL-MISSING: a step that reviews an endpoint runs nothing", () => 
     ])).findings.find((f) => f.ruleId === "SK-FAIL-MISSING")?.severity).toBe("major")
   })
 })
+
+describe("SK-CONS-UNDO-STEP: a step whose command takes nothing back is its own act", () => {
+  const doc = (first: string, last: string) => `${FRONT}${TITLE}## Steps\n\n1. ${first}\n2. Collect the merged pull requests with \`gh pr list --state merged > out/prs.txt\`.\n3. Write one line per change.\n4. ${last}\n\n## Checks\n\nEvery pull request appears once.\n`
+  const clock = "Start the clock: `date -u +%FT%TZ | tee out/started`."
+
+  it("\"Stop the clock\" with a command that writes the end time ends a measurement; with no command, or a command that stops what step 1 started, it undoes step 1", () => {
+    expect(ids(review(doc(clock, "Stop the clock: `date -u +%FT%TZ | tee out/finished`.")))).not.toContain("SK-CONS-UNDO-STEP")
+    expect(ids(review(doc(clock, "Stop the clock.")))).toContain("SK-CONS-UNDO-STEP")
+    expect(ids(review(doc("Start the preview server: `docker start notes-preview`.", "Stop the preview server: `docker stop notes-preview`.")))).toContain("SK-CONS-UNDO-STEP")
+  })
+})
