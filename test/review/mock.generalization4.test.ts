@@ -117,3 +117,13 @@ describe("SK-CONS-UNDO-STEP: a step whose command takes nothing back is its own 
     expect(ids(review(doc("Start the preview server: `docker start notes-preview`.", "Stop the preview server: `docker stop notes-preview`.")))).toContain("SK-CONS-UNDO-STEP")
   })
 })
+
+describe("SK-DESC-FIRST-PERSON: a question reported from the user keeps the asker's words", () => {
+  const fm = (description: string) => `---\nname: release-notes\ndescription: ${description}\n---\n\n${TITLE}${STEPS}`
+
+  it("\"when a maintainer asks how we group changes\" is the asker speaking; \"Helps me draft\" and \"the notes we publish\" are the description's own voice", () => {
+    expect(ids(review(fm("Drafts release notes from merged pull requests. Use when the user asks for release notes, or when a maintainer asks how we group changes.")))).not.toContain("SK-DESC-FIRST-PERSON")
+    expect(ids(review(fm("Helps me draft release notes from merged pull requests. Use when the user asks for release notes.")))).toContain("SK-DESC-FIRST-PERSON")
+    expect(ids(review(fm("Drafts the release notes we publish each month. Use when the user asks how the notes are grouped.")))).toContain("SK-DESC-FIRST-PERSON")
+  })
+})
