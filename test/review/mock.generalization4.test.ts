@@ -36,6 +36,8 @@ describe("SK-STRUCT-RUN-TOGETHER: a table a step points down at, a checklist clo
   it("a table after the list whose step says \"the table below\" is that step's lookup; with no pointer it is still two parts run together", () => {
     expect(ids(review(steps("Route each group to its section with the table below.")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
     expect(ids(review(steps("Route each group to its section.")))).toContain("SK-STRUCT-RUN-TOGETHER")
+    // with another table further down, "the table below" may mean that one: this table may have lost its heading
+    expect(ids(review(`${steps("Route each group to its section with the table below.")}\n## Labels\n\n| Label | Colour |\n|---|---|\n| feature | green |\n`))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 
   const phase = (list: string, after = "") =>
@@ -115,6 +117,8 @@ describe("SK-CONS-UNDO-STEP: a step whose command takes nothing back is its own 
     expect(ids(review(doc(clock, "Stop the clock: `date -u +%FT%TZ | tee out/finished`.")))).not.toContain("SK-CONS-UNDO-STEP")
     expect(ids(review(doc(clock, "Stop the clock.")))).toContain("SK-CONS-UNDO-STEP")
     expect(ids(review(doc("Start the preview server: `docker start notes-preview`.", "Stop the preview server: `docker stop notes-preview`.")))).toContain("SK-CONS-UNDO-STEP")
+    // a path in inline code is the step's object, not its command
+    expect(ids(review(doc("Create `notes/draft.md` from the template.", "Delete `notes/draft.md`.")))).toContain("SK-CONS-UNDO-STEP")
   })
 })
 

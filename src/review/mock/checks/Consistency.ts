@@ -18,6 +18,7 @@ import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
+import { isInlineCommand } from "./Shape.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -251,7 +252,7 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
       if (!REVERSING.has(later.verb)) continue
       // the step's command is what it does: a command that takes nothing back (`date -u | tee finished`
       // after "Start the clock: `date -u | tee started`") makes "Stop the clock" the step's own act
-      const code = [...later.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
+      const code = [...later.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter(isInlineCommand)
       if (code.length > 0 && !code.some((c) => REVERSING_CODE.test(c))) continue
       const laterWords = new Set(contentWords(later.plain).slice(1))
       if (laterWords.size === 0) continue

@@ -519,7 +519,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
         // from the table below") has introduced it
-        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a))
+        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a, b))
       if (joined) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
@@ -567,9 +567,17 @@ const taskList = (doc: Doc, b: Block): boolean => {
   return items.length > 0 && items.every((i) => /^\[[ xX]\]\s/.test(i.text))
 }
 
-/** A block with a line that points down at a table ("the table below", "below … table"). */
-const pointsToTable = (doc: Doc, b: Block): boolean =>
-  doc.split.lines.slice(b.start - 1, b.end).some((l) => /\btables?\b[^.;]{0,20}\bbelow\b|\bbelow\b[^.;]{0,12}\btable\b/i.test(l))
+/**
+ * A block with a line that points down at a table ("the table below", "below … table") when the table
+ * right after it is the only one below: the pointer can mean no other. With more tables further down it
+ * may mean one of those (a conversions table two sections on), and the table here may have lost its heading.
+ */
+const pointsToTable = (doc: Doc, b: Block, table: Block): boolean => {
+  const lines = doc.split.lines
+  if (!lines.slice(b.start - 1, b.end).some((l) => /\btables?\b[^.;]{0,20}\bbelow\b|\bbelow\b[^.;]{0,12}\btable\b/i.test(l))) return false
+  for (let n = table.end + 1; n <= lines.length; n++) if (!doc.md.inCode[n] && /^\s*\|/.test(lines[n - 1]!)) return false
+  return true
+}
 
 const CONFIG_LANGUAGE = /^(?:json[c5]?|ya?ml|toml|ini|hcl|properties|env)$/i
 
