@@ -131,3 +131,14 @@ describe("SK-DESC-FIRST-PERSON: a question reported from the user keeps the aske
     expect(ids(review(fm("Drafts the release notes we publish each month. Use when the user asks how the notes are grouped.")))).toContain("SK-DESC-FIRST-PERSON")
   })
 })
+
+describe("apply: headings that skipped a level together are raised together", () => {
+  it("\"### Step 1\" to \"### Step 3\" under the \"# \" title all become \"## \", and their own subsections follow them", () => {
+    const text = `${FRONT}# Release Notes\n\nTurn the merged pull requests of a release into notes users read in two minutes.\n\n### Step 1 — List the pull requests\n\nRun \`gh pr list --state merged\`.\n\n#### When the list is empty\n\nCheck the milestone name.\n\n### Step 2 — Group them by label\n\nOne group per label.\n\n### Step 3 — Write the notes\n\nOne line per change.\n\n## Checks\n\nEvery pull request appears once.\n`
+    const r = review(text)
+    expect(ids(r)).toContain("SK-STRUCT-SKIPPED-LEVEL")
+    const headings = (r.improvedVersion?.content ?? "").split("\n").filter((l) => l.startsWith("#"))
+    expect(headings.slice(0, 6)).toEqual(["# Release Notes", "## Step 1 — List the pull requests", "### When the list is empty", "## Step 2 — Group them by label", "## Step 3 — Write the notes", "## Checks"])
+    expect(ids(review(r.improvedVersion!.content))).not.toContain("SK-STEPS-HEADING-GAP")
+  })
+})
