@@ -142,3 +142,17 @@ describe("apply: headings that skipped a level together are raised together", ()
     expect(ids(review(r.improvedVersion!.content))).not.toContain("SK-STEPS-HEADING-GAP")
   })
 })
+
+describe("apply: no heading that makes the last section look cut short", () => {
+  const doc = (done: string) =>
+    `${FRONT}${TITLE}## Inputs\n\n- The milestone name.\n- The previous tag.\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Group them by label.\n3. Write one line per change.\n\n## If something fails\n\n- **No pull requests**: check the milestone name.\n- **No previous tag**: ask the user for the first commit.\n\n## Done\n\n${done}\n`
+
+  it("a \"Steps\" heading that would make a fourth sibling section and leave the closing paragraph the only one without a list is not added; with a list in the last section it is", () => {
+    const closing = review(doc("The notes are done when every pull request appears once."))
+    expect(ids(closing)).toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(closing.improvedVersion?.content ?? "").not.toContain("## Steps")
+    if (closing.improvedVersion) expect(review(closing.improvedVersion.content).overallScore).toBeGreaterThanOrEqual(closing.overallScore)
+    const listed = review(doc("- Every pull request appears once.\n- No internal change is listed."))
+    expect(listed.improvedVersion?.content ?? "").toContain("## Steps")
+  })
+})

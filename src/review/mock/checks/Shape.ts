@@ -196,8 +196,16 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
  *   document and is no member of the run.
  * Each is one finding at the last heading, with what is missing.
  */
-export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
-  const hs = doc.md.headings
+export const endsEarly = perDoc((doc: Doc): Array<CutShort> => endsEarlyWith(doc, doc.md.headings))
+
+/**
+ * The same read with a heading added at `line` (on the blank line above a part), for a repair that
+ * would add one: a heading that completes a run of sibling sections can make the last one look cut.
+ */
+export const endsEarlyAdding = (doc: Doc, line: number, level: number, text: string): Array<CutShort> =>
+  endsEarlyWith(doc, [...doc.md.headings, { line, level, text }].sort((a, b) => a.line - b.line))
+
+const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; readonly level: number; readonly text: string }>): Array<CutShort> => {
   const out: Array<CutShort> = []
   if (hs.length < 3) return out
   const lines = doc.split.lines
@@ -256,7 +264,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     if (parent[i]! < 0) break
   }
   return out
-})
+}
 
 /**
  * A list written in a sentence: a colon, then three or more items separated by commas or semicolons
