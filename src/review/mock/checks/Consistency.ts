@@ -18,7 +18,7 @@ import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
-import { isInlineCommand } from "./Shape.js"
+import { isInlineCommand } from "./Teaching.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i

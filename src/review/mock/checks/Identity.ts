@@ -270,9 +270,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  // a quoted request ("what's my thinking style") is the user speaking, and "I/O" is input/output
-  // so is a question reported from the user ("when a support agent asks how we handle a refund"): the
-  // asker's words, not the description's voice
+  // a quoted request ("what's my thinking style") or a reported one ("asks how we …") is the user speaking; "I/O" is input/output
   if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO").replace(REPORTED_QUESTION, " "))) {
     o.issue(
       "first_person",

@@ -1,6 +1,4 @@
-/**
- * Steps, examples, commands, constraints, output format, inputs, verification and failure handling.
- */
+/** Steps, examples, commands, constraints, output format, inputs, verification and failure handling. */
 import type { Severity } from "../../Types.js"
 import { getField } from "../../../markdown/Frontmatter.js"
 import { plainText } from "../../../markdown/Markdown.js"
@@ -10,7 +8,8 @@ import { commandLines, isImperative, orderedLists } from "../../../markdown/Inst
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, teaching } from "./Shape.js"
+import { flattenedSteps } from "./Shape.js"
+import { teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
 import { isNounPhrase } from "./Words.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
