@@ -156,3 +156,12 @@ describe("apply: no heading that makes the last section look cut short", () => {
     expect(listed.improvedVersion?.content ?? "").toContain("## Steps")
   })
 })
+
+describe("SK-SAFE-DESTRUCTIVE: a backup named as a noun guards nothing", () => {
+  const doc = (above: string) => `${FRONT}${TITLE}## Steps\n\n1. List the merged pull requests with \`gh pr list --state merged\`.\n2. Compare the list with last week's notes. ${above}\n3. Clear the notes folder: run \`rm -rf /srv/notes/*\`.\n`
+
+  it("\"the backup's end time\" above an `rm -rf` asks nothing (seen on restore-drill); \"take a backup first\" still guards it", () => {
+    expect(ids(review(doc("Rows written since the backup's end time explain small differences.")))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Take a backup of the notes folder first.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
