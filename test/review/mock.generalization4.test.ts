@@ -165,3 +165,12 @@ describe("SK-SAFE-DESTRUCTIVE: a backup named as a noun guards nothing", () => {
     expect(ids(review(doc("Take a backup of the notes folder first.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
+
+describe("SK-EX-MISSING (info): bold Before / After labels open a worked pair", () => {
+  const doc = (examples: string) => `${FRONT}${TITLE}## How to write a line\n\nSay what changed for users, in one sentence under twenty words.\n\n${examples}`
+
+  it("\"**Before.** … **After.** …\" paragraphs are the examples; a passing \"e.g.\" is not", () => {
+    expect(ids(review(doc("## Before and after\n\n**Before.** Refactored the AuthProvider to use the new token cache (#412).\n\n**After.** Signing in is faster on slow connections.\n")))).not.toContain("SK-EX-MISSING")
+    expect(ids(review(doc("Name the change users see, e.g. faster sign-in.\n")))).toContain("SK-EX-MISSING")
+  })
+})

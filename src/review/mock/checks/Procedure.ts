@@ -315,7 +315,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const { doc, artifactType } = ctx
   const blocks = doc.md.codeBlocks.filter((b) => b.closed)
   const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
-  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
+  // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does
+  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
