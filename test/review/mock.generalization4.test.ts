@@ -174,3 +174,13 @@ describe("SK-EX-MISSING (info): bold Before / After labels open a worked pair", 
     expect(ids(review(doc("Name the change users see, e.g. faster sign-in.\n")))).toContain("SK-EX-MISSING")
   })
 })
+
+describe("SK-VERIFY (info): a \"Before handing over\" section is the check", () => {
+  const steps = "## Steps\n\n1. List the merged pull requests with `gh pr list --state merged`.\n2. Fetch their labels with `gh pr view --json labels`.\n3. Write one line per change.\n\n"
+  const doc = (title: string) => `${FRONT}${TITLE}${steps}## ${title}\n\nRead each line as a user would, and confirm every pull request appears once.\n`
+
+  it("\"## Before handing over\" verifies the work; \"## Before you start\" does not", () => {
+    expect(ids(review(doc("Before handing over"))).filter((id) => id.startsWith("SK-VERIFY"))).toEqual([])
+    expect(ids(review(doc("Before you start"))).filter((id) => id.startsWith("SK-VERIFY"))).not.toEqual([])
+  })
+})
