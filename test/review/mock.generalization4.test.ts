@@ -184,3 +184,15 @@ describe("SK-VERIFY (info): a \"Before handing over\" section is the check", () 
     expect(ids(review(doc("Before you start"))).filter((id) => id.startsWith("SK-VERIFY"))).not.toEqual([])
   })
 })
+
+describe("SK-STRUCT-CUT-SHORT: a tag opened on its own line and never closed", () => {
+  const doc = (end: string) => `${FRONT}${TITLE}${STEPS}## Examples\n\n<example>\nInput: three merged pull requests, one labelled internal.\nOutput: two lines, one per user-facing change.\n${end}`
+
+  it("a text that stops inside <example> is cut short; the closed tag, and an unclosed void tag, are not", () => {
+    const cut = review(doc(""))
+    expect(cut.findings.find((f) => f.message.includes("stops inside <example>"))?.severity).toBe("major")
+    expect(review(doc("</example>\n")).findings.some((f) => f.message.includes("stops inside"))).toBe(false)
+    expect(review(doc("Done: two lines.</example>\n")).findings.some((f) => f.message.includes("stops inside"))).toBe(false)
+    expect(review(`${FRONT}${TITLE}${STEPS}## Notes\n\nOne line per change.\n\n<br>\n`).findings.some((f) => f.message.includes("stops inside"))).toBe(false)
+  })
+})

@@ -93,6 +93,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
   }
+  // a tag opened on a line of its own (`<example>`) and never closed: the text stops inside it
+  const open = openTagAtEnd(doc)
+  if (open) out.push({ line: open.line, reason: `it stops inside <${open.tag}>, which is opened on line ${open.line} and never closed` })
   // "the five steps below", "follow these 6 steps": more steps promised than written, as list items or
   // as headings of the word promised ("in five phases" and "## Phase 1" to "## Phase 5")
   for (const [n, text] of doc.prose) {
@@ -114,6 +117,23 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (promised >= 3 && given > 0 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
   return out
+}
+
+const VOID_TAG = /^(?:br|hr|img|input|meta|link|wbr|source|col|area|base|embed|param|track)$/i
+
+/** The last tag opened alone on its line outside code (`<example>`), when no `</example>` comes after it. */
+const openTagAtEnd = (doc: Doc): { readonly line: number; readonly tag: string } | null => {
+  const lines = doc.split.lines
+  const closed = new Set<string>()
+  for (let n = lines.length; n >= doc.md.bodyStartLine; n--) {
+    if (doc.md.inCode[n]) continue
+    const l = lines[n - 1]!
+    if (!l.includes("<")) continue
+    for (const c of l.matchAll(/<\/([A-Za-z][\w-]*)\s*>/g)) closed.add(c[1]!.toLowerCase())
+    const m = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(l)
+    if (m && !VOID_TAG.test(m[1]!)) return closed.has(m[1]!.toLowerCase()) ? null : { line: n, tag: m[1]! }
+  }
+  return null
 }
 
 /**
