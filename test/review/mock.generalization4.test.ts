@@ -1,6 +1,6 @@
 /**
  * Near misses from the seventh round of samples in other styles (issue 22: the rules must read structure
- * and carry to skills never seen): each wrong finding the fourteen new samples drew, as the smallest
+ * and carry to skills never seen): each wrong finding the sixteen new samples drew, as the smallest
  * text that drew it, next to the real problem the rule is for, which it must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
