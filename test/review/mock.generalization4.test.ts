@@ -196,3 +196,14 @@ describe("SK-STRUCT-CUT-SHORT: a tag opened on its own line and never closed", (
     expect(review(`${FRONT}${TITLE}${STEPS}## Notes\n\nOne line per change.\n\n<br>\n`).findings.some((f) => f.message.includes("stops inside"))).toBe(false)
   })
 })
+
+describe("SK-STRUCT-PROMISED: commands counted in a section that shows fewer", () => {
+  const doc = (shown: string) => `${FRONT}${TITLE}## Step 1 — Check the tree\n\n${shown}Why: a release from a dirty tree ships files nobody reviewed.\n\nDone when: both commands exit 0.\n\n## Step 2 — Write the notes\n\nOne line per change.\n`
+
+  it("\"both commands exit 0\" with the commands gone points at nothing; with both shown, inline or in a block, it is complete", () => {
+    expect(review(doc("")).findings.some((f) => f.ruleId === "SK-STRUCT-PROMISED" && f.message.includes("two commands"))).toBe(true)
+    expect(review(doc("Run `git status --short` and `git diff --exit-code`.\n\n")).findings.some((f) => f.ruleId === "SK-STRUCT-PROMISED")).toBe(false)
+    expect(review(doc("```bash\ngit status --short\ngit diff --exit-code\n```\n\n")).findings.some((f) => f.ruleId === "SK-STRUCT-PROMISED")).toBe(false)
+    expect(review(doc("Then all three commands run in CI.\n\n")).findings.some((f) => f.message.includes("three commands"))).toBe(true)
+  })
+})

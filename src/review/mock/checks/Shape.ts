@@ -11,6 +11,7 @@ import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { contentWords } from "./Words.js"
+import { isInlineCommand } from "./Teaching.js"
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -324,9 +325,25 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
       }
       if (!shown) out.push({ line: n, what: `the ${mid[1]!.toLowerCase()} it announces` })
     }
+    // "both commands exit 0" in a section that shows fewer commands than it counts (in blocks or inline)
+    const counted = COUNTED_COMMANDS.exec(text)
+    if (counted) {
+      const want = (counted[1] ?? counted[2]!).toLowerCase() === "three" ? 3 : 2
+      const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
+      const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      let shown = 0
+      for (let k = start + 1; k < end && shown < want; k++) {
+        if (doc.md.inCode[k]) shown += doc.split.lines[k - 1]!.trim() !== "" && !/^\s*(```|~~~)/.test(doc.split.lines[k - 1]!) ? 1 : 0
+      }
+      shown += doc.md.inlineCode.filter((c) => c.line > start && c.line < end && isInlineCommand(c.text.trim())).length
+      if (shown < want) out.push({ line: n, what: `the ${want === 2 ? "two" : "three"} commands it counts` })
+    }
   }
   return out
 }
+
+/** Commands counted in a sentence: "both commands", "the two commands", "all three commands". */
+const COUNTED_COMMANDS = /\b(?:(both)|(?:the|these|all) (two|three)) commands\b/i
 
 const quoteShort = (s: string) => JSON.stringify(s.length > 50 ? `${s.slice(0, 49)}…` : s)
 
