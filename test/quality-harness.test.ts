@@ -121,12 +121,12 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * brought them down from 0.58/0.47, 0.87/0.87 and 1/1, the 16 of the fifth round from 0.65/0.37,
    * 0.82/0.75 and 0.86/0.86, the 16 of the sixth round from 0.65/0.32, 0.82/0.72 and 0.77/0.75
    * (truncated, missing-examples, removed-headings; measured 0.667/0.316, 0.830/0.698 and 0.721/0.705),
-   * and the 16 of the seventh round from 0.65/0.31, 0.82/0.69 and 0.72/0.70 (measured 0.643/0.314,
-   * 0.785/0.677 and 0.675/0.649), with no variant of an earlier skill seen less each time.
+   * and the 16 of the seventh round from 0.82/0.69 and 0.72/0.70 (missing-examples, removed-headings;
+   * measured 0.657/0.314, 0.800/0.677 and 0.675/0.649), with no variant of an earlier skill seen less each time.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.64, rises: 0.31 },
-    "missing-examples": { pairwise: 0.78, rises: 0.67 },
+    truncated: { pairwise: 0.65, rises: 0.31 },
+    "missing-examples": { pairwise: 0.79, rises: 0.67 },
     "removed-headings": { pairwise: 0.67, rises: 0.64 }
   }
 
