@@ -101,7 +101,7 @@ export const SECTION_TOPICS = {
     /\b(rules?|constraints?|boundaries|guardrails|don'?ts|restrictions|limits|conventions|style|requirements|policy|policies|remember|red flags|important|iron law|guidelines|best practices|common mistakes|anti-?patterns|pitfalls|gotchas|when to stop|caveats|warnings?)\b/i,
   outputs: /\b(output|format|response|result|report|deliverables?|return|template)\b/i,
   inputs: /\b(inputs?|arguments?|parameters?|variables?|prerequisites?|requirements|context|usage)\b/i,
-  verification: /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist)\b/i,
+  verification: /\b(verif\w*|validat\w*|testing|tests?|check(s|ing)?|done|success|acceptance|quality|checklist|before (?:handing (?:it )?over|you hand (?:it )?over|delivering|submitting))\b/i,
   // named for failures, or headed by the condition it handles ("If the disk is still full", "When
   // something is off", "If something goes wrong"); "When to use" is no contingency
   failure:

@@ -299,9 +299,18 @@ const fixHeadingLevels = ({ doc, at, changes }: ImproveState) => {
     demotedFrom = hs[h1s[1]!]!.line
     for (let i = h1s[1]!; i < levels.length; i++) levels[i] = levels[i]! + 1
   }
+  // each heading goes at most one level below its parent, the nearest heading above of a lower level in
+  // the source: siblings that skipped a level together ("### Step 1" … "### Step 6" under "# Title") move
+  // together, so none becomes a subsection of the one before it
   const clamped: Array<number> = []
+  const open: Array<{ readonly level: number; readonly to: number }> = []
   for (let i = 0; i < levels.length; i++) {
-    clamped.push(i === 0 ? levels[0]! : Math.min(levels[i]!, clamped[i - 1]! + 1))
+    const level = levels[i]!
+    while (open.length > 0 && open[open.length - 1]!.level >= level) open.pop()
+    const parent = open[open.length - 1]
+    const to = parent === undefined ? level : Math.min(level, parent.to + 1)
+    clamped.push(to)
+    open.push({ level, to })
   }
   const gapsClosed = clamped.some((l, i) => l !== levels[i])
   const moved: Array<number> = []

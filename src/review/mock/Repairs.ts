@@ -31,7 +31,8 @@ import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, flattenedSteps, runTogether, teachesCode, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, endsEarly, endsEarlyAdding, flattenedSteps, runTogether, unmarkedHeadings } from "./checks/Shape.js"
+import { teachesCode } from "./checks/Teaching.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {
@@ -182,6 +183,9 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
       // a numbered procedure (a list, or numbered lines in a code block) is steps; a table is looked up
       const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
+      // a heading that completes a run of sibling sections whose last one then lacks what the others
+      // have would make the document look cut short: the part stays where it is
+      if (endsEarly(doc).length === 0 && endsEarlyAdding(doc, j.block.start - 1, level, name).length > 0) continue
       ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
       ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
     }

@@ -18,6 +18,7 @@ import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
+import { isInlineCommand } from "./Teaching.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -210,6 +211,8 @@ const REVERSING = new Set(
     "untag unregister unpublish unstage downgrade revoke reject cancel abandon tear roll").split(" ")
 )
 const UNDO = /^(undo|revert|roll ?back|reverse|discard)\b/i
+/** A command that takes something back: a reversing verb, `rm`, `kill`, `down`, a delete flag. */
+const REVERSING_CODE = new RegExp(`(?:^|[\\s/|;&(])(?:${[...REVERSING].join("|")}|rm|rmdir|del|kill|pkill|down|prune|uninstall|drop|truncate)(?=$|[\\s;)])|\\s(?:-d|-D|--delete|--rm|--remove)\\b|\\b(?:DROP|DELETE|TRUNCATE|REVOKE)\\b`, "i")
 const TEMPORARY = /\b(temp|temporary|tmp|scratch|throwaway|worktree|backup|stash|test (database|db|branch|data)|fixture|cleanup|clean up|leftover|debug|old|previous|stale|outdated|unused|obsolete|duplicate)\b/i
 const CONDITIONAL = /\b(if|when|unless|on (failure|error)|in case|otherwise|fails?|failed|broken|wrong|mistake|error)\b/i
 /** A connective that opens a step ("Finally, delete …") is not its verb. */
@@ -247,6 +250,10 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
         }
       }
       if (!REVERSING.has(later.verb)) continue
+      // the step's command is what it does: a command that takes nothing back (`date -u | tee finished`
+      // after "Start the clock: `date -u | tee started`") makes "Stop the clock" the step's own act
+      const code = [...later.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter(isInlineCommand)
+      if (code.length > 0 && !code.some((c) => REVERSING_CODE.test(c))) continue
       const laterWords = new Set(contentWords(later.plain).slice(1))
       if (laterWords.size === 0) continue
       // the later step's own act, in any form ("delete" → "which ones to delete", "deletion")

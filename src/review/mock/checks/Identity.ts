@@ -153,6 +153,9 @@ export const name = (ctx: CheckContext): CheckOutcome => {
 }
 
 /** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
+/** A question reported from its asker, to the clause's end: "asks how we handle …", "wants to know what I owe". */
+const REPORTED_QUESTION = /\b(?:asks?|asking|wonders?|wants? to know)\s+(?:\w+\s+){0,2}?(?:how|what|why|whether|if|where|when|which|who)\b[^.;,]*/gi
+
 const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): CheckOutcome =>
   field && field.endLine > field.line
     ? { ...out, issues: out.issues.map((i) => (i.line === field.line ? { ...i, lineEnd: Math.max(i.lineEnd, field.endLine) } : i)) }
@@ -267,8 +270,8 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  // a quoted request ("what's my thinking style") is the user speaking, and "I/O" is input/output
-  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO"))) {
+  // a quoted request ("what's my thinking style") or a reported one ("asks how we …") is the user speaking; "I/O" is input/output
+  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO").replace(REPORTED_QUESTION, " "))) {
     o.issue(
       "first_person",
       "minor",

@@ -37,6 +37,10 @@ export interface StepForms {
   readonly actions: number
   /** rows of a table of numbered steps (`| 1. Verify the download | \`sha256sum -c …\` | prints OK |`) */
   readonly table: number
+  /** questions of a decision tree: bullets asking a question, with their answers nested under them */
+  readonly tree: number
+  /** entries of a lookup whose repeated bold label gives an action each time (`**Fix:** install …`) */
+  readonly entries: number
 }
 
 /**
@@ -71,6 +75,50 @@ export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly e
 }
 
 /** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
+/**
+ * A decision tree: bullets that ask a question and hold their answers nested under them, two at least.
+ * Walked from the top, each answer leads to the next question or to an action: the procedure.
+ */
+const decisionTree = (doc: Doc): number => {
+  const items = doc.md.listItems.filter((i) => !i.ordered && !doc.md.inCode[i.line])
+  let questions = 0
+  for (let k = 0; k + 1 < items.length; k++) {
+    const i = items[k]!
+    if (/\?[*_\s]*$/.test(plainText(i.text)) && items[k + 1]!.indent > i.indent) questions++
+  }
+  return questions >= 2 ? questions : 0
+}
+
+/**
+ * A lookup of entries, each a few bold-labelled lines (`**Symptom:** …`, `**Cause:** …`, `**Fix:** …`):
+ * a label used three times or more whose lines are mostly actions. Each entry is a small procedure.
+ */
+const labelledEntries = (doc: Doc): number => {
+  const byLabel = new Map<string, { n: number; actions: number }>()
+  for (const [, t] of doc.prose) {
+    const m = /^\s*(?:\*\*|__)([^*_:]{1,30}?)(?::(?:\*\*|__)|(?:\*\*|__):)\s+(\S.*)$/.exec(t)
+    if (!m) continue
+    const key = m[1]!.trim().toLowerCase()
+    const e = byLabel.get(key) ?? { n: 0, actions: 0 }
+    e.n++
+    if (isImperative(m[2]!) === true) e.actions++
+    byLabel.set(key, e)
+  }
+  let best = 0
+  for (const e of byLabel.values()) if (e.n >= 3 && e.actions >= e.n * 0.6) best = Math.max(best, e.n)
+  return best
+}
+
+/** A paragraph line of four sentences or more, each an instruction: a procedure written as prose. */
+const imperativeParagraph = (doc: Doc): boolean => {
+  const listLines = new Set(doc.md.listItems.map((i) => i.line))
+  return doc.prose.some(([n, t]) => {
+    if (listLines.has(n) || /^\s*[|#>]/.test(t)) return false
+    const sentences = t.split(/(?<=[.!?])\s+(?=[A-Z])/)
+    return sentences.length >= 4 && sentences.filter((x) => isImperative(x.replace(/^(?:then|next|finally),?\s+/i, "")) === true).length >= 4
+  })
+}
+
 const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly)\b/i
 
 /** An action heading: an imperative verb and its object ("Register the runner"), not a title-case topic. */
@@ -123,7 +171,9 @@ export interface Needs {
 
 const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
 /** Words of a step that runs something outside the agent's own code: a command, a script, a service. */
-const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:tests?|scripts?|commands?|query|queries|migrations?|builds?|checks?|linters?)|curl|wget|https?:\/\/|api|endpoints?|mcp|cli|terminal|shell|deploy|submit|purchase|place (?:an|the) order)\b/i
+// an API or an endpoint is run when the step calls it ("call the API", "via the endpoint", "the API's
+// response"); a step that reads or reviews one ("whether the endpoint is new") runs nothing
+const RUNS = /\b((?:run|execute|rerun)\s+(?:the\s+|a\s+|all\s+)?(?:\w+\s+)?(?:tests?|scripts?|commands?|query|queries|migrations?|builds?|checks?|linters?)|curl|wget|https?:\/\/|(?:call|calls|calling|hit|query|request|invoke|use|using|via|through|from|to|with)\s+(?:the\s+|an?\s+|its\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}(?:apis?|endpoints?)|(?:apis?|endpoints?)(?:'s)?\s+(?:call|calls|request|requests|response|responses|returns?|key|token|limit|limits|errors?)|mcp|cli|terminal|shell|deploy|submit|purchase|place (?:an|the) order)\b/i
 
 /** Imperatives that act on shared or paid things. */
 const SIDE_EFFECT =
@@ -245,7 +295,12 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const actions = actionSections(headings)
   const tables = stepTables(doc)
   const table = tables.reduce((n, t) => n + t.rows, 0)
-  const steps: StepForms = { items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist, prose, actions, table }
+  const tree = decisionTree(doc)
+  const entries = labelledEntries(doc)
+  const steps: StepForms = {
+    items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist,
+    prose: prose || imperativeParagraph(doc), actions, table, tree, entries
+  }
 
   const procedure = mainProcedure(doc, lists, headings, stepHeadings, tables)
   const inProcedure = (n: number) => procedure.some(([a, b]) => a <= n && n <= b)
@@ -295,4 +350,4 @@ export const needsOf = perDoc((doc: Doc): Needs => {
 })
 
 /** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, action headings, or a procedure in prose. */
-export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions + s.table > 0 || s.prose
+export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions + s.table + s.tree + s.entries > 0 || s.prose

@@ -1,6 +1,4 @@
-/**
- * Steps, examples, commands, constraints, output format, inputs, verification and failure handling.
- */
+/** Steps, examples, commands, constraints, output format, inputs, verification and failure handling. */
 import type { Severity } from "../../Types.js"
 import { getField } from "../../../markdown/Frontmatter.js"
 import { plainText } from "../../../markdown/Markdown.js"
@@ -10,7 +8,8 @@ import { commandLines, isImperative, orderedLists } from "../../../markdown/Inst
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
-import { flattenedSteps, teaching } from "./Shape.js"
+import { flattenedSteps } from "./Shape.js"
+import { teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
 import { isNounPhrase } from "./Words.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote, sectionHas } from "./Common.js"
@@ -34,7 +33,7 @@ const stepsFound = ({ doc, artifactType }: CheckContext) => {
   const needs = needsOf(doc)
   // steps in any form count: bold step labels, a numbered list inside a code block, a procedure in prose,
   // sections headed by their actions, a table of numbered steps
-  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions + needs.steps.table
+  const otherForms = needs.steps.bold + needs.steps.inCode + (needs.steps.prose ? 3 : 0) + needs.steps.actions + needs.steps.table + needs.steps.tree + needs.steps.entries
   const total = items.length + stepHeadings.length + yamlSteps + checklist + otherForms
   return { lists, items, stepHeadings, checklist, needs, total }
 }
@@ -316,7 +315,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const { doc, artifactType } = ctx
   const blocks = doc.md.codeBlocks.filter((b) => b.closed)
   const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
-  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b/i)
+  // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does
+  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair

@@ -92,7 +92,7 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
  * whose act is the step's own, left out, hands the act over; it asks for no go-ahead.
  */
 const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back ?up|snapshot|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]/i
+  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back ?up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]/i
 
 const PIPE_TO_SHELL =
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
@@ -195,6 +195,27 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
   return false
 }
 
+/**
+ * Whether a command on a prose line sits inside a quotation of someone's words: a double-quoted span
+ * (straight or curly quotes, quotes inside inline code not counted) that holds more than the command,
+ * such as a line quoted from a bad runbook ("Run `rm -rf /var/spool/*` to clear the backlog.").
+ * Quoted words are reported speech, not an instruction; `Run "rm -rf /srv/data"`, the command alone in
+ * quotes, is still one.
+ */
+const quotedSentence = (line: string, from: number, to: number): boolean => {
+  const masked = line.replace(/`[^`]*`/g, (c) => "x".repeat(c.length))
+  const re = /"([^"]*)"|\u201c([^\u201d]*)\u201d/g
+  let q: RegExpExecArray | null
+  while ((q = re.exec(masked)) !== null) {
+    const start = q.index + 1
+    const end = q.index + q[0].length - 1
+    if (from < start || to > end) continue
+    const rest = `${line.slice(start, from)} ${line.slice(to, end)}`.replace(/`[^`]*`/g, " ")
+    return /\p{L}{2,}/u.test(rest)
+  }
+  return false
+}
+
 // ---------------------------------------------------------------- scan
 
 const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
@@ -268,6 +289,7 @@ const scan = (doc: Doc): Array<Finding> => {
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
         if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
+        if (!inCode && quotedSentence(line, m.index, m.index + m[0].length)) continue
         if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }

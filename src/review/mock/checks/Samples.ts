@@ -5,7 +5,7 @@
 import { plainText } from "../../../markdown/Markdown.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
-import { isInlineCommand } from "./Shape.js"
+import { isInlineCommand } from "./Teaching.js"
 
 /**
  * The output's exact wording, in its own section: a line of the output/report section holding two or

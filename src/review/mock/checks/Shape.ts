@@ -1,16 +1,17 @@
 /**
  * Detectors for the shape of a document, shared by the checks that score them and the improved
- * version that repairs them: a numbered procedure run together into one paragraph, code taught
- * without a code block, a body that stops before it is finished or points at sections it never
+ * version that repairs them: a numbered procedure run together into one paragraph (code taught
+ * without a code block: Teaching.ts), a body that stops before it is finished or points at sections it never
  * writes, heading text that lost its `#` (sections and paragraphs said twice: Repeats.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
 import { FILE_TITLE, INTRO_TITLE, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
-import { isCommandLine, isImperative } from "../../../markdown/Instructions.js"
+import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { contentWords } from "./Words.js"
+import { isInlineCommand } from "./Teaching.js"
 
 // ---------------------------------------------------------------- flattened steps
 
@@ -62,57 +63,6 @@ export const flattenedSteps = perDoc((doc: Doc): Array<Flattened> => {
   return out
 })
 
-// ---------------------------------------------------------------- code taught without code
-
-/** A file or folder name alone (`reference/style.md`, `scripts/`, `report.pdf`): a reference, not code being taught. */
-const PATH_ONLY = /^(\.{0,2}\/)?[\w.@~<>{}$*-]+(\/[\w.@<>{}$*-]+)*\/?$/
-const FILE_LIKE = /\/|\.(md|txt|py|js|ts|json|ya?ml|csv|tsv|sh|xml|html|pdf|png|jpe?g|svg|tex|docx?|xlsx?|pptx?|toml|ini|cfg|log|sql|ipynb|env|lock)$/i
-/** Code: calls, operators, flags, dotted or snake_case or camelCase identifiers, constants. */
-const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0-9]\.[a-z_]\w*|[a-z]_[a-z]|[a-z][A-Z])/
-
-/** A complete command line in inline code: a known tool with arguments, or any command with a flag. */
-export const isInlineCommand = (t: string): boolean =>
-  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
-
-/** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
-const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
-
-export interface Teaching {
-  /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
-  readonly code: ReadonlyArray<number>
-  /** lines holding a complete command in inline code (the command is shown as it is run) */
-  readonly commands: ReadonlyArray<number>
-}
-
-/**
- * What the document teaches in code, read from its inline code and its wording: code (library calls,
- * identifiers, a format) needs a block to show its usage; a command written out in full is shown
- * already. Returns the lines of each.
- */
-export const teaching = perDoc((doc: Doc): Teaching => {
-  const code = new Set<number>()
-  const commands = new Set<number>()
-  for (const c of doc.md.inlineCode) {
-    if (doc.md.inCode[c.line]) continue
-    const t = c.text.trim()
-    // a tool's name (`mcp__mail__search_threads`, an MCP server's tool as the agent calls it) names a
-    // tool, as a command's name does: it is called with arguments, not written as code
-    if (MCP_TOOL.test(t)) continue
-    if (isInlineCommand(t)) commands.add(c.line)
-    else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
-  }
-  for (const [n, text] of doc.prose) {
-    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
-  }
-  return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
-})
-
-/** Every line teaching code or commands (for the apply's example and the eval kit). */
-export const teachesCode = (doc: Doc): Array<number> => {
-  const t = teaching(doc)
-  return [...new Set([...t.code, ...t.commands])].sort((a, b) => a - b)
-}
-
 // ---------------------------------------------------------------- cut short
 
 export interface CutShort {
@@ -144,6 +94,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
       out.push({ line: last, reason: "the last sentence stops mid-way" })
     }
   }
+  // a tag opened on a line of its own (`<example>`) and never closed: the text stops inside it
+  const open = openTagAtEnd(doc)
+  if (open) out.push({ line: open.line, reason: `it stops inside <${open.tag}>, which is opened on line ${open.line} and never closed` })
   // "the five steps below", "follow these 6 steps": more steps promised than written, as list items or
   // as headings of the word promised ("in five phases" and "## Phase 1" to "## Phase 5")
   for (const [n, text] of doc.prose) {
@@ -167,6 +120,23 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
   return out
 }
 
+const VOID_TAG = /^(?:br|hr|img|input|meta|link|wbr|source|col|area|base|embed|param|track)$/i
+
+/** The last tag opened alone on its line outside code (`<example>`), when no `</example>` comes after it. */
+const openTagAtEnd = (doc: Doc): { readonly line: number; readonly tag: string } | null => {
+  const lines = doc.split.lines
+  const closed = new Set<string>()
+  for (let n = lines.length; n >= doc.md.bodyStartLine; n--) {
+    if (doc.md.inCode[n]) continue
+    const l = lines[n - 1]!
+    if (!l.includes("<")) continue
+    for (const c of l.matchAll(/<\/([A-Za-z][\w-]*)\s*>/g)) closed.add(c[1]!.toLowerCase())
+    const m = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(l)
+    if (m && !VOID_TAG.test(m[1]!)) return closed.has(m[1]!.toLowerCase()) ? null : { line: n, tag: m[1]! }
+  }
+  return null
+}
+
 /**
  * Signs that a document stops early at a paragraph break, where no line is left unfinished: read from
  * its headings, not its wording.
@@ -179,8 +149,16 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
  *   document and is no member of the run.
  * Each is one finding at the last heading, with what is missing.
  */
-export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
-  const hs = doc.md.headings
+export const endsEarly = perDoc((doc: Doc): Array<CutShort> => endsEarlyWith(doc, doc.md.headings))
+
+/**
+ * The same read with a heading added at `line` (on the blank line above a part), for a repair that
+ * would add one: a heading that completes a run of sibling sections can make the last one look cut.
+ */
+export const endsEarlyAdding = (doc: Doc, line: number, level: number, text: string): Array<CutShort> =>
+  endsEarlyWith(doc, [...doc.md.headings, { line, level, text }].sort((a, b) => a.line - b.line))
+
+const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; readonly level: number; readonly text: string }>): Array<CutShort> => {
   const out: Array<CutShort> = []
   if (hs.length < 3) return out
   const lines = doc.split.lines
@@ -239,7 +217,7 @@ export const endsEarly = perDoc((doc: Doc): Array<CutShort> => {
     if (parent[i]! < 0) break
   }
   return out
-})
+}
 
 /**
  * A list written in a sentence: a colon, then three or more items separated by commas or semicolons
@@ -347,9 +325,25 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
       }
       if (!shown) out.push({ line: n, what: `the ${mid[1]!.toLowerCase()} it announces` })
     }
+    // "both commands exit 0" in a section that shows fewer commands than it counts (in blocks or inline)
+    const counted = COUNTED_COMMANDS.exec(text)
+    if (counted) {
+      const want = (counted[1] ?? counted[2]!).toLowerCase() === "three" ? 3 : 2
+      const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
+      const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      let shown = 0
+      for (let k = start + 1; k < end && shown < want; k++) {
+        if (doc.md.inCode[k]) shown += doc.split.lines[k - 1]!.trim() !== "" && !/^\s*(```|~~~)/.test(doc.split.lines[k - 1]!) ? 1 : 0
+      }
+      shown += doc.md.inlineCode.filter((c) => c.line > start && c.line < end && isInlineCommand(c.text.trim())).length
+      if (shown < want) out.push({ line: n, what: `the ${want === 2 ? "two" : "three"} commands it counts` })
+    }
   }
   return out
 }
+
+/** Commands counted in a sentence: "both commands", "the two commands", "all three commands". */
+const COUNTED_COMMANDS = /\b(?:(both)|(?:the|these|all) (two|three)) commands\b/i
 
 const quoteShort = (s: string) => JSON.stringify(s.length > 50 ? `${s.slice(0, 49)}…` : s)
 
@@ -494,11 +488,15 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const a = blocks[k - 1]!
       const b = blocks[k]!
       const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
+      // did: the section's own checks, not a part whose heading was lost
+      const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
-        // code block it often spells out what the block shows)
-        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table"))
+        // code block it often spells out what the block shows); a list that points down at it ("pick the case
+        // from the table below") has introduced it
+        (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a, b))
       if (joined) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
@@ -539,6 +537,24 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
   }
   return out
 })
+
+/** Every item of a list block is a task item (`- [ ] …`, `- [x] …`). */
+const taskList = (doc: Doc, b: Block): boolean => {
+  const items = doc.md.listItems.filter((i) => i.line >= b.start && i.line <= b.end && i.indent === 0)
+  return items.length > 0 && items.every((i) => /^\[[ xX]\]\s/.test(i.text))
+}
+
+/**
+ * A block with a line that points down at a table ("the table below", "below … table") when the table
+ * right after it is the only one below: the pointer can mean no other. With more tables further down it
+ * may mean one of those (a conversions table two sections on), and the table here may have lost its heading.
+ */
+const pointsToTable = (doc: Doc, b: Block, table: Block): boolean => {
+  const lines = doc.split.lines
+  if (!lines.slice(b.start - 1, b.end).some((l) => /\btables?\b[^.;]{0,20}\bbelow\b|\bbelow\b[^.;]{0,12}\btable\b/i.test(l))) return false
+  for (let n = table.end + 1; n <= lines.length; n++) if (!doc.md.inCode[n] && /^\s*\|/.test(lines[n - 1]!)) return false
+  return true
+}
 
 const CONFIG_LANGUAGE = /^(?:json[c5]?|ya?ml|toml|ini|hcl|properties|env)$/i
 

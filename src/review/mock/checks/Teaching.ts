@@ -1,0 +1,75 @@
+/**
+ * What a document teaches in code, read from its inline code and its wording (split from Shape.ts):
+ * code needs a block to show its usage, a command written out in full is shown already.
+ */
+import type { Doc } from "../../../markdown/Document.js"
+import { isCommandLine } from "../../../markdown/Instructions.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
+
+// ---------------------------------------------------------------- code taught without code
+
+/** A file or folder name alone (`reference/style.md`, `scripts/`, `report.pdf`): a reference, not code being taught. */
+const PATH_ONLY = /^(\.{0,2}\/)?[\w.@~<>{}$*-]+(\/[\w.@<>{}$*-]+)*\/?$/
+const FILE_LIKE = /\/|\.(md|txt|py|js|ts|json|ya?ml|csv|tsv|sh|xml|html|pdf|png|jpe?g|svg|tex|docx?|xlsx?|pptx?|toml|ini|cfg|log|sql|ipynb|env|lock|rs|go|c|h|cc|cpp|hpp|java|kt|rb|swift|cs|php|ps1|psm1|tf|proto)$/i
+/** Code: calls, operators, flags, dotted or snake_case or camelCase identifiers, constants. */
+const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0-9]\.[a-z_]\w*|[a-z]_[a-z]|[a-z][A-Z])/
+
+/** A complete command line in inline code: a known tool with arguments, or any command with a flag. */
+export const isInlineCommand = (t: string): boolean =>
+  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
+
+const FUNCTION_WORD = /^(?:of|to|the|a|an|for|with|is|are|was|were|be|been|not|no|needs|cannot|could)$/
+
+/**
+ * Text in inline code that reads as a sentence: three lowercase words at least, three quarters of its
+ * words plain words, one of them a function word ("of", "to", "with"), no upper-case keyword (so
+ * `SELECT id FROM users` stays code). A tool's message quoted so it can be recognised.
+ */
+const quotedMessage = (t: string): boolean => {
+  const tokens = t.split(/\s+/).filter((x) => x !== "")
+  const words = tokens.filter((x) => /^[a-z][a-z']*[.,]?$/.test(x))
+  return words.length >= 3 && words.length >= tokens.length * 0.75 && words.some((w) => FUNCTION_WORD.test(w.replace(/[.,]$/, ""))) &&
+    !tokens.some((x) => /^[A-Z]{2,}$/.test(x))
+}
+
+/** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
+const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
+
+export interface Teaching {
+  /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
+  readonly code: ReadonlyArray<number>
+  /** lines holding a complete command in inline code (the command is shown as it is run) */
+  readonly commands: ReadonlyArray<number>
+}
+
+/**
+ * What the document teaches in code, read from its inline code and its wording: code (library calls,
+ * identifiers, a format) needs a block to show its usage; a command written out in full is shown
+ * already. Returns the lines of each.
+ */
+export const teaching = perDoc((doc: Doc): Teaching => {
+  const code = new Set<number>()
+  const commands = new Set<number>()
+  for (const c of doc.md.inlineCode) {
+    if (doc.md.inCode[c.line]) continue
+    const t = c.text.trim()
+    // a tool's name (`mcp__mail__search_threads`, an MCP server's tool as the agent calls it) names a
+    // tool, as a command's name does: it is called with arguments, not written as code
+    if (MCP_TOOL.test(t)) continue
+    // a message a tool prints, quoted to be matched (`error[E0432]: unresolved import`, `linking with cc
+    // failed`): words, not code being taught
+    if (quotedMessage(t)) continue
+    if (isInlineCommand(t)) commands.add(c.line)
+    else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
+  }
+  for (const [n, text] of doc.prose) {
+    if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
+  }
+  return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
+})
+
+/** Every line teaching code or commands (for the apply's example and the eval kit). */
+export const teachesCode = (doc: Doc): Array<number> => {
+  const t = teaching(doc)
+  return [...new Set([...t.code, ...t.commands])].sort((a, b) => a - b)
+}
