@@ -66,11 +66,19 @@ const CURL_UPLOAD = /\b(curl|wget)\b[^\n]*(-d\s*@|--data(-binary)?\s*@|-F\s*\S*=
 
 // ---------------------------------------------------------------- commands
 
-const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+)(\/[\w.*-]*)*\/?["']?$/
+/**
+ * A folder that holds only what a build or a package manager regenerates: build output, caches, temp
+ * files, and the package managers' download caches and index lists (`rm -rf /var/lib/apt/lists/*` at
+ * the end of a Dockerfile's `RUN apt-get install`, `~/.cache/pip`), which the next `update` refetches.
+ */
+const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+|\/var\/lib\/apt\/lists|\/var\/cache\/(?:apt|apk|yum|dnf)|(?:~|\/root|\$\{?HOME\}?)\/\.cache(?:\/[\w.-]+)?)(\/[\w.*-]*)*\/?["']?$/
+
+/** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
+const target = (raw: string): string => raw.replace(/[`.,;:)]+$/, "")
 
 const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
   // rm -rf on anything that is not a build or cache folder
-  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(m[1]!) },
+  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) },
   { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g },
   { pattern: /\bgit\s+reset\s+--hard\b/g },
   { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
@@ -216,6 +224,48 @@ const quotedSentence = (line: string, from: number, to: number): boolean => {
   return false
 }
 
+/**
+ * A section whose heading says its items are what not to do ("## Don't", "## Never", "## Common
+ * Pitfalls", "## Anti-patterns", "## Mistakes"): a list item there that names a command without telling
+ * the agent to run it ("- `git push -f origin main`: overwrites everyone's history") quotes the mistake.
+ */
+const PROHIBITION_HEADING = /\b(don'?ts?|do not|never|avoid|anti-?patterns?|pitfalls?|mistakes?|what not to|red flags|gotchas)\b/i
+const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
+
+const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean => {
+  if (!doc.md.listItems.some((i) => i.line === n)) return false
+  const heading = [...doc.md.headings].reverse().find((h) => h.line < n)
+  if (!heading || !PROHIBITION_HEADING.test(heading.text)) return false
+  // the sentence holding the command, up to it: an imperative to run it is an instruction even there
+  // the inline code holding the command (`RUN rm -rf …`) is the quoted text, not an instruction around it
+  const upTo = line.slice(0, at)
+  const open = (upTo.match(/`/g) ?? []).length % 2 === 1 ? upTo.lastIndexOf("`") : upTo.length
+  const before = upTo.slice(0, open).replace(/`[^`]*`/g, " ")
+  const sentence = before.split(/(?<=[.!?:])\s+/).at(-1) ?? before
+  return !RUNS.test(sentence)
+}
+
+/**
+ * The paragraph right after a code block is its caveat: when it asks the user, or says what the command
+ * loses and what to check first ("This discards everything since the backup, including uncommitted
+ * edits, so run `git status` first."), the block's command is guarded by it.
+ */
+const LOSS = /\b(discards?|deletes?|removes?|erases?|overwrites?|destroys?|loses?|wipes?)\b/i
+const caveatBelow = (doc: Doc, endLine: number): boolean => {
+  const lines = doc.split.lines
+  let k = endLine + 1
+  while (k <= lines.length && lines[k - 1]!.trim() === "") k++
+  const para: Array<string> = []
+  for (; k <= lines.length && para.length < 4; k++) {
+    const l = lines[k - 1]!
+    if (l.trim() === "" || doc.md.inCode[k] || /^#{1,6}\s/.test(l)) break
+    para.push(l)
+  }
+  const text = para.join(" ")
+  if (CONFIRMATION.test(text) && !NEGATED_CONFIRMATION.test(text)) return true
+  return LOSS.test(text) && /\bfirst\b/i.test(text)
+}
+
 // ---------------------------------------------------------------- scan
 
 const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
@@ -290,7 +340,8 @@ const scan = (doc: Doc): Array<Finding> => {
         if (d.guard && !d.guard(m)) continue
         if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
         if (!inCode && quotedSentence(line, m.index, m.index + m[0].length)) continue
-        if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n)) continue
+        if (!inCode && quotedMistake(doc, n, line, m.index)) continue
+        if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
     }

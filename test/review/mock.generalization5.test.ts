@@ -1,0 +1,51 @@
+/**
+ * Near misses from the eighth round of samples (issue 22: the rules must read structure and carry to
+ * skills never seen), written in the common shapes of public skills: long references with Overview,
+ * Quick Start, Best Practices, Common Pitfalls and Resources; `### 1.` workflows; discipline skills;
+ * CLI flag references. Each wrong finding the sixteen new samples drew, as the smallest text that drew
+ * it, next to the real problem the rule is for, which it must still report.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
+import type { ReviewResult } from "../../src/review/Types.js"
+import { fileInput, sampleBundle, withTarget } from "./support.js"
+
+const review = (content: string): ReviewResult => {
+  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
+  return reviewWithMock({ ...fileInput(target, files), artifactType: "skill" })
+}
+const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
+
+const FRONT = "---\nname: image-builds\ndescription: Builds small container images for services. Use when the user writes or reviews a Dockerfile.\n---\n\n"
+const TITLE = "# Image Builds\n\nSmall images build faster and ship fewer packages to patch.\n\n"
+const STEPS = "## Steps\n\n1. Build the image with `docker build -t app .`.\n2. Read the layer sizes with `docker history app`.\n3. Rebuild after each change.\n\n"
+
+describe("SK-SAFE-DESTRUCTIVE: a package manager's cache, a quoted mistake, a block with its caveat below", () => {
+  const practices = (item: string) => `${FRONT}${TITLE}${STEPS}## Best Practices\n\n- ${item}\n- Use \`COPY\`, not \`ADD\`.\n`
+
+  it("clearing apt's index lists in a RUN is a cache, refetched by the next update; the same rm -rf on data still is destructive", () => {
+    expect(ids(review(practices("End each `apt-get install` with `rm -rf /var/lib/apt/lists/*`.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(practices("End each build with `rm -rf /var/lib/app/data/*`.")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  const mistakes = (heading: string, item: string) => `${FRONT}${TITLE}${STEPS}## ${heading}\n\n- ${item}\n- Tagging images \`latest\`.\n`
+
+  it("an item of a Don't or Pitfalls list naming a command quotes the mistake; an instruction to run it there, or the item under another heading, still is one", () => {
+    expect(ids(review(mistakes("Don't", "`git push -f origin main`: overwrites everyone's history.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(mistakes("Common Pitfalls", "**Deleting in a later layer.** `RUN rm -rf /src/test` after `COPY . .` still ships the files.")))).not.toContain(
+      "SK-SAFE-DESTRUCTIVE"
+    )
+    expect(ids(review(mistakes("Don't", "If the push is rejected, run `git push -f origin main`.")))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(mistakes("Cleanup", "`git push -f origin main` to publish the rewrite.")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  const undo = (after: string) => `${FRONT}${TITLE}${STEPS}## Undo\n\n\`\`\`bash\ngit reset --hard backup/main-1700000000\n\`\`\`\n\n${after}\n`
+
+  it("a block whose next paragraph says what it discards and what to check first is guarded; a paragraph that only explains it is not", () => {
+    expect(ids(review(undo("This discards everything since the backup, including uncommitted edits, so run `git status` first.")))).not.toContain(
+      "SK-SAFE-DESTRUCTIVE"
+    )
+    expect(ids(review(undo("Run it only after the user confirms.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(undo("This moves the branch to where it started.")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
