@@ -49,3 +49,14 @@ describe("SK-SAFE-DESTRUCTIVE: a package manager's cache, a quoted mistake, a bl
     expect(ids(review(undo("This moves the branch to where it started.")))).toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
+
+describe("SK-STRUCT-RUN-TOGETHER: bullets that explain the code block right above them", () => {
+  const section = (bullets: string) =>
+    `${FRONT}${TITLE}${STEPS}## Types\n\nConvert each column explicitly:\n\n\`\`\`python\ndf["amount"] = pd.to_numeric(df["amount"], errors="coerce")\nawait expect(page).toHaveCount(3)\n\`\`\`\n\n${bullets}\n## Output\n\nThe cleaned frame.\n`
+
+  it("a list quoting a piece of the block in inline code annotates it; a list quoting nothing of it still runs together", () => {
+    expect(ids(review(section("- `errors=\"coerce\"` turns bad values into NaN.\n- Count what failed before moving on.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(section("- `toHaveCount` waits for the list to settle.\n- Nothing else retries.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(section("- Never run `pip install` as root.\n- Keep the raw file untouched.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})

@@ -563,7 +563,8 @@ const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])
 
 /**
  * A list that comments on the code block right above it: one of its items names a token of that code
- * (its exit code, a flag, a file, a function, a key of a config), written in inline code or as it is.
+ * (its exit code, a flag, a file, a function, a key of a config), written in inline code or as it is,
+ * or quotes a piece of it in inline code, verbatim (`errors="coerce"`, `toHaveCount`).
  * Notes on a script need no heading of their own; a list that names nothing of the code is another part.
  */
 const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
@@ -576,6 +577,14 @@ const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
     for (const t of l.split(/[\s"'`,;:]+/)) if (CODE_TOKEN.test(t)) codeTokens.add(t.toLowerCase())
     const key = config ? /^\s*(?:-\s+)?["']?([A-Za-z_][\w-]{3,})["']?\s*[:=]\s/.exec(l) : null
     if (key) keys.add(key[1]!.toLowerCase())
+  }
+  // an item quoting a piece of the code in inline code (`errors="coerce"`, `toHaveCount`) annotates it
+  const codeText = doc.split.lines.slice(code.start, code.end - 1).join("\n")
+  for (let n = list.start; n <= list.end; n++) {
+    for (const m of (doc.split.lines[n - 1] ?? "").matchAll(/`([^`\n]+)`/g)) {
+      const span = m[1]!.trim()
+      if (span.length >= 5 && codeText.includes(span)) return true
+    }
   }
   if (codeTokens.size === 0 && keys.size === 0) return false
   for (let n = list.start; n <= list.end; n++) {
