@@ -60,3 +60,19 @@ describe("SK-STRUCT-RUN-TOGETHER: bullets that explain the code block right abov
     expect(ids(review(section("- Never run `pip install` as root.\n- Keep the raw file untouched.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })
+
+describe("SK-STEPS-MISSING: a tool reference written as independent one-command recipes", () => {
+  const TOOL = "---\nname: media-convert\ndescription: Builds ffmpeg command lines for common conversions. Use when the user wants to convert or trim media.\n---\n\n# Media Convert\n\nEvery command writes a new file and leaves the input alone.\n\n"
+  const recipe = (title: string, cmd: string) => `### ${title}\n\nThe flags are explained in the table above.\n\n\`\`\`bash\n${cmd}\n\`\`\`\n\n`
+  const recipes = [
+    recipe("Audio only", "ffmpeg -i in.mp4 -vn -c:a copy out.m4a"),
+    recipe("A clip without re-encoding", "ffmpeg -ss 00:01:00 -to 00:02:00 -i in.mp4 -c copy clip.mp4"),
+    recipe("Thumbnail at a timestamp", "ffmpeg -ss 12 -i in.mp4 -frames:v 1 thumb.jpg")
+  ]
+
+  it("three sections of one short command each are a cookbook with no procedure to number; two, or a job told in prose, still lack steps", () => {
+    expect(ids(review(`${TOOL}## Recipes\n\n${recipes.join("")}`))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(`${TOOL}## Recipes\n\n${recipes.slice(0, 2).join("")}`))).toContain("SK-STEPS-MISSING")
+    expect(ids(review(`${TOOL}## Converting\n\nProbe the input with ffprobe, pick the codec from its streams, convert it with ffmpeg, then compare the durations of input and output and report the sizes.\n`))).toContain("SK-STEPS-MISSING")
+  })
+})

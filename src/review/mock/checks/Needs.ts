@@ -351,3 +351,28 @@ export const needsOf = perDoc((doc: Doc): Needs => {
 
 /** Whether the document has steps in any form: a numbered list, step headings, bold step labels, a numbered list in a code block, a checklist, action headings, or a procedure in prose. */
 export const hasSteps = (s: StepForms): boolean => s.items + s.headings + s.bold + s.inCode + s.checklist + s.actions + s.table + s.tree + s.entries > 0 || s.prose
+
+/**
+ * A cookbook: three sections or more, each a short paragraph around one small code block (three lines
+ * at most) and no numbered list, and they are most of the sections that hold code. A tool reference
+ * written as recipes ("### Extract the audio", one `ffmpeg` line) has no procedure to number: each
+ * recipe is one command, and the sections are independent of one another.
+ */
+export const recipeBook = perDoc((doc: Doc): boolean => {
+  const lines = doc.split.lines
+  const bounds = [...doc.md.headings.map((h) => h.line), lines.length + 1]
+  let recipes = 0
+  let withCode = 0
+  for (let i = 0; i < bounds.length - 1; i++) {
+    const from = bounds[i]!
+    const to = bounds[i + 1]!
+    const blocks = doc.md.codeBlocks.filter((b) => b.startLine > from && b.startLine < to)
+    if (blocks.length === 0) continue
+    withCode++
+    const b = blocks[0]!
+    const body = lines.slice(b.startLine, b.endLine - 1).filter((l) => l.trim() !== "").length
+    const numbered = doc.md.listItems.some((it) => it.ordered && it.line > from && it.line < to)
+    if (blocks.length === 1 && body >= 1 && body <= 3 && !numbered) recipes++
+  }
+  return recipes >= 3 && recipes * 2 > withCode
+})

@@ -6,7 +6,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
-import { explicitCheck, FAILURE_LINE, needsOf } from "./Needs.js"
+import { explicitCheck, FAILURE_LINE, needsOf, recipeBook } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Shape.js"
 import { teaching } from "./Teaching.js"
@@ -204,7 +204,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   }
   o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
   if (flat.length > 0 && total === 0) return o.done()
-  if (total === 0) return noSteps(o, doc, needs.reference, required, critical, PROCEDURE_TYPES.has(artifactType))
+  if (total === 0) return noSteps(o, doc, needs.reference || recipeBook(doc), required, critical, PROCEDURE_TYPES.has(artifactType))
   if (total < 3 && required) {
     o.issue(
       "too_few",
