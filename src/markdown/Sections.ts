@@ -133,3 +133,9 @@ export const FILE_TITLE = /^\S*(?:\/|\.\w{1,5}$)\S*$/
  * of them is a sequence; an unnumbered sibling after it ("If something goes wrong") is no member.
  */
 export const NUMBERED_TITLE = /^(?:[A-Za-z]+(?: [A-Za-z]+)?\s+)?\d{1,2}[a-z]?(?:[.):]|\s|$)/
+
+/**
+ * Sections whose items are what not to do ("## Don't", "## Never", "## Common Pitfalls", "##
+ * Anti-patterns", "## Mistakes"): a command an item names there is the mistake quoted.
+ */
+export const PROHIBITED_TITLE = /\b(don'?ts?|do not|never|avoid|anti-?patterns?|pitfalls?|mistakes?|what not to|red flags|gotchas)\b/i

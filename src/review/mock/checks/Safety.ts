@@ -6,6 +6,7 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
+import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
@@ -225,17 +226,16 @@ const quotedSentence = (line: string, from: number, to: number): boolean => {
 }
 
 /**
- * A section whose heading says its items are what not to do ("## Don't", "## Never", "## Common
- * Pitfalls", "## Anti-patterns", "## Mistakes"): a list item there that names a command without telling
- * the agent to run it ("- `git push -f origin main`: overwrites everyone's history") quotes the mistake.
+ * A list item in a section whose heading says its items are what not to do (PROHIBITED_TITLE) that
+ * names a command without telling the agent to run it ("- `git push -f origin main`: overwrites
+ * everyone's history") quotes the mistake.
  */
-const PROHIBITION_HEADING = /\b(don'?ts?|do not|never|avoid|anti-?patterns?|pitfalls?|mistakes?|what not to|red flags|gotchas)\b/i
 const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
 
 const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean => {
   if (!doc.md.listItems.some((i) => i.line === n)) return false
   const heading = [...doc.md.headings].reverse().find((h) => h.line < n)
-  if (!heading || !PROHIBITION_HEADING.test(heading.text)) return false
+  if (!heading || !PROHIBITED_TITLE.test(heading.text)) return false
   // the sentence holding the command, up to it: an imperative to run it is an instruction even there
   // the inline code holding the command (`RUN rm -rf …`) is the quoted text, not an instruction around it
   const upTo = line.slice(0, at)
