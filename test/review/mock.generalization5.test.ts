@@ -76,3 +76,13 @@ describe("SK-STEPS-MISSING: a tool reference written as independent one-command 
     expect(ids(review(`${TOOL}## Converting\n\nProbe the input with ffprobe, pick the codec from its streams, convert it with ffmpeg, then compare the durations of input and output and report the sizes.\n`))).toContain("SK-STEPS-MISSING")
   })
 })
+
+describe("SK-CONS-UNDO-STEP: \"a failed run\" names the thing, it puts no condition on the step", () => {
+  const flaky = (last: string) =>
+    `${FRONT}${TITLE}## Debugging a Flaky Test\n\n1. Run it alone twenty times: \`npx playwright test a.spec.ts --repeat-each=20\`.\n2. Open the trace of a failed run: \`npx playwright show-trace trace.zip\`.\n3. Find the action before the failure.\n4. ${last}\n`
+
+  it("a later step closing what an earlier step opened is reported even when its object is \"a failed run\"; a step that only runs if something failed is not", () => {
+    expect(ids(review(flaky("Finally, close the trace of a failed run.")))).toContain("SK-CONS-UNDO-STEP")
+    expect(ids(review(flaky("If the fix failed, close the trace and start again.")))).not.toContain("SK-CONS-UNDO-STEP")
+  })
+})

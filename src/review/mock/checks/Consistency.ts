@@ -214,6 +214,7 @@ const UNDO = /^(undo|revert|roll ?back|reverse|discard)\b/i
 /** A command that takes something back: a reversing verb, `rm`, `kill`, `down`, a delete flag. */
 const REVERSING_CODE = new RegExp(`(?:^|[\\s/|;&(])(?:${[...REVERSING].join("|")}|rm|rmdir|del|kill|pkill|down|prune|uninstall|drop|truncate)(?=$|[\\s;)])|\\s(?:-d|-D|--delete|--rm|--remove)\\b|\\b(?:DROP|DELETE|TRUNCATE|REVOKE)\\b`, "i")
 const TEMPORARY = /\b(temp|temporary|tmp|scratch|throwaway|worktree|backup|stash|test (database|db|branch|data)|fixture|cleanup|clean up|leftover|debug|old|previous|stale|outdated|unused|obsolete|duplicate)\b/i
+const ADJECTIVE_STATE = /\b(?:a|an|the|each|every|any|last)\s+(?:failed|failing|broken|wrong)\b/gi
 const CONDITIONAL = /\b(if|when|unless|on (failure|error)|in case|otherwise|fails?|failed|broken|wrong|mistake|error)\b/i
 /** A connective that opens a step ("Finally, delete …") is not its verb. */
 const LEAD_IN = /^(?:(?:finally|then|next|now|lastly|afterwards|at the end|once (?:that|this|it) is done|after that|before you finish|when (?:you are|you're) done)\s*,?\s+)+/i
@@ -240,7 +241,8 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
     })
     for (let j = 1; j < items.length; j++) {
       const later = items[j]!
-      if (CONDITIONAL.test(later.plain) || TEMPORARY.test(later.plain)) continue
+      // "a failed run", "the broken build": an adjective naming the thing, not a condition on the step
+      if (CONDITIONAL.test(later.plain.replace(ADJECTIVE_STATE, " ")) || TEMPORARY.test(later.plain)) continue
       const stepRef = /\b(?:step|item)\s+(\d+)\b/i.exec(later.plain)
       if (UNDO.test(later.plain) && stepRef) {
         const earlier = items.find((x) => x.number === Number(stepRef[1]) && x.line < later.line)
