@@ -4,16 +4,8 @@
  * drew it, next to the real problem the rule is for, which it must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { ReviewResult } from "../../src/review/Types.js"
-import { fileInput, lineOf, SAMPLE_SKILL, sampleBundle, withTarget } from "./support.js"
+import { findingOf, lineOf, reviewText as review, ruleIds as ids, SAMPLE_SKILL } from "./support.js"
 
-const review = (content: string): ReviewResult => {
-  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
-  return reviewWithMock(fileInput(target, files))
-}
-const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
-const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
 
 const withStep = (step: string) =>
   SAMPLE_SKILL.replace(

@@ -4,17 +4,8 @@
  * text that drew it, next to the real problem the rule is for, which it must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { ReviewResult } from "../../src/review/Types.js"
-import { fileInput, lineOf, sampleBundle, withTarget } from "./support.js"
+import { findingOf, lineOf, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
 
-const review = (content: string): ReviewResult => {
-  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
-  return reviewWithMock(fileInput(target, files))
-}
-const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
-const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
-const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
 
 const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
 const STEPS = "## Steps\n\n1. List the merged pull requests.\n2. Group them by label.\n3. Write one line per change.\n\n"

@@ -5,17 +5,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { parseFrontmatter } from "../../src/markdown/Frontmatter.js"
-import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { ReviewResult } from "../../src/review/Types.js"
-import { fileInput, lineOf, sampleBundle, withTarget } from "./support.js"
+import { findingOf, lineOf, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
 
-const review = (content: string, artifactType: "skill" | "command" = "skill"): ReviewResult => {
-  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
-  return reviewWithMock({ ...fileInput(target, files), artifactType })
-}
-const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
-const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
-const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
 
 const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
 const TITLE = "# Release Notes\n\nTurn the merged pull requests of a release into notes users read in two minutes.\n\n"

@@ -4,15 +4,8 @@
  * text that drew it, next to the real problem the rule is for, which it must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { ReviewResult } from "../../src/review/Types.js"
-import { fileInput, sampleBundle, withTarget } from "./support.js"
+import { reviewText as review, ruleIds as ids } from "./support.js"
 
-const review = (content: string, artifactType: "skill" | "command" = "skill"): ReviewResult => {
-  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
-  return reviewWithMock({ ...fileInput(target, files), artifactType })
-}
-const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
 
 const FRONT = "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when the user asks for release notes.\n---\n\n"
 const TITLE = "# Release Notes\n\nTurn the merged pull requests of a release into notes users read in two minutes.\n\n"

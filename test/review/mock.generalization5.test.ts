@@ -6,15 +6,8 @@
  * it, next to the real problem the rule is for, which it must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import type { ReviewResult } from "../../src/review/Types.js"
-import { fileInput, sampleBundle, withTarget } from "./support.js"
+import { reviewText as review, ruleIds as ids } from "./support.js"
 
-const review = (content: string): ReviewResult => {
-  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
-  return reviewWithMock({ ...fileInput(target, files), artifactType: "skill" })
-}
-const ids = (r: ReviewResult) => r.findings.map((f) => f.ruleId)
 
 const FRONT = "---\nname: image-builds\ndescription: Builds small container images for services. Use when the user writes or reviews a Dockerfile.\n---\n\n"
 const TITLE = "# Image Builds\n\nSmall images build faster and ship fewer packages to patch.\n\n"

@@ -2,6 +2,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Option } from "effect"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
 import type { ArtifactType } from "../../src/domain/Artifact.js"
 import type { ReviewFile, ReviewInput, ReviewResult, Rubric } from "../../src/review/Types.js"
@@ -130,3 +131,15 @@ export const sampleBundle = (content = SAMPLE_SKILL): Array<ReviewFile> => [
   file("reference/checklist.md", "# Checklist\n\n- [ ] Every change links a PR\n"),
   file("examples/v2.md", "# v2.0.0\n\n- Initial release\n")
 ]
+
+/**
+ * A SKILL.md text reviewed in file mode inside the sample bundle (the near-miss tests). The skill
+ * rubric stays when another artifact type is named, so only the type's own reading changes.
+ */
+export const reviewText = (content: string, artifactType: ArtifactType = "skill"): ReviewResult => {
+  const { target, files } = withTarget(sampleBundle(), "SKILL.md", content)
+  return reviewWithMock({ ...fileInput(target, files), artifactType })
+}
+export const ruleIds = (r: ReviewResult): Array<string> => r.findings.map((f) => f.ruleId)
+export const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
+export const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
