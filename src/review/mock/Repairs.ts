@@ -23,7 +23,6 @@ import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, unclosedFrontmatterEnd } from "./checks/Common.js"
-export { unclosedFrontmatterEnd }
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
 import { STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"

@@ -113,9 +113,13 @@ export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
 const withoutEmoji = (text: string): string => text.replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, "").trim()
 export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(withoutEmoji(h.text)))
 
+/** The line after the section under `heading`, its subsections included: the next heading of its level or above. */
+export const sectionEnd = (doc: Doc, heading: { readonly line: number; readonly level: number }): number =>
+  doc.md.headings.find((x) => x.line > heading.line && x.level <= heading.level)?.line ?? doc.split.lines.length + 1
+
 /** Whether a line of the section under `heading` (its subsections included), outside code, matches `re`. */
 export const sectionHas = (doc: Doc, heading: { readonly line: number; readonly level: number }, re: RegExp): boolean => {
-  const end = doc.md.headings.find((x) => x.line > heading.line && x.level <= heading.level)?.line ?? doc.split.lines.length + 1
+  const end = sectionEnd(doc, heading)
   for (let n = heading.line + 1; n < end; n++) if (!doc.md.inCode[n] && re.test(doc.split.lines[n - 1] ?? "")) return true
   return false
 }

@@ -61,6 +61,8 @@ const stripAsides = (text: string): string =>
 
 const firstWord = (s: string) => (plainText(s).replace(/^[^\p{L}]+/u, "").match(/^[\p{L}'-]+/u)?.[0] ?? "").toLowerCase()
 
+const HEDGE_OPENING = new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.source).join("|")})[\\s,]*`, "i")
+
 /** A sentence that tells the agent what to do: an imperative, one opened by a hedge, or one addressed to "you". */
 const instructs = (sentence: string): boolean => {
   const s = sentence.replace(/^\s*\*\*[^*]{1,60}\*\*:?\s*/, "").replace(/^[^:]{1,40}:\s+(?=[A-Za-z])/, "")
@@ -75,8 +77,6 @@ const instructs = (sentence: string): boolean => {
   }
   return /\byou\b/i.test(s)
 }
-
-const HEDGE_OPENING = new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.source).join("|")})[\\s,]*`, "i")
 
 export interface Hedge {
   readonly line: number

@@ -152,10 +152,10 @@ export const name = (ctx: CheckContext): CheckOutcome => {
   return spanField(o.done(), field)
 }
 
-/** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
 /** A question reported from its asker, to the clause's end: "asks how we handle …", "wants to know what I owe". */
 const REPORTED_QUESTION = /\b(?:asks?|asking|wonders?|wants? to know)\s+(?:\w+\s+){0,2}?(?:how|what|why|whether|if|where|when|which|who)\b[^.;,]*/gi
 
+/** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
 const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): CheckOutcome =>
   field && field.endLine > field.line
     ? { ...out, issues: out.issues.map((i) => (i.line === field.line ? { ...i, lineEnd: Math.max(i.lineEnd, field.endLine) } : i)) }

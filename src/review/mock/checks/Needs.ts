@@ -74,7 +74,6 @@ export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly e
   return out
 }
 
-/** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
 /**
  * A decision tree: bullets that ask a question and hold their answers nested under them, two at least.
  * Walked from the top, each answer leads to the next question or to an action: the procedure.
@@ -119,6 +118,7 @@ const imperativeParagraph = (doc: Doc): boolean => {
   })
 }
 
+/** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
 const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly)\b/i
 
 /** An action heading: an imperative verb and its object ("Register the runner"), not a title-case topic. */

@@ -6,6 +6,7 @@ import { plainText } from "../../../markdown/Markdown.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isInlineCommand } from "./Teaching.js"
+import { sectionEnd } from "./Common.js"
 
 /**
  * The output's exact wording, in its own section: a line of the output/report section holding two or
@@ -15,7 +16,7 @@ import { isInlineCommand } from "./Teaching.js"
 export const outputWording = (doc: Doc): Array<number> => {
   const out: Array<number> = []
   for (const h of doc.md.headings.filter((x) => SECTION_TOPICS.outputs.test(x.text))) {
-    const end = doc.md.headings.find((x) => x.line > h.line && x.level <= h.level)?.line ?? doc.split.lines.length + 1
+    const end = sectionEnd(doc, h)
     const phrases = doc.md.inlineCode.filter((c) => c.line > h.line && c.line < end && !doc.md.inCode[c.line] &&
       /^[A-Z][\w'’-]*(?:[ ,:][^`]*)?\s\S/.test(c.text.trim()) && !isInlineCommand(c.text.trim()))
     if (phrases.length >= 2) out.push(...new Set(phrases.map((c) => c.line)))

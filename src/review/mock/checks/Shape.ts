@@ -257,6 +257,8 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   const headings = doc.md.headings
   const lastLine = doc.split.lines.length
   const leadIns = emptyLeadIns(doc)
+  // the section holding line n: from its heading (or the body's start) to the next heading
+  const sectionAround = (n: number) => ({ start: [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine, end: headings.find((h) => h.line > n)?.line ?? lastLine + 1 })
   for (const [n, text] of doc.prose) {
     POINTER.lastIndex = 0
     let m: RegExpExecArray | null
@@ -317,8 +319,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
     // (a sample in inline code on the line, "Write `2024-05-01 Fixed the cart`", is the shape itself)
     const mid = ANNOUNCE_MID.exec(text)
     if (mid && !doc.md.inlineCode.some((c) => c.line === n)) {
-      const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
-      const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      const { start, end } = sectionAround(n)
       let shown = false
       for (let k = start + 1; k < end && !shown; k++) {
         shown = k !== n && (doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(doc.split.lines[k - 1]!))
@@ -329,8 +330,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
     const counted = COUNTED_COMMANDS.exec(text)
     if (counted) {
       const want = (counted[1] ?? counted[2]!).toLowerCase() === "three" ? 3 : 2
-      const start = [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine
-      const end = headings.find((h) => h.line > n)?.line ?? lastLine + 1
+      const { start, end } = sectionAround(n)
       let shown = 0
       for (let k = start + 1; k < end && shown < want; k++) {
         if (doc.md.inCode[k]) shown += doc.split.lines[k - 1]!.trim() !== "" && !/^\s*(```|~~~)/.test(doc.split.lines[k - 1]!) ? 1 : 0
@@ -379,9 +379,9 @@ export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
   return out
 })
 
-/** An announcement of content that must follow it. */
 /** A shape announced in the middle of a line: "must follow this structure. Sections with nothing to report say …". */
 const ANNOUNCE_MID = /\b(?:follow(?:s|ing)? this|the following) (structure|format|template|layout|schema|outline)\s*[.:](?=\s+\S)/i
+/** An announcement of content that must follow it. */
 const ANNOUNCE = /\b(?:the following|these|this) (code|commands?|examples?|snippets?|output|query|queries|script|configuration|template|format|structure|layout|schema|pattern|syntax)(?: (?:below|looks like|is))?\s*[:.]\s*$|\bas follows\s*[:.]?\s*$/i
 
 // ---------------------------------------------------------------- heading text without its #
