@@ -59,7 +59,10 @@ export const resolveRefs = (ctx: RefContext): ReadonlyArray<ResolvedRef> => {
       const first = segs[own + 1] ?? ""
       const bundleish =
         ref.rootRelative || ref.path.startsWith("./") || BUNDLE_FOLDERS.test(first) || ctx.bundle.hasDir(first)
-      if (!bundleish || ref.directory) return { ref, status: "outside" }
+      // a hidden folder the bundle does not have (`./.github/workflows/build.yml`, `.vscode/`) is the
+      // user's repository's configuration: skills ship no dot-folders
+      const hidden = /^\.[\w-]/.test(first) && !ctx.bundle.hasDir(first)
+      if (!bundleish || hidden || ref.directory) return { ref, status: "outside" }
     }
     if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
     return { ref, status: "missing", candidate: r.candidate, reason: r.reason }

@@ -12,12 +12,12 @@ import {
   commands,
   constraints,
   errorHandling,
-  examples,
   inputs,
   outputFormat,
   steps,
   verification
 } from "./checks/Procedure.js"
+import { examples } from "./checks/Examples.js"
 import { references } from "./checks/References.js"
 import { consistency } from "./checks/Consistency.js"
 import { safety } from "./checks/Safety.js"

@@ -30,7 +30,8 @@ import { scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, endsEarly, endsEarlyAdding, flattenedSteps, runTogether, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, endsEarly, endsEarlyAdding, runTogether, unmarkedHeadings } from "./checks/Shape.js"
+import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */

@@ -120,7 +120,9 @@ const statements = (doc: Doc): Array<Statement> => {
         return
       }
       let topic = ""
-      for (const clause of clausesOf(sentence)) {
+      for (const marked of clausesOf(sentence)) {
+        // emphasis marks a word, it does not change it: "Do **not** delete" is a prohibition
+        const clause = marked.replace(/(\*{1,3}|_{2,3})(?=\S)([^*_\n]+?)(?<=\S)\1/g, "$2")
         const neg = NEGATIVE.exec(clause)
         const pos = neg ? null : POSITIVE.exec(clause)
         const m = neg ?? pos

@@ -183,8 +183,9 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       o.deduct(10, "several top-level headings")
     }
     // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections;
-    // a body of 15 lines or fewer reads whole at a glance, as for headings at all: sections would add headings, not structure
-    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || (wantsTitle && bodyLines > 15)) && xmlSections(doc) < 2) {
+    // a body of 40 lines or fewer fits on one screen and reads whole (a short procedure and its rules under
+    // the title): sections would add headings, not structure
+    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || (wantsTitle && bodyLines > 40)) && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",

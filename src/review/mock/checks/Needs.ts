@@ -108,18 +108,34 @@ const labelledEntries = (doc: Doc): number => {
   return best
 }
 
-/** A paragraph line of four sentences or more, each an instruction: a procedure written as prose. */
-const imperativeParagraph = (doc: Doc): boolean => {
+/**
+ * The prose paragraphs outside lists, tables, headings and quotes, their wrapped lines joined: a
+ * paragraph hard-wrapped at 72 or 80 columns is one paragraph, as it renders.
+ */
+const paragraphs = (doc: Doc): Array<readonly [number, string]> => {
   const listLines = new Set(doc.md.listItems.map((i) => i.line))
-  return doc.prose.some(([n, t]) => {
-    if (listLines.has(n) || /^\s*[|#>]/.test(t)) return false
+  const out: Array<[number, string]> = []
+  let last = -1
+  for (const [n, t] of doc.prose) {
+    // a list item, a table, a heading, a quote or an indented continuation of an item is no paragraph line
+    if (t.trim() === "" || listLines.has(n) || /^\s*[|#>]/.test(t) || /^\s{2,}\S/.test(t)) continue
+    if (n === last + 1 && out.length > 0) out[out.length - 1]![1] += ` ${t.trim()}`
+    else out.push([n, t.trim()])
+    last = n
+  }
+  return out
+}
+
+/** A paragraph of four sentences or more, each an instruction: a procedure written as prose. */
+const imperativeParagraph = (doc: Doc): boolean => {
+  return paragraphs(doc).some(([, t]) => {
     const sentences = t.split(/(?<=[.!?])\s+(?=[A-Z])/)
     return sentences.length >= 4 && sentences.filter((x) => isImperative(x.replace(/^(?:then|next|finally),?\s+/i, "")) === true).length >= 4
   })
 }
 
-/** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Then …"). */
-const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly)\b/i
+/** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Start by …", "Then …"). */
+const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly|start by|begin by|to start|to begin)\b/i
 
 /** An action heading: an imperative verb and its object ("Register the runner"), not a title-case topic. */
 const isActionHeading = (text: string): boolean => isImperative(text) === true && /^\S+\s+(?:[a-z]|the\b|a\b|an\b)/.test(text)
@@ -291,7 +307,7 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
   // first/then/finally in one paragraph, or three paragraphs that each open with the next move
   const openers = doc.prose.filter(([n, t]) => (lines[n - 2] ?? "").trim() === "" && OPENS_STEP.test(t)).length
-  const prose = openers >= 3 || doc.prose.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
+  const prose = openers >= 3 || paragraphs(doc).some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
   const actions = actionSections(headings)
   const tables = stepTables(doc)
   const table = tables.reduce((n, t) => n + t.rows, 0)

@@ -6,8 +6,8 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
-import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+import { notAnInstruction, TEMP_VARIABLE } from "./Runs.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -70,16 +70,17 @@ const CURL_UPLOAD = /\b(curl|wget)\b[^\n]*(-d\s*@|--data(-binary)?\s*@|-F\s*\S*=
 /**
  * A folder that holds only what a build or a package manager regenerates: build output, caches, temp
  * files, and the package managers' download caches and index lists (`rm -rf /var/lib/apt/lists/*` at
- * the end of a Dockerfile's `RUN apt-get install`, `~/.cache/pip`), which the next `update` refetches.
+ * the end of a Dockerfile's `RUN apt-get install`, `~/.cache/pip`), which the next `update` refetches,
+ * and the IDEs' build caches (Xcode's `DerivedData`, `~/Library/Caches/…`, Gradle's `caches`).
  */
-const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+|\/var\/lib\/apt\/lists|\/var\/cache\/(?:apt|apk|yum|dnf)|(?:~|\/root|\$\{?HOME\}?)\/\.cache(?:\/[\w.-]+)?)(\/[\w.*-]*)*\/?["']?$/
+const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+|\/var\/lib\/apt\/lists|\/var\/cache\/(?:apt|apk|yum|dnf)|(?:~|\/root|\$\{?HOME\}?)\/\.cache(?:\/[\w.-]+)?|(?:[\w.~$\{\}-]+\/)*(?:DerivedData|Caches|\.gradle\/caches))(\/[\w.*-]*)*\/?["']?$/
 
 /** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
-const target = (raw: string): string => raw.replace(/[`.,;:)]+$/, "")
+const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
 
 const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
   // rm -rf on anything that is not a build or cache folder
-  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) },
+  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
   { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g },
   { pattern: /\bgit\s+reset\s+--hard\b/g },
   { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
@@ -96,12 +97,13 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
 ]
 
 /**
- * A confirmation near the command: asking first, a dry run, a backup. Asking the user and waiting, in
+ * A confirmation near the command: asking first, a dry run, a backup taken (to "back up" or "backup
+ * the data", "take a backup"; "a backup you can't decrypt" names one and guards nothing). Asking the user and waiting, in
  * any wording. "Open it with a screen reader, or ask the user to, and listen": an "ask the user to"
  * whose act is the step's own, left out, hands the act over; it asks for no go-ahead.
  */
 const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back ?up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]/i
+  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)/i
 
 const PIPE_TO_SHELL =
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
@@ -205,47 +207,6 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
 }
 
 /**
- * Whether a command on a prose line sits inside a quotation of someone's words: a double-quoted span
- * (straight or curly quotes, quotes inside inline code not counted) that holds more than the command,
- * such as a line quoted from a bad runbook ("Run `rm -rf /var/spool/*` to clear the backlog.").
- * Quoted words are reported speech, not an instruction; `Run "rm -rf /srv/data"`, the command alone in
- * quotes, is still one.
- */
-const quotedSentence = (line: string, from: number, to: number): boolean => {
-  const masked = line.replace(/`[^`]*`/g, (c) => "x".repeat(c.length))
-  const re = /"([^"]*)"|\u201c([^\u201d]*)\u201d/g
-  let q: RegExpExecArray | null
-  while ((q = re.exec(masked)) !== null) {
-    const start = q.index + 1
-    const end = q.index + q[0].length - 1
-    if (from < start || to > end) continue
-    const rest = `${line.slice(start, from)} ${line.slice(to, end)}`.replace(/`[^`]*`/g, " ")
-    return /\p{L}{2,}/u.test(rest)
-  }
-  return false
-}
-
-/**
- * A list item in a section whose heading says its items are what not to do (PROHIBITED_TITLE) that
- * names a command without telling the agent to run it ("- `git push -f origin main`: overwrites
- * everyone's history") quotes the mistake.
- */
-const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
-
-const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean => {
-  if (!doc.md.listItems.some((i) => i.line === n)) return false
-  const heading = [...doc.md.headings].reverse().find((h) => h.line < n)
-  if (!heading || !PROHIBITED_TITLE.test(heading.text)) return false
-  // the sentence holding the command, up to it: an imperative to run it is an instruction even there
-  // the inline code holding the command (`RUN rm -rf …`) is the quoted text, not an instruction around it
-  const upTo = line.slice(0, at)
-  const open = (upTo.match(/`/g) ?? []).length % 2 === 1 ? upTo.lastIndexOf("`") : upTo.length
-  const before = upTo.slice(0, open).replace(/`[^`]*`/g, " ")
-  const sentence = before.split(/(?<=[.!?:])\s+/).at(-1) ?? before
-  return !RUNS.test(sentence)
-}
-
-/**
  * The paragraph right after a code block is its caveat: when it asks the user, or says what the command
  * loses and what to check first ("This discards everything since the backup, including uncommitted
  * edits, so run `git status` first."), the block's command is guarded by it.
@@ -321,8 +282,10 @@ const scan = (doc: Doc): Array<Finding> => {
       if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
       const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
-      const pushes = !negated && UNBOUNDED.some((re) => re.test(s)) && AGENT_DIRECTED.test(s) && !DESCRIBES.test(s)
-      if (!inCode && !bounded && (NEVER_STOP.test(s) || pushes)) {
+      // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent
+      const own = s.replace(/"[^"\n]*\s[^"\n]*"|\u201c[^\u201d\n]*\s[^\u201d\n]*\u201d/g, " ")
+      const pushes = !negated && UNBOUNDED.some((re) => re.test(own)) && AGENT_DIRECTED.test(own) && !DESCRIBES.test(own)
+      if (!inCode && !bounded && (NEVER_STOP.test(own) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })
       }
     }
@@ -339,14 +302,15 @@ const scan = (doc: Doc): Array<Finding> => {
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
         if (!inCode && NEGATED.test(line.slice(0, m.index))) continue
-        if (!inCode && quotedSentence(line, m.index, m.index + m[0].length)) continue
-        if (!inCode && quotedMistake(doc, n, line, m.index)) continue
+        if (notAnInstruction(doc, n, m.index, m.index + m[0].length, m[0])) continue
         if (CONFIRMATION.test(nearby) || confirmedAbove(doc, n) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
     }
     const pipe = PIPE_TO_SHELL.exec(line)
-    if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !SCRIPT_REVIEWED.test(nearby)) {
+    // a checksum near the pipe guards it only when it checks the script or the download, not another file
+    const reviewed = SCRIPT_REVIEWED.test(line) || (SCRIPT_REVIEWED.test(nearby) && /\b(script|installer|install|download)/i.test(nearby))
+    if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !reviewed) {
       out.push({ hazard: "pipe_to_shell", line: n, match: pipe[0].trim() })
     }
   }

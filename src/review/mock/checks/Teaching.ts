@@ -35,11 +35,22 @@ const quotedMessage = (t: string): boolean => {
 /** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
 const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
 
+/**
+ * A search query written out in full as a table cell of its own: three terms or more, two of them
+ * `field:value` qualifiers (GitHub, Sentry, Lucene, mail search), nothing elided, alone between the
+ * pipes (`| Stale issues | \`repo:acme/app is:issue updated:<2024-01-01\` |`). A table of them shows
+ * the syntax in use, row by row; a table of flags, fragments or messages does not.
+ */
+const wholeCellInput = (doc: Doc, line: number, t: string): boolean =>
+  t.split(/\s+/).length >= 3 && t.split(/\s+/).filter((x) => /^-?[\w.]+:[^\s:]/.test(x)).length >= 2 && !/[(){};=…]|\.\.\./.test(t) && doc.split.lines[line - 1]!.split("|").some((cell) => cell.trim() === `\`${t}\``)
+
 export interface Teaching {
   /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
   readonly code: ReadonlyArray<number>
   /** lines holding a complete command in inline code (the command is shown as it is run) */
   readonly commands: ReadonlyArray<number>
+  /** table rows holding a search query written out in full, alone in its cell */
+  readonly inputs: ReadonlyArray<number>
 }
 
 /**
@@ -50,6 +61,7 @@ export interface Teaching {
 export const teaching = perDoc((doc: Doc): Teaching => {
   const code = new Set<number>()
   const commands = new Set<number>()
+  const inputs = new Set<number>()
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line]) continue
     const t = c.text.trim()
@@ -60,12 +72,14 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     // failed`): words, not code being taught
     if (quotedMessage(t)) continue
     if (isInlineCommand(t)) commands.add(c.line)
+    else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
     else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
   }
   for (const [n, text] of doc.prose) {
     if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
   }
-  return { code: [...code].sort((a, b) => a - b), commands: [...commands].sort((a, b) => a - b) }
+  const sorted = (xs: Set<number>) => [...xs].sort((a, b) => a - b)
+  return { code: sorted(code), commands: sorted(commands), inputs: sorted(inputs) }
 })
 
 /** Every line teaching code or commands (for the apply's example and the eval kit). */

@@ -1,0 +1,152 @@
+/**
+ * Examples: whether the text shows what it teaches, in any form (a code block, an example section or
+ * tag, a labelled sample, an example file, inline samples, a table of full commands or queries), and
+ * whether the kind of skill needs one (split from Procedure.ts).
+ */
+import type { Severity } from "../../Types.js"
+import { commandLines } from "../../../markdown/Instructions.js"
+import { SECTION_TOPICS } from "../../../markdown/Sections.js"
+import { needsOf } from "./Needs.js"
+import { teaching } from "./Teaching.js"
+import { outputWording, workedSamples } from "./Samples.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
+
+// ---------------------------------------------------------------- examples
+
+/**
+ * No example in any form: no block, section, label or file. A skill or prompt that teaches code,
+ * commands or a format needs one most (major), others get a note. What it weighs: `inline`, the
+ * inline samples and passing "e.g."s; `codeLines`, the code it teaches; `sample`, the lines that
+ * sample a document; `commandRows`, the table rows that give a command in full.
+ */
+const noExampleAtAll = (
+  o: Out,
+  { doc, artifactType }: CheckContext,
+  { inline, codeLines, sample, commandRows }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number>; readonly commandRows: number }
+) => {
+  // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
+  // skill or prompt); with nothing taught in code, an example is a nicety (a note)
+  const needs = needsOf(doc)
+  const skillLike = artifactType === "skill" || artifactType === "prompt"
+  // a table of queries or expressions written out in full shows the syntax it teaches in use, unless
+  // the skill writes code, which only code shows
+  if (!needs.writesCode && teaching(doc).inputs.length >= 2) {
+    o.note("examples shown inline: a table of queries or expressions written out in full")
+    return
+  }
+  // a checklist is its own example: each item names the state to check, and it reports the list with their states
+  const teaches = skillLike && !needs.checklist && (codeLines.length >= 2 || needs.writesCode)
+  const shapesOutput = skillLike && !teaches && !needs.checklist && needs.producesDocument && sample.length === 0
+  // a procedure that runs commands, with no example in any form (not even an "e.g.", a quoted sample or
+  // a table of the exact commands): the agent has the tools' names and must compose every invocation itself
+  const ran = commandLines(doc)
+  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
+  const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
+  // nothing it needs shown, and samples in another form (blockquotes, versions side by side, the exact commands)
+  if (severity === "info" && (commandRows >= 2 || workedSamples(doc).length > 0)) {
+    o.note("examples shown inline: blockquoted samples, a table of versions side by side or of the exact commands")
+    return
+  }
+  o.issue(
+    "missing",
+    severity,
+    bodyStart(doc),
+    teaches
+      ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
+      : shapesOutput
+      ? "No example of what it produces: no sample output, code block, example section or example file"
+      : runsUnshown
+      ? `No example at all: its procedure runs commands (${ran.slice(0, 3).map((c) => `\`${c.text}\``).join(", ")}) but no code block, example section, example file or sample shows one in use`
+      : inline > 0
+      ? `No worked example: only ${inline} inline sample(s) or passing mention(s) like "e.g."`
+      : "No examples: no code block, example section or example file",
+    "Add a short '## Examples' section with a realistic input and the expected output or command."
+  )
+  o.deduct(severity === "major" ? 70 : 40, "no worked example")
+}
+
+export const examples = (ctx: CheckContext): CheckOutcome => {
+  const o = new Out("examples", ctx.disabledRules)
+  const { doc, artifactType } = ctx
+  const blocks = doc.md.codeBlocks.filter((b) => b.closed)
+  const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
+  // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does
+  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
+  const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
+  const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
+  // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
+  const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
+  const strong = blocks.length + exampleHeadings.length + labels.length + exampleFiles.length
+  // code or a format taught in the text with not one block (or example tag block) that shows it; commands
+  // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
+  // a table in an example section (learner and reply side by side) shows its samples as a block does
+  const exampleTable = exampleHeadings.some((h) => sectionHas(doc, h, /^\s*\|/))
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [], commands: [] }
+  const shownInline = taught.commands.length
+  // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
+  const codeLines = shownInline >= 2 && taught.code.length <= shownInline
+    ? []
+    : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
+  // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
+  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
+  if (strong > 0 && teachesCodeWithoutBlock) {
+    o.issue(
+      "no_code_example",
+      exampleFiles.length > 0 ? "minor" : "major",
+      codeLines[0]!,
+      `It teaches commands, code or a format (lines ${codeLines.slice(0, 6).join(", ")}${codeLines.length > 6 ? ", …" : ""}) but shows none in a code block`,
+      "Add fenced examples of what it teaches: the exact command lines, a code sample, or the format filled in."
+    )
+    o.deduct(exampleFiles.length > 0 ? 25 : 50, "teaches code without a code block")
+  }
+  // a sample of a document is more than a quoted phrase: a long quote, a blockquote, a before/after pair
+  const sample = [...proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i), ...outputWording(doc), ...workedSamples(doc)]
+  // table rows giving the exact command for a task (`| one package | \`make test PKG=x\` |`) show it in use
+  const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
+  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows })
+  if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
+    // the examples live only in other files: the agent sees their shape only after opening one; a skill
+    // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
+    const procedure = needsOf(doc).procedure
+    const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
+    // a sample in the text itself (a long quote, a blockquote, a before/after pair) shows the shape
+    // already; a quoted phrase or an "e.g." in passing does not
+    const inlineSamples = sample.length > 0
+    o.issue(
+      "only_in_files",
+      routed || inlineSamples ? "info" : "minor",
+      doc.refs.find((r) => exampleFiles.includes(r))?.line ?? bodyStart(doc),
+      `The examples are only in other files (${exampleFiles.slice(0, 3).map((r) => r.path).join(", ")}); the document shows none`,
+      "Show one short example inline (a fenced block), and keep the files for the rest."
+    )
+    o.deduct(20, "examples only in other files")
+  }
+  if (strong > 0 && blocks.length === 0 && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+    o.issue(
+      "no_concrete_example",
+      "minor",
+      exampleHeadings[0]?.line ?? labels[0] ?? bodyStart(doc),
+      "Examples are named but none is concrete: no code block, command or example file",
+      "Show at least one complete sample (a fenced code block with the exact input and output, or an examples/ file)."
+    )
+    o.deduct(15, "no concrete example")
+  }
+  const bare = blocks.filter((b) => b.info === "")
+  for (const b of bare.slice(0, 5)) {
+    o.issue(
+      "no_language",
+      "info",
+      b.startLine,
+      "A code block without a language tag",
+      "Add the language after the opening fence (```bash, ```python, ```text) so it renders and reads unambiguously.",
+      b.endLine
+    )
+  }
+  o.deductEach(bare.length, 2, 10, "code blocks without a language tag")
+  if (strong > 0) {
+    o.note(
+      `${blocks.length} code block(s), ${exampleHeadings.length} example section(s), ${labels.length} labelled example(s), ${exampleFiles.length} example file reference(s)`
+    )
+  }
+  return o.done()
+}

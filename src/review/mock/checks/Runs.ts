@@ -1,0 +1,188 @@
+/**
+ * Whether a destructive command the safety check found on a line is one the agent is told to run. A
+ * skill names commands in many roles that run nothing: a sentence about what the command does, a
+ * row of a cheat sheet, a mistake it warns against, a line of a program or migration the agent
+ * writes, a cleanup of what the same block has just made. Each reader below is one of those roles,
+ * read from the structure around the command rather than from its words.
+ */
+import type { CodeBlock } from "../../../markdown/Markdown.js"
+import type { Doc } from "../../../markdown/Document.js"
+import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
+
+/** Words that tell somebody to run what follows. */
+export const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
+
+/** The sentence holding a prose command, up to it (inline code before it masked). */
+const sentenceBefore = (line: string, at: number): string => {
+  const upTo = line.slice(0, at)
+  // the inline code holding the command (`RUN rm -rf …`) is the quoted text, not an instruction around it
+  const open = (upTo.match(/`/g) ?? []).length % 2 === 1 ? upTo.lastIndexOf("`") : upTo.length
+  const before = upTo.slice(0, open).replace(/`[^`]*`/g, " ")
+  return before.split(/(?<=[.!?:])\s+/).at(-1) ?? before
+}
+
+/**
+ * Whether a command on a prose line sits inside a quotation of someone's words: a double-quoted span
+ * (straight or curly quotes, quotes inside inline code not counted) that holds more than the command,
+ * such as a line quoted from a bad runbook ("Run `rm -rf /var/spool/*` to clear the backlog.").
+ * Quoted words are reported speech, not an instruction; `Run "rm -rf /srv/data"`, the command alone in
+ * quotes, is still one.
+ */
+const quotedSentence = (line: string, from: number, to: number): boolean => {
+  const masked = line.replace(/`[^`]*`/g, (c) => "x".repeat(c.length))
+  const re = /"([^"]*)"|\u201c([^\u201d]*)\u201d/g
+  let q: RegExpExecArray | null
+  while ((q = re.exec(masked)) !== null) {
+    const start = q.index + 1
+    const end = q.index + q[0].length - 1
+    if (from < start || to > end) continue
+    const rest = `${line.slice(start, from)} ${line.slice(to, end)}`.replace(/`[^`]*`/g, " ")
+    return /\p{L}{2,}/u.test(rest)
+  }
+  return false
+}
+
+/** The heading a line sits under (none before the first heading). */
+const headingAbove = (doc: Doc, n: number) => [...doc.md.headings].reverse().find((h) => h.line < n)
+
+/**
+ * A list item in a section whose heading says its items are what not to do (PROHIBITED_TITLE) that
+ * names a command without telling the agent to run it ("- `git push -f origin main`: overwrites
+ * everyone's history") quotes the mistake.
+ */
+const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean => {
+  if (!doc.md.listItems.some((i) => i.line === n)) return false
+  const heading = headingAbove(doc, n)
+  if (!heading || !PROHIBITED_TITLE.test(heading.text)) return false
+  // an imperative to run it is an instruction even there
+  return !RUNS.test(sentenceBefore(line, at))
+}
+
+/** What a command does, said right after it: it is the sentence's subject ("`git reset --hard` discards …"). */
+const ITS_EFFECT =
+  /^\s*(?:(?:would|will|can|could|may|might|also|only|then|permanently|silently|irreversibly|quietly)\s+)*(?:discards?|deletes?|removes?|erases?|overwrites?|destroys?|wipes?|drops?|throws?|rewrites?|resets?|loses?|clears?|purges?|kills?|empties|is|are|was|does|did|has|makes?|leaves?|forces?|bypasses?|affects?|touches|cannot|can't|won't)\b/i
+
+/**
+ * A command named in prose as the subject of what it does ("`git reset --hard` discards uncommitted
+ * changes", "`git clean -fdx` would also delete ignored files"): the sentence describes the command;
+ * it tells nobody to run it. It is an instruction still when the sentence up to it says to run it, or
+ * when it opens a numbered step ("3. `rm -rf build` removes the old output" is the step).
+ */
+const describedCommand = (doc: Doc, n: number, line: string, from: number, to: number): boolean => {
+  const close = line.indexOf("`", to)
+  if (close < 0 || (line.slice(0, from).match(/`/g) ?? []).length % 2 === 0) return false
+  if (!ITS_EFFECT.test(line.slice(close + 1))) return false
+  if (RUNS.test(sentenceBefore(line, from))) return false
+  const step = doc.md.listItems.find((i) => i.line === n && i.ordered)
+  return step === undefined || !/^\s*`/.test(step.text)
+}
+
+const cellsOf = (row: string) => row.trim().replace(/^\||\|$/g, "").split("|")
+
+/**
+ * A row of a reference table whose first cell is the command ("| `git reset --hard` | Discard local
+ * changes |"): a cheat sheet says what the command does. A table of steps (its first header cell a
+ * step or a number, or its row a numbered one) or of situations ("| Discard local changes | `git reset
+ * --hard` |", the command the answer) tells the agent what to run.
+ */
+const referenceRow = (doc: Doc, n: number, line: string, at: number): boolean => {
+  if (!/^\s*\|/.test(line)) return false
+  const lines = doc.split.lines
+  const firstCellEnd = line.indexOf("|", line.indexOf("|") + 1)
+  if (firstCellEnd < 0 || at > firstCellEnd) return false
+  if (/^\s*\|\s*(?:step\s*)?\d/i.test(line)) return false
+  let k = n
+  while (k > 1 && /^\s*\|/.test(lines[k - 2]!)) k--
+  const header = cellsOf(lines[k - 1]!)[0] ?? ""
+  return !/^\s*(?:step|#|no\.?|order)\s*$/i.test(header)
+}
+
+/** Tags around a sample of what not to do (`<bad>`, `<incorrect>`, `<before>`). */
+const BAD_TAG = /^(?:bad|incorrect|wrong|before|anti-?pattern|bad[-_]example|dont|don't)$/i
+
+/** A label that marks what follows as the wrong way: "# Bad", "// ❌ Wrong", "Don't:". */
+const BAD_LABEL = /(?:^|[\s#/*-])(?:bad|wrong|incorrect|don'?t|avoid|never|anti-?pattern|mistake|dangerous|unsafe)\b|❌|🚫|⛔|✗/i
+/** A label that marks what follows as the way to do it: "# Good", "// ✅ Correct". */
+const GOOD_LABEL = /(?:^|[\s#/*-])(?:good|right|correct|better|instead|safe|preferred)\b|✅|✔|👍/i
+/** A comment line of a shell, SQL, C-like or HTML block. */
+const COMMENT = /^\s*(?:#(?!!)|\/\/|--|\/\*|\*|<!--|;|rem\b)/i
+
+/**
+ * A command shown as the wrong way: inside a `<bad>` tag, in a block under a heading or a lead-in that
+ * says it is what not to do, or after a "# Bad" / "// ❌" comment in its block and before the next "#
+ * Good" one.
+ */
+const badSample = (doc: Doc, n: number, block: CodeBlock | undefined): boolean => {
+  if (doc.exampleBlocks.some((b) => b.start <= n && n <= b.end && BAD_TAG.test(b.tag))) return true
+  if (block === undefined) return false
+  const lines = doc.split.lines
+  for (let k = n - 1; k > block.startLine; k--) {
+    const l = lines[k - 1]!
+    if (!COMMENT.test(l)) continue
+    if (GOOD_LABEL.test(l)) return false
+    if (BAD_LABEL.test(l)) return true
+  }
+  // the lead-in right above the block ("Don't do this:", "**Bad:**", "❌ Wrong")
+  let k = block.startLine - 1
+  while (k > 0 && lines[k - 1]!.trim() === "") k--
+  const lead = k > 0 && !/^#{1,6}\s/.test(lines[k - 1]!) ? lines[k - 1]! : ""
+  if (lead !== "" && lead.length <= 80 && BAD_LABEL.test(lead) && !GOOD_LABEL.test(lead)) return true
+  const heading = headingAbove(doc, block.startLine)
+  return heading !== undefined && (PROHIBITED_TITLE.test(heading.text) || /\b(bad|wrong|incorrect)\b/i.test(heading.text))
+}
+
+/**
+ * Languages of programs, as opposed to commands: a block in one is code the agent writes (a test's
+ * `TRUNCATE` of its own test database, a string a program builds), not a command it types.
+ */
+const PROGRAM = /^(?:ts|tsx|typescript|js|jsx|javascript|mjs|cjs|py|python|go|golang|rb|ruby|java|kotlin|kt|swift|rust|rs|c|cpp|c\+\+|cs|csharp|php|scala|elixir|ex|exs|dart|lua|r|julia)$/i
+
+const programBlock = (block: CodeBlock | undefined): boolean => block !== undefined && PROGRAM.test(block.info.split(/\s+/)[0] ?? "")
+
+/** The part of a migration that undoes it: "-- down", "def down", "exports.down", "-- rollback". */
+const DOWN_PART = /^\s*(?:(?:--|#|\/\/)\s*(?:migrate:)?\s*(?:down|rollback|revert|undo)\b|(?:def|function|async function|func)\s+(?:down|rollback|revert)\b|(?:exports|module\.exports)\.down\b|down\s*[(:=])/i
+
+/**
+ * What the same block made before the command destroys it: a folder from `mktemp` ("tmp=$(mktemp -d)
+ * … trap 'rm -rf "$tmp"' EXIT"), a table it creates, a branch it checks out. Removing it loses
+ * nothing that was there before.
+ */
+const createdInBlock = (doc: Doc, n: number, block: CodeBlock, match: string): boolean => {
+  const above = doc.split.lines.slice(block.startLine, n - 1)
+  const made = new Set<string>()
+  for (const l of above) {
+    for (const m of l.matchAll(/\b(\w+)=["']?\$\(\s*mktemp\b/g)) made.add(`$${m[1]!.toLowerCase()}`)
+    for (const m of l.matchAll(/\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|DATABASE|SCHEMA)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."]+)/gi)) made.add(m[1]!.replace(/"/g, "").toLowerCase())
+    for (const m of l.matchAll(/\bgit\s+(?:checkout\s+-b|switch\s+-c|branch)\s+([\w./-]+)/g)) made.add(m[1]!.toLowerCase())
+  }
+  if (made.size === 0) return false
+  const line = doc.split.lines[n - 1]!
+  // the target is the match's last word (`rm -rf "$tmp"`) or the word after it (`DROP TABLE t`, `git branch -D b`)
+  const after = line.slice(line.indexOf(match) + match.length)
+  const targets = [
+    /(\$\{?\w+\}?|[\w.]+)\W*$/.exec(match)?.[1],
+    /^\s*(?:(?:IF\s+EXISTS|-[a-zA-Z]+)\s+)*["']?(\$\{?\w+\}?|[\w."./-]+)/i.exec(after)?.[1]
+  ]
+  return targets.some((t) => t !== undefined && made.has(t.replace(/[{}"]/g, "").replace(/;$/, "").toLowerCase()))
+}
+
+/** A variable named for a temporary folder: `$tmp`, `"${TMP_DIR}"`, `$scratch`. */
+export const TEMP_VARIABLE = /^["']?\$\{?\w*(?:tmp|temp|scratch)\w*\}?["']?(?:\/[\w.*-]*)*\/?["']?$/i
+
+/**
+ * Whether the destructive command matched at [from, to) of line n is named there in a role that runs
+ * nothing (see the file's comment). `match` is the matched text.
+ */
+export const notAnInstruction = (doc: Doc, n: number, from: number, to: number, match: string): boolean => {
+  const line = doc.split.lines[n - 1]!
+  const inCode = doc.md.inCode[n] === true
+  const block = inCode ? doc.md.codeBlocks.find((b) => b.startLine < n && n <= b.endLine) : undefined
+  if (badSample(doc, n, block)) return true
+  if (block !== undefined) {
+    if (programBlock(block)) return true
+    const above = doc.split.lines.slice(block.startLine, n - 1)
+    if (above.some((l) => DOWN_PART.test(l))) return true
+    return createdInBlock(doc, n, block, match)
+  }
+  return quotedSentence(line, from, to) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from)
+}
