@@ -150,3 +150,12 @@ describe("damage the blind samples hid: a backup named, a checksum of another fi
     expect(ids(review(bill("Do not delete, stop, resize or purchase anything.")))).toContain("SK-CONS-ALWAYS-NEVER")
   })
 })
+
+describe("SK-STRUCT-PROMISED: a section named in quotes, with where it is", () => {
+  const doc = (review: string) =>
+    `${FRONT}${TITLE}## Steps\n\n1. Run the script on the log.\n2. Review the output before it leaves the machine (see "Review" below).\n3. Share the redacted copy.\n\n${review}## Rules\n\n- Never overwrite the original log.\n`
+  it("(see \"Review\" below) with a Review section is a pointer that lands; with the heading gone it points at nothing", () => {
+    expect(ids(review(doc("## Review\n\n- Names in free text.\n- Customer numbers.\n\n")))).not.toContain("SK-STRUCT-PROMISED")
+    expect(ids(review(doc("- Names in free text.\n- Customer numbers.\n\n")))).toContain("SK-STRUCT-PROMISED")
+  })
+})

@@ -205,6 +205,9 @@ export interface Promised {
 const POINTER =
   /\b(?:(?:[Ss]ee|[Ff]ollow|[Rr]ead) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section(?: below)?|(?:[Ii]n|[Uu]nder|[Uu]se|[Cc]heck) (?:the )?["“]?([A-Z][\w /&-]{2,40}?)["”]? section (?:below|above))\b|\b(?:the|these) (steps|examples?|table|template|checklist|commands?|rules|format|shape|structure|layout|outline|skeleton) (?:below|that follows?)\b|\b(?:described|explained|covered|listed|shown|detailed|see) below\b/g
 
+/** A section named in quotes with where it is, without the word "section": `(see "Review" below)`. */
+const QUOTED_POINTER = /\b(?:[Ss]ee|[Ff]ollow|[Rr]ead|[Ii]n|[Uu]nder) (?:the )?["“]([A-Z][\w /&-]{2,40}?)["”] (?:below|above)\b/g
+
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
   const out: Array<Promised> = []
@@ -214,6 +217,10 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   // the section holding line n: from its heading (or the body's start) to the next heading
   const sectionAround = (n: number) => ({ start: [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine, end: headings.find((h) => h.line > n)?.line ?? lastLine + 1 })
   for (const [n, text] of doc.prose) {
+    for (const q of text.matchAll(QUOTED_POINTER)) {
+      const name = q[1]!.toLowerCase()
+      if (!headings.some((h) => plainText(h.text).toLowerCase().includes(name))) out.push({ line: n, what: `the "${q[1]!}" section` })
+    }
     POINTER.lastIndex = 0
     let m: RegExpExecArray | null
     while ((m = POINTER.exec(text)) !== null) {
