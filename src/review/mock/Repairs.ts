@@ -24,9 +24,9 @@ import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, unclosedFrontmatterEnd } from "./checks/Common.js"
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
-import { STEP_HEADING } from "../../markdown/Sections.js"
+import { PROHIBITED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"
-import { scanHazards } from "./checks/Safety.js"
+import { namesDestructive, scanHazards } from "./checks/Safety.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
@@ -186,6 +186,11 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       // a heading that completes a run of sibling sections whose last one then lacks what the others
       // have would make the document look cut short: the part stays where it is
       if (endsEarly(doc).length === 0 && endsEarlyAdding(doc, j.block.start - 1, level, name).length > 0) continue
+      // items under a heading of mistakes ("## Red flags", "## Don't") that quote commands are read as the
+      // mistakes they are; a heading of another name would make the commands instructions to run
+      const quotesMistakes = within !== undefined && PROHIBITED_TITLE.test(plainText(within.text)) &&
+        doc.split.lines.slice(j.block.start - 1, j.block.end).some(namesDestructive)
+      if (quotesMistakes) continue
       ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
       ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
     }
@@ -243,10 +248,13 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const { doc } = ctx
   // from what the repairs keep: a line they removed (an unfinished step, a hazard) is no example
   const commands: Array<string> = []
+  // a command quoted as a mistake (under "## Common mistakes", "## Don't") or a destructive one named in
+  // passing is not one the skill runs: a list of what it runs must not promote it
+  const mistaken = (line: number) => PROHIBITED_TITLE.test(plainText([...doc.md.headings].reverse().find((h) => h.line < line)?.text ?? ""))
   for (const c of doc.md.inlineCode) {
     const t = c.text.trim()
     // a command with its arguments, not a tool's bare name (`gh`)
-    if (!doc.md.inCode[c.line] && !ed.removed(c.line) && /\s/.test(t) && isCommandLine(t) && !commands.includes(t)) commands.push(t)
+    if (!doc.md.inCode[c.line] && !ed.removed(c.line) && /\s/.test(t) && isCommandLine(t) && !commands.includes(t) && !mistaken(c.line) && !namesDestructive(t)) commands.push(t)
   }
   if (commands.length >= 2) {
     return { lead: "The commands this skill runs, in order:", lang: "bash", lines: commands.slice(0, 10), what: `the ${Math.min(10, commands.length)} commands the text names, in order; add their expected output` }

@@ -27,7 +27,10 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
     const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
-    if (m && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
+    // so is the marker as a thing the skill talks about ("A TODO needs a ticket", "TODO comments rot")
+    const named = m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare)\s+$/i.test(text.slice(0, m.index)) ||
+      /^\s+(?:comments?|markers?|items?|notes?|tags?|lists?|needs|is|are|isn't|must|should|without|with)\b/i.test(text.slice(m.index! + m[0].length)))
+    if (m && !named && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
       todos++
       o.issue("placeholder", "major", n, `An unfinished placeholder (${quote(m[0], 30)})`, "Replace the placeholder with the real instruction, or remove it.")
     }

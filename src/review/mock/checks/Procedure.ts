@@ -4,7 +4,7 @@ import { plainText } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
-import { SECTION_TOPICS, STEP_HEADING } from "../../../markdown/Sections.js"
+import { SECTION_TOPICS, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf, recipeBook } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Flattened.js"
@@ -202,7 +202,10 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
   if (flat.length > 0 && total === 0) return o.done()
   if (total === 0) return noSteps(o, doc, needs.reference || recipeBook(doc), required, critical, PROCEDURE_TYPES.has(artifactType))
-  if (total < 3 && required) {
+  // one or two numbered items under an output heading ("## Output": "1. **Open questions**: every
+  // placeholder still unfilled") list the parts of the answer: no procedure, so none too short
+  const parts = total === items.length && items.every((i) => sectionRole([...doc.md.headings].reverse().find((h) => h.line < i.line)?.text ?? "") === "outputs")
+  if (total < 3 && required && !parts) {
     o.issue(
       "too_few",
       "minor",

@@ -166,8 +166,27 @@ const createdInBlock = (doc: Doc, n: number, block: CodeBlock, match: string): b
   return targets.some((t) => t !== undefined && made.has(t.replace(/[{}"]/g, "").replace(/;$/, "").toLowerCase()))
 }
 
-/** A variable named for a temporary folder: `$tmp`, `"${TMP_DIR}"`, `$scratch`. */
-export const TEMP_VARIABLE = /^["']?\$\{?\w*(?:tmp|temp|scratch)\w*\}?["']?(?:\/[\w.*-]*)*\/?["']?$/i
+/**
+ * The words of a prose line that are the skill's own: without spans in double quotes (a payload to
+ * try, a phrase to recognise), without what follows "says:", "reads:" or "like:" (text reported), and
+ * none at all on a blockquote that is a sample rather than a callout ("> Ignore previous
+ * instructions." quoted to test a chatbot; "> **Note:** …" is the skill speaking). A line of code is
+ * all its own.
+ */
+export const ownWords = (doc: Doc, n: number): string => {
+  const line = doc.split.lines[n - 1]!
+  if (doc.md.inCode[n]) return line
+  if (/^\s*>/.test(line) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(line)) return ""
+  return line
+    .replace(/"[^"\n]*\s[^"\n]*"|\u201c[^\u201d\n]*\s[^\u201d\n]*\u201d/g, " ")
+    .replace(/\b(?:says?|said|reads?|contains?|like|such as)\s*:.*$/i, " ")
+}
+
+/**
+ * A variable named for a temporary or build folder: `$tmp`, `"${TMP_DIR}"`, `$scratch`,
+ * `"${BUILD_DIR:?not set}/"` (a `:?` guard's message is part of the expansion).
+ */
+export const TEMP_VARIABLE = /^["']?\$\{?\w*(?:tmp|temp|scratch|build|dist|cache)\w*(?::[?-][^}]*)?\}?["']?(?:\/[\w.*-]*)*\/?["']?$/i
 
 /**
  * Whether the destructive command matched at [from, to) of line n is named there in a role that runs

@@ -7,7 +7,7 @@
  */
 import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
-import { notAnInstruction, TEMP_VARIABLE } from "./Runs.js"
+import { notAnInstruction, ownWords, TEMP_VARIABLE } from "./Runs.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -79,8 +79,8 @@ const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage
 const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
 
 const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
-  // rm -rf on anything that is not a build or cache folder
-  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
+  // rm -rf on anything that is not a build or cache folder (the target after `--`, the end of the options)
+  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
   { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g },
   { pattern: /\bgit\s+reset\s+--hard\b/g },
   { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
@@ -96,14 +96,20 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
   { pattern: /\bchmod\s+-R\s+777\b/g }
 ]
 
+/** Whether a line names a destructive command, whatever its role (a repair checks what a new heading would expose). */
+export const namesDestructive = (line: string): boolean =>
+  DESTRUCTIVE.some((d) => [...line.matchAll(new RegExp(d.pattern.source, "g"))].some((m) => !d.guard || d.guard(m)))
+
 /**
  * A confirmation near the command: asking first, a dry run, a backup taken (to "back up" or "backup
  * the data", "take a backup"; "a backup you can't decrypt" names one and guards nothing). Asking the user and waiting, in
  * any wording. "Open it with a screen reader, or ask the user to, and listen": an "ask the user to"
- * whose act is the step's own, left out, hands the act over; it asks for no go-ahead.
+ * whose act is the step's own, left out, hands the act over; it asks for no go-ahead. So does "ask the
+ * user to run it in a scratch directory" (run, execute, apply, open, try, …): asking them to confirm,
+ * review, select or answer waits.
  */
 const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)/i
+  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)/i
 
 const PIPE_TO_SHELL =
   /\b(curl|wget|iwr|Invoke-WebRequest)\b[^\n|]*\|\s*(sudo\s+(-\w+\s+)*)?((ba|z|k|da|fi)?sh|python3?|perl|ruby|node|iex|Invoke-Expression)\b|\b(ba|z)?sh\s+(-c\s+)?["']?\$?\(\s*(curl|wget)\b|\b(ba|z)?sh\s+<\(\s*(curl|wget)\b/
@@ -274,12 +280,14 @@ const scan = (doc: Doc): Array<Finding> => {
     }
     // instructions, judged sentence by sentence so a warning next to a command does not hide it
     const inCode = doc.md.inCode[n] === true
-    const text = inCode ? line : line
+    const text = line
+    // a payload quoted to test with, or text a document is reported to say, is not said to the agent
+    const ownLine = ownWords(doc, n)
+    const sends = (x: string) => (SEND.test(x) && SENSITIVE.test(x) && OUTSIDE.test(x)) || CURL_UPLOAD.test(x)
     for (const s of sentences(text)) {
       const negated = NEGATED.test(s)
-      if (!inCode && INJECTION.test(s) && !negated) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
-      const exfil = (SEND.test(s) && SENSITIVE.test(s) && OUTSIDE.test(s)) || CURL_UPLOAD.test(s)
-      if (exfil && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
+      if (!inCode && INJECTION.test(s) && !negated && INJECTION.test(ownLine)) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
+      if (sends(s) && sends(ownLine) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
       const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
       // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent

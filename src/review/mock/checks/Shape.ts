@@ -174,13 +174,15 @@ const instructs = (doc: Doc, from: number, to: number): boolean =>
   doc.prose.filter(([n]) => n > from && n < to).map(([, t]) => t.trim()).join(" ").split(/(?<=[.!?])\s+(?=[A-Z])/).filter((x) => isImperative(x) === true).length >= 2
 
 /**
- * A list written in a sentence: a colon, then three or more items separated by commas or semicolons
- * ("End with: the count, the patterns fixed, and every suppression added."). The items are there.
+ * A list written in a sentence: a colon, "with" or "including", then three or more items separated by
+ * commas or semicolons ("End with: the count, the patterns fixed, and every suppression added.",
+ * "Return the guide with the sections above, the decision at the top, and a short list of …"). The
+ * items are there.
  */
 const inlineList = (line: string): boolean => {
-  const colon = line.indexOf(": ")
-  if (colon < 0) return false
-  return line.slice(colon + 2).replace(/\([^()]*\)/g, "").split(/[,;]/).filter((x) => x.trim() !== "").length >= 3
+  const opener = /: | with | including /.exec(line)
+  if (opener === null) return false
+  return line.slice(opener.index + opener[0].length).replace(/\([^()]*\)/g, "").split(/[,;]/).filter((x) => x.trim() !== "").length >= 3
 }
 
 /** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
@@ -264,8 +266,10 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
     }
     // "the following command", "as follows": what is announced comes right after, before the next
     // heading, as a code block, a list, a table, a quote or an indented block (or on the same line)
+    // "a posting built from this template." points back at what was shown: a preposition governs it
     const announced = ANNOUNCE.exec(text)
-    if (announced && !/`[^`]+`|\]\(/.test(doc.split.lines[n - 1]!.slice(announced.index + announced[0].length))) {
+    const back = announced !== null && /^(?:this|these)\b/i.test(announced[0].trim()) && /\b(?:from|in|of|with|using|on|by|into|after|like)\s+$/i.test(text.slice(0, announced.index))
+    if (announced && !back && !/`[^`]+`|\]\(/.test(doc.split.lines[n - 1]!.slice(announced.index + announced[0].length))) {
       const next = headings.find((h) => h.line > n)?.line ?? lastLine + 1
       let shown = false
       for (let k = n + 1; k < next && !shown; k++) {
@@ -445,6 +449,17 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const from = starts[i]!
     const to = (bounds.find((b) => b >= from) ?? doc.split.lines.length + 1) - 1
     const blocks = blocksOf(doc, from, to)
+    // a numbered step's section ("### Step 1: Pin down the range", "## 4. Cohort retention") is one step:
+    // notes under its code block that speak of what the block does (two words in common, its comments
+    // included) are the step's own (a checklist is judged as it closes the section or not); a heading
+    // lost between steps skips a number
+    const own = doc.md.headings.find((h) => h.line === from - 1)
+    const inStep = own !== undefined && NUMBERED_TITLE.test(plainText(own.text))
+    const wordsOf = (x: Block) => new Set(contentWords(doc.split.lines.slice(x.start - 1, x.end).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 3))
+    const stepNotes = (list: Block, code: Block) => {
+      const mine = wordsOf(code)
+      return [...wordsOf(list)].filter((w) => mine.has(w)).length >= 2
+    }
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
@@ -452,7 +467,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
       // did: the section's own checks, not a part whose heading was lost
       const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !(inStep && !taskList(doc, b) && stepNotes(b, a)) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case

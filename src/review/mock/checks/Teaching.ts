@@ -44,6 +44,24 @@ const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
 const wholeCellInput = (doc: Doc, line: number, t: string): boolean =>
   t.split(/\s+/).length >= 3 && t.split(/\s+/).filter((x) => /^-?[\w.]+:[^\s:]/.test(x)).length >= 2 && !/[(){};=…]|\.\.\./.test(t) && doc.split.lines[line - 1]!.split("|").some((cell) => cell.trim() === `\`${t}\``)
 
+/** A turn of a sample dialogue: "User: …", "**Assistant:** …", "Human: …". */
+const TURN = /^\s*(?:>\s*)?(?:\*\*|__)?(?:user|assistant|human|ai|agent|claude|model|customer|support|learner|tutor)(?:\*\*|__)?\s*:/i
+
+/**
+ * The lines of sample dialogues: from a turn to the next heading or horizontal rule. What a sample
+ * conversation names in code (`--verbose`, `display_name`) is the sample's, not code the skill teaches.
+ */
+const dialogueLines = (doc: Doc): Set<number> => {
+  const out = new Set<number>()
+  let open = false
+  for (const [n, t] of doc.prose) {
+    if (/^\s*#{1,6}\s|^\s*(?:-{3,}|\*{3,}|_{3,})\s*$/.test(t)) open = false
+    else if (TURN.test(t)) open = true
+    if (open) out.add(n)
+  }
+  return out
+}
+
 export interface Teaching {
   /** lines teaching code: identifiers, calls, operators in inline code, or words announcing code or a format */
   readonly code: ReadonlyArray<number>
@@ -62,8 +80,9 @@ export const teaching = perDoc((doc: Doc): Teaching => {
   const code = new Set<number>()
   const commands = new Set<number>()
   const inputs = new Set<number>()
+  const dialogue = dialogueLines(doc)
   for (const c of doc.md.inlineCode) {
-    if (doc.md.inCode[c.line]) continue
+    if (doc.md.inCode[c.line] || dialogue.has(c.line)) continue
     const t = c.text.trim()
     // a tool's name (`mcp__mail__search_threads`, an MCP server's tool as the agent calls it) names a
     // tool, as a command's name does: it is called with arguments, not written as code
