@@ -224,3 +224,15 @@ describe("the apply after a lost heading: quoted mistakes stay mistakes", () => 
     expect(applied.overallScore).toBeGreaterThanOrEqual(r.overallScore)
   })
 })
+
+describe("SK-SAFE-DESTRUCTIVE: a prune that asks by itself, a folder named for a cache", () => {
+  it("`docker system prune` without -f asks \"Are you sure?\" itself; with -f nothing asks", () => {
+    expect(destructive("## Free disk space\n\n```bash\ndocker system prune --filter \"until=24h\"\n```\n")).toBe(false)
+    expect(destructive("## Free disk space\n\n```bash\ndocker system prune -af --filter \"until=24h\"\n```\n")).toBe(true)
+  })
+
+  it("npm's `~/.npm/_cacache` is a cache the next install refills; `~/.npm/projects` is not", () => {
+    expect(destructive("## Free disk space\n\n```bash\nrm -rf ~/.npm/_cacache\n```\n")).toBe(false)
+    expect(destructive("## Free disk space\n\n```bash\nrm -rf ~/.npm/projects\n```\n")).toBe(true)
+  })
+})

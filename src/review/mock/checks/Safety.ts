@@ -71,9 +71,10 @@ const CURL_UPLOAD = /\b(curl|wget)\b[^\n]*(-d\s*@|--data(-binary)?\s*@|-F\s*\S*=
  * A folder that holds only what a build or a package manager regenerates: build output, caches, temp
  * files, and the package managers' download caches and index lists (`rm -rf /var/lib/apt/lists/*` at
  * the end of a Dockerfile's `RUN apt-get install`, `~/.cache/pip`), which the next `update` refetches,
- * and the IDEs' build caches (Xcode's `DerivedData`, `~/Library/Caches/…`, Gradle's `caches`).
+ * the IDEs' build caches (Xcode's `DerivedData`) and any folder named for a cache (`~/Library/Caches/…`,
+ * Gradle's `caches`, npm's `~/.npm/_cacache`).
  */
-const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+|\/var\/lib\/apt\/lists|\/var\/cache\/(?:apt|apk|yum|dnf)|(?:~|\/root|\$\{?HOME\}?)\/\.cache(?:\/[\w.-]+)?|(?:[\w.~$\{\}-]+\/)*(?:DerivedData|Caches|\.gradle\/caches))(\/[\w.*-]*)*\/?["']?$/
+const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage|\.cache|\.next|\.nuxt|\.turbo|\.parcel-cache|__pycache__|\.pytest_cache|\.mypy_cache|\.venv|venv|tmp|\.tmp|\/tmp\/[\w.-]+|\$\{?TMPDIR\}?\/[\w.-]+|\/var\/lib\/apt\/lists|\/var\/cache\/(?:apt|apk|yum|dnf)|(?:~|\/root|\$\{?HOME\}?)\/\.cache(?:\/[\w.-]+)?|(?:[\w.~$\{\}-]+\/)*(?:DerivedData|[\w.-]*[Cc]ache[\w.-]*))(\/[\w.*-]*)*\/?["']?$/
 
 /** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
 const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
@@ -90,7 +91,8 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
   { pattern: /\bDELETE\s+FROM\s+[\w."`]+\s*(;|$)/gm },
   { pattern: /\bterraform\s+destroy\b/g },
   { pattern: /\bkubectl\s+delete\s+(ns|namespace|all|--all|pv|pvc)\b/g },
-  { pattern: /\bdocker\s+(system|volume)\s+prune\b/g },
+  // without -f, docker asks "Are you sure you want to continue? [y/N]" itself
+  { pattern: /\bdocker\s+(system|volume)\s+prune\b/g, guard: (m) => /^[^|;&\n]*\s(?:-[a-z]*f[a-z]*|--force)\b/.test(m.input.slice(m.index + m[0].length)) },
   { pattern: /\bmkfs(\.\w+)?\s/g },
   { pattern: /\bdd\s+if=[^\n]*\bof=\/dev\//g },
   { pattern: /\bchmod\s+-R\s+777\b/g }
