@@ -22,7 +22,7 @@ import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
-import { type CheckContext, unclosedFrontmatterEnd } from "./checks/Common.js"
+import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
 import { PROHIBITED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"
@@ -177,7 +177,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     for (const j of runTogether(doc)) {
       // the lost heading was a sibling of the section the part sits in: a top-level heading there would
       // take the section's later subsections as its own
-      const within = [...doc.md.headings].reverse().find((h) => h.line < j.block.start)
+      const within = headingAbove(doc, j.block.start)
       const level = within === undefined ? top : Math.max(top, within.level)
       const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
       const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
@@ -250,7 +250,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const commands: Array<string> = []
   // a command quoted as a mistake (under "## Common mistakes", "## Don't") or a destructive one named in
   // passing is not one the skill runs: a list of what it runs must not promote it
-  const mistaken = (line: number) => PROHIBITED_TITLE.test(plainText([...doc.md.headings].reverse().find((h) => h.line < line)?.text ?? ""))
+  const mistaken = (line: number) => PROHIBITED_TITLE.test(plainText(headingAbove(doc, line)?.text ?? ""))
   for (const c of doc.md.inlineCode) {
     const t = c.text.trim()
     // a command with its arguments, not a tool's bare name (`gh`)

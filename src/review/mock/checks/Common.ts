@@ -113,6 +113,9 @@ export const proseMatches = (doc: Doc, re: RegExp): Array<number> =>
 const withoutEmoji = (text: string): string => text.replace(/[\p{Extended_Pictographic}\uFE0F\u200D]/gu, "").trim()
 export const headingMatches = (doc: Doc, re: RegExp) => doc.md.headings.filter((h) => re.test(withoutEmoji(h.text)))
 
+/** The heading a line sits under: the last one above it (none before the first heading). */
+export const headingAbove = (doc: Doc, line: number) => [...doc.md.headings].reverse().find((h) => h.line < line)
+
 /** The line after the section under `heading`, its subsections included: the next heading of its level or above. */
 export const sectionEnd = (doc: Doc, heading: { readonly line: number; readonly level: number }): number =>
   doc.md.headings.find((x) => x.line > heading.line && x.level <= heading.level)?.line ?? doc.split.lines.length + 1

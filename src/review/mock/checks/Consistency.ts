@@ -14,7 +14,7 @@
 import { getField } from "../../../markdown/Frontmatter.js"
 import { plainText } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
-import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
 import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
@@ -170,7 +170,7 @@ const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<St
   const sa = support(a)
   const sb = support(b)
   if (sa !== sb) return sa > sb ? a : b
-  const sectionOf = (s: Statement) => [...doc.md.headings].reverse().find((h) => h.line < s.line)?.text ?? ""
+  const sectionOf = (s: Statement) => headingAbove(doc, s.line)?.text ?? ""
   const ra = RULE_STATEMENTS_TITLE.test(sectionOf(a))
   const rb = RULE_STATEMENTS_TITLE.test(sectionOf(b))
   if (ra !== rb) return ra ? a : b

@@ -127,8 +127,8 @@ const paragraphs = (doc: Doc): Array<readonly [number, string]> => {
 }
 
 /** A paragraph of four sentences or more, each an instruction: a procedure written as prose. */
-const imperativeParagraph = (doc: Doc): boolean => {
-  return paragraphs(doc).some(([, t]) => {
+const imperativeParagraph = (paras: ReadonlyArray<readonly [number, string]>): boolean => {
+  return paras.some(([, t]) => {
     const sentences = t.split(/(?<=[.!?])\s+(?=[A-Z])/)
     return sentences.length >= 4 && sentences.filter((x) => isImperative(x.replace(/^(?:then|next|finally),?\s+/i, "")) === true).length >= 4
   })
@@ -307,7 +307,8 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const checklist = doc.md.listItems.filter((i) => !i.ordered && /^\[[ xX]\]\s/.test(i.text)).length
   // first/then/finally in one paragraph, or three paragraphs that each open with the next move
   const openers = doc.prose.filter(([n, t]) => (lines[n - 2] ?? "").trim() === "" && OPENS_STEP.test(t)).length
-  const prose = openers >= 3 || paragraphs(doc).some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
+  const paras = paragraphs(doc)
+  const prose = openers >= 3 || paras.some(([, t]) => (t.match(SEQUENCE) ?? []).length >= 3)
   const actions = actionSections(headings)
   const tables = stepTables(doc)
   const table = tables.reduce((n, t) => n + t.rows, 0)
@@ -315,7 +316,7 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const entries = labelledEntries(doc)
   const steps: StepForms = {
     items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist,
-    prose: prose || imperativeParagraph(doc), actions, table, tree, entries
+    prose: prose || imperativeParagraph(paras), actions, table, tree, entries
   }
 
   const procedure = mainProcedure(doc, lists, headings, stepHeadings, tables)

@@ -9,7 +9,7 @@ import { explicitCheck, FAILURE_LINE, needsOf, recipeBook } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Flattened.js"
 import { isNounPhrase } from "./Words.js"
-import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, quote } from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingMatches, Out, proseMatches, quote } from "./Common.js"
 
 // ---------------------------------------------------------------- steps
 
@@ -204,7 +204,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   if (total === 0) return noSteps(o, doc, needs.reference || recipeBook(doc), required, critical, PROCEDURE_TYPES.has(artifactType))
   // one or two numbered items under an output heading ("## Output": "1. **Open questions**: every
   // placeholder still unfilled") list the parts of the answer: no procedure, so none too short
-  const parts = total === items.length && items.every((i) => sectionRole([...doc.md.headings].reverse().find((h) => h.line < i.line)?.text ?? "") === "outputs")
+  const parts = total === items.length && items.every((i) => sectionRole(headingAbove(doc, i.line)?.text ?? "") === "outputs")
   if (total < 3 && required && !parts) {
     o.issue(
       "too_few",

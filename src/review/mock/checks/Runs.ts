@@ -8,9 +8,10 @@
 import type { CodeBlock } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
+import { headingAbove } from "./Common.js"
 
 /** Words that tell somebody to run what follows. */
-export const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
+const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
 
 /** The sentence holding a prose command, up to it (inline code before it masked). */
 const sentenceBefore = (line: string, at: number): string => {
@@ -41,9 +42,6 @@ const quotedSentence = (line: string, from: number, to: number): boolean => {
   }
   return false
 }
-
-/** The heading a line sits under (none before the first heading). */
-const headingAbove = (doc: Doc, n: number) => [...doc.md.headings].reverse().find((h) => h.line < n)
 
 /**
  * A list item in a section whose heading says its items are what not to do (PROHIBITED_TITLE) that
@@ -177,10 +175,11 @@ export const ownWords = (doc: Doc, n: number): string => {
   const line = doc.split.lines[n - 1]!
   if (doc.md.inCode[n]) return line
   if (/^\s*>/.test(line) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(line)) return ""
-  return line
-    .replace(/"[^"\n]*\s[^"\n]*"|\u201c[^\u201d\n]*\s[^\u201d\n]*\u201d/g, " ")
-    .replace(/\b(?:says?|said|reads?|contains?|like|such as)\s*:.*$/i, " ")
+  return withoutQuotes(line).replace(/\b(?:says?|said|reads?|contains?|like|such as)\s*:.*$/i, " ")
 }
+
+/** A text without its spans in double quotes of two words or more (straight or curly): somebody else's words. */
+export const withoutQuotes = (text: string): string => text.replace(/"[^"\n]*\s[^"\n]*"|\u201c[^\u201d\n]*\s[^\u201d\n]*\u201d/g, " ")
 
 /**
  * A variable named for a temporary or build folder: `$tmp`, `"${TMP_DIR}"`, `$scratch`,

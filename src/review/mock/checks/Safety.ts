@@ -6,8 +6,8 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
-import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
-import { notAnInstruction, ownWords, TEMP_VARIABLE } from "./Runs.js"
+import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
+import { notAnInstruction, ownWords, TEMP_VARIABLE, withoutQuotes } from "./Runs.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -100,7 +100,7 @@ const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m
 
 /** Whether a line names a destructive command, whatever its role (a repair checks what a new heading would expose). */
 export const namesDestructive = (line: string): boolean =>
-  DESTRUCTIVE.some((d) => [...line.matchAll(new RegExp(d.pattern.source, "g"))].some((m) => !d.guard || d.guard(m)))
+  DESTRUCTIVE.some((d) => [...line.matchAll(d.pattern)].some((m) => !d.guard || d.guard(m)))
 
 /**
  * A confirmation near the command: asking first, a dry run, a backup taken (to "back up" or "backup
@@ -195,7 +195,7 @@ const NEGATED_CONFIRMATION = /\b(never|do not|don't|without|no need to|skip(ping
  */
 const confirmedAbove = (doc: Doc, line: number): boolean => {
   const lines = doc.split.lines
-  const sectionStart = [...doc.md.headings].reverse().find((h) => h.line < line)?.line ?? doc.md.bodyStartLine
+  const sectionStart = headingAbove(doc, line)?.line ?? doc.md.bodyStartLine
   const own = doc.md.listItems.filter((i) => i.line <= line && !doc.md.inCode[i.line]).at(-1)
   let steps = 0
   for (let k = line - 1; k > sectionStart; k--) {
@@ -282,18 +282,17 @@ const scan = (doc: Doc): Array<Finding> => {
     }
     // instructions, judged sentence by sentence so a warning next to a command does not hide it
     const inCode = doc.md.inCode[n] === true
-    const text = line
     // a payload quoted to test with, or text a document is reported to say, is not said to the agent
     const ownLine = ownWords(doc, n)
     const sends = (x: string) => (SEND.test(x) && SENSITIVE.test(x) && OUTSIDE.test(x)) || CURL_UPLOAD.test(x)
-    for (const s of sentences(text)) {
+    for (const s of sentences(line)) {
       const negated = NEGATED.test(s)
       if (!inCode && INJECTION.test(s) && !negated && INJECTION.test(ownLine)) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
       if (sends(s) && sends(ownLine) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
       const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
       // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent
-      const own = s.replace(/"[^"\n]*\s[^"\n]*"|\u201c[^\u201d\n]*\s[^\u201d\n]*\u201d/g, " ")
+      const own = withoutQuotes(s)
       const pushes = !negated && UNBOUNDED.some((re) => re.test(own)) && AGENT_DIRECTED.test(own) && !DESCRIBES.test(own)
       if (!inCode && !bounded && (NEVER_STOP.test(own) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })

@@ -12,6 +12,7 @@ import { perDoc } from "../../../markdown/PerDoc.js"
 import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { contentWords } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
+import { headingAbove } from "./Common.js"
 
 // ---------------------------------------------------------------- cut short
 
@@ -217,7 +218,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
   const lastLine = doc.split.lines.length
   const leadIns = emptyLeadIns(doc)
   // the section holding line n: from its heading (or the body's start) to the next heading
-  const sectionAround = (n: number) => ({ start: [...headings].reverse().find((h) => h.line < n)?.line ?? doc.md.bodyStartLine, end: headings.find((h) => h.line > n)?.line ?? lastLine + 1 })
+  const sectionAround = (n: number) => ({ start: headingAbove(doc, n)?.line ?? doc.md.bodyStartLine, end: headings.find((h) => h.line > n)?.line ?? lastLine + 1 })
   for (const [n, text] of doc.prose) {
     for (const q of text.matchAll(QUOTED_POINTER)) {
       const name = q[1]!.toLowerCase()
@@ -323,7 +324,7 @@ export const emptyLeadIns = perDoc((doc: Doc): Map<number, string> => {
   const lines = doc.split.lines
   const headingAt = new Map(doc.md.headings.map((h) => [h.line, h] as const))
   const itemAt = new Map(doc.md.listItems.map((i) => [i.line, i] as const))
-  const sectionLevel = (n: number) => [...doc.md.headings].reverse().find((h) => h.line < n)?.level ?? 0
+  const sectionLevel = (n: number) => headingAbove(doc, n)?.level ?? 0
   for (const [n] of doc.prose) {
     // the line as written: a colon inside code at its end ("- `name:`") is code, not a lead-in
     const text = lines[n - 1]!
