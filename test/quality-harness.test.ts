@@ -25,7 +25,7 @@ describe("quality samples", () => {
     expect(fm.closed).toBe(true)
     expect(fm.issues).toEqual([])
     expect(fm.fields.find((f) => f.key === "name")?.value).toBe(folder)
-    expect(fm.fields.find((f) => f.key === "description")?.value).toMatch(/\bUse (?:it )?(?:when(?:ever)?|at|for|before|after)\b/)
+    expect(fm.fields.find((f) => f.key === "description")?.value).toMatch(/\bUse (?:it )?(?:when(?:ever)?|while|during|if|at|for|before|after)\b/)
     const lines = md.split("\n").length
     expect(lines).toBeGreaterThanOrEqual(15)
     expect(lines).toBeLessThanOrEqual(450)

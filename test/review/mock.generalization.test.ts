@@ -72,7 +72,7 @@ describe("example tags (<example>, <good>/<bad>) are samples, read like a code b
 
 describe("SK-STRUCT-NO-SECTIONS: sections written as XML tags are sections", () => {
   // a body over 40 lines: a shorter one reads whole and needs no sections at all
-  const NOTES = [1, 2, 3, 4, 5].flatMap((part) => ["Group the changes by label.", "Name the pull request of each change.", "Leave out reverted changes.", "Keep each line under 100 characters.", "Put breaking changes first.", "Link the migration guide when there is one.", "Thank first-time contributors by name.", "Date the notes in UTC."].map((l) => `${l} (part ${part})\n`)).join("")
+  const NOTES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].flatMap((part) => ["Group the changes by label.", "Name the pull request of each change.", "Leave out reverted changes.", "Keep each line under 100 characters.", "Put breaking changes first.", "Link the migration guide when there is one.", "Thank first-time contributors by name.", "Date the notes in UTC."].map((l) => `${l} (part ${part})\n`)).join("")
   const body = (open: (t: string) => string, close: (t: string) => string) =>
     `${FRONT}# Release Notes\n\n${open("instructions")}\nList the merged pull requests with \`gh pr list --state merged\` and write one line per change.\n${NOTES}${close("instructions")}\n\n${open("rules")}\nNever include internal-only changes.\n${close("rules")}\n`
 

@@ -114,9 +114,11 @@ describe("SK-STRUCT-NO-SECTIONS: a skill short enough to read whole", () => {
     `${FRONT}# Cloud Bill Review\n\nExplain the bill first, then suggest savings.\n\n` +
     Array.from({ length: lines }, (_, i) => `${i + 1}. Check line item ${i + 1} of the export against last month and note the change.`).join("\n") +
     "\n"
-  it("a title over a 30-line procedure needs no sections; 45 lines under one title do", () => {
+  // the eleventh round raised the bar: 47-, 60- and 74-line skills under one title read whole (quality.md)
+  it("a title over a 30- or 70-line procedure needs no sections; 90 lines under one title do", () => {
     expect(ids(review(body(30)))).not.toContain("SK-STRUCT-NO-SECTIONS")
-    expect(ids(review(body(45)))).toContain("SK-STRUCT-NO-SECTIONS")
+    expect(ids(review(body(70)))).not.toContain("SK-STRUCT-NO-SECTIONS")
+    expect(ids(review(body(90)))).toContain("SK-STRUCT-NO-SECTIONS")
   })
 })
 

@@ -183,17 +183,17 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       o.deduct(10, "several top-level headings")
     }
     // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections;
-    // a body of 40 lines or fewer fits on one screen and reads whole (a short procedure and its rules under
-    // the title): sections would add headings, not structure
-    if (!hs.some((h) => h.level === 2) && (bodyLines > 60 || (wantsTitle && bodyLines > 40)) && xmlSections(doc) < 2) {
+    // a body of 80 lines or fewer reads whole (a short procedure, its rules and a sample under the title;
+    // blind authors wrote 47-, 60- and 74-line skills so, all clear): sections would add headings, not structure
+    if (!hs.some((h) => h.level === 2) && bodyLines > 80 && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",
         bodyStart(doc),
-        bodyLines > 60 ? "A long document without '## ' sections" : "No '## ' sections",
+        "A long document without '## ' sections",
         "Group the content into '## ' sections (e.g. Overview, Steps, Examples, Rules)."
       )
-      o.deduct(bodyLines > 60 ? 15 : 20, "no sections")
+      o.deduct(15, "no sections")
     }
     headingLevels(o, doc)
   }

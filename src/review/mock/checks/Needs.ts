@@ -137,8 +137,18 @@ const imperativeParagraph = (paras: ReadonlyArray<readonly [number, string]>): b
 /** A paragraph that opens with the next move of a procedure written as prose ("First, …", "Start by …", "Then …"). */
 const OPENS_STEP = /^\s*(?:first|second|third|then|next|after that|afterwards|finally|lastly|start by|begin by|to start|to begin)\b/i
 
-/** An action heading: an imperative verb and its object ("Register the runner"), not a title-case topic. */
-const isActionHeading = (text: string): boolean => isImperative(text) === true && /^\S+\s+(?:[a-z]|the\b|a\b|an\b)/.test(text)
+/** Nouns that end in "ing" ("String formatting rules") and a gerund used as a subject ("Caching is …"). */
+const NOT_GERUND = /^(?:\w*(?:thing|string|spring|morning|evening|ceiling|building|clothing|meaning|setting|warning|pricing|wording|heading|padding|ring|king|wing)s?\b|\w+ing\s+(?:is|are|was|and|or|vs\.?|in|on|with|for)\b)/i
+
+/**
+ * An action heading: an imperative verb and its object ("Register the runner"), the same as a gerund
+ * ("Writing the summary", "Spotting injected instructions") or a "How to" ("How to read a page");
+ * not a title-case topic.
+ */
+const isActionHeading = (text: string): boolean =>
+  (isImperative(text) === true && /^\S+\s+(?:[a-z]|the\b|a\b|an\b)/.test(text)) ||
+  (/^[A-Za-z]{3,}ing\s+(?:the|a|an|your|each|every|[a-z]+)\s+[a-z]/.test(text) && !NOT_GERUND.test(text)) ||
+  /^how to\s+[a-z]+\s+\S/i.test(text)
 
 /**
  * Sections headed by actions: three or more sibling headings (one parent, one level) that each name an

@@ -8,19 +8,47 @@
 import type { CodeBlock } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
+import { perDoc } from "../../../markdown/PerDoc.js"
+import { isImperative } from "../../../markdown/Instructions.js"
 import { headingAbove } from "./Common.js"
+import { listItemUnits, paragraphs } from "./Repeats.js"
 
 /** Words that tell somebody to run what follows. */
 const RUNS = /\b(run|runs|execute|use|type|call|invoke|then|try)\b/i
 
-/** The sentence holding a prose command, up to it (inline code before it masked). */
-const sentenceBefore = (line: string, at: number): string => {
-  const upTo = line.slice(0, at)
+/** The paragraph or list item (continuation lines included) each prose line belongs to, by line. */
+const proseUnits = perDoc((doc: Doc) => {
+  const byLine = new Map<number, { readonly start: number; readonly end: number }>()
+  for (const u of [...paragraphs(doc), ...listItemUnits(doc)]) for (let n = u.start; n <= u.end; n++) byLine.set(n, u)
+  return byLine
+})
+
+/**
+ * The sentence holding a prose command at [from, to) of line n, read across the hard-wrapped lines
+ * of its paragraph or list item as it renders: `before` up to the command (inline code masked, and
+ * the code span holding the command cut off), `whole` the full sentence.
+ */
+export const proseSentence = (doc: Doc, n: number, from: number, to: number): { readonly before: string; readonly whole: string } => {
+  const lines = doc.split.lines
+  const unit = proseUnits(doc).get(n) ?? { start: n, end: n }
+  const above = lines.slice(unit.start - 1, n - 1).map((l) => l.trim()).join(" ")
+  const below = lines.slice(n, unit.end).map((l) => l.trim()).join(" ")
+  const line = lines[n - 1]!
+  const upTo = `${above} ${line.slice(0, from).trimStart()}`
   // the inline code holding the command (`RUN rm -rf …`) is the quoted text, not an instruction around it
   const open = (upTo.match(/`/g) ?? []).length % 2 === 1 ? upTo.lastIndexOf("`") : upTo.length
-  const before = upTo.slice(0, open).replace(/`[^`]*`/g, " ")
-  return before.split(/(?<=[.!?:])\s+/).at(-1) ?? before
+  const masked = upTo.slice(0, open).replace(/`[^`]*`/g, " x ")
+  const before = masked.split(/(?<=[.!?:])\s+/).at(-1) ?? masked
+  // after the command: past the end of the code span holding it, if any
+  const inSpan = (line.slice(0, from).match(/`/g) ?? []).length % 2 === 1 && line[to - 1] !== "`"
+  const after = inSpan && line.indexOf("`", to) >= 0 ? line.slice(line.indexOf("`", to) + 1) : line.slice(to)
+  const rest = `${after} ${below}`.replace(/`[^`]*`/g, " x ")
+  const end = /[.!?](?:\s|$)/.exec(rest)
+  return { before, whole: `${before} ${line.slice(from, to)} ${end ? rest.slice(0, end.index + 1) : rest}` }
 }
+
+/** The sentence holding a prose command, up to it. */
+const sentenceBefore = (doc: Doc, n: number, at: number): string => proseSentence(doc, n, at, at).before
 
 /**
  * Whether a command on a prose line sits inside a quotation of someone's words: a double-quoted span
@@ -52,13 +80,56 @@ const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean =
   if (!doc.md.listItems.some((i) => i.line === n)) return false
   const heading = headingAbove(doc, n)
   if (!heading || !PROHIBITED_TITLE.test(heading.text)) return false
-  // an imperative to run it is an instruction even there
-  return !RUNS.test(sentenceBefore(line, at))
+  // under a heading that is itself the negation ("## Do not", "## Never"), an item opening on its verb
+  // completes it: "- Use `terraform destroy -auto-approve`." reads "do not use it"
+  const before = sentenceBefore(doc, n, at).replace(/^\s*[-*+]\s+/, "").trim()
+  if (NEGATION_TITLE.test(heading.text) && before.split(/\s+/).length <= 2) return true
+  // an imperative to run it is an instruction even there ("If the push is rejected, run `git push -f`")
+  return !RUNS.test(before)
+}
+
+/**
+ * Whether a prose sentence tells the agent to run the command it names: a word that runs it ("run",
+ * "use", "then"), an imperative clause it completes ("delete the cache with `rm -rf …`"), "you can /
+ * should", or nothing before it at all (a step or a lead-in's colon opening on the command). Any other
+ * sentence names the command for what it is: a hazard, a thing people do, what another command turns
+ * into.
+ */
+const toldToRun = (doc: Doc, n: number, at: number): boolean => {
+  const before = sentenceBefore(doc, n, at)
+    .replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/, "")
+    .replace(/^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s*:?\s*/, "")
+    .trim()
+  // nothing before it, a lead-in's colon, or a condition's comma ("If it is stale, `rm -rf …` and retry"): it opens the clause
+  if (before === "" || /[:,]$/.test(before) || RUNS.test(before)) return true
+  // the means of an action ("force-push with `…`", "by executing `…`"), or the fix it is ("the fix is `…`")
+  if (/\b(?:with|using|via|by (?:running|executing|typing|calling))\s*$/i.test(before)) return true
+  if (/\b(?:fix|solution|answer|remedy|workaround|cure|next step|last resort)\s+(?:is|was)\s*$/i.test(before)) return true
+  if (/\byou(?:'ll)?\s+(?:can|could|should|must|may|might|need to|have to|will|want to)\b/i.test(before)) return true
+  const clause = before.split(/,\s+|;\s+|\s+(?:and|or|then)\s+/).at(-1) ?? before
+  return isImperative(before) === true || isImperative(clause) === true
+}
+
+/** A heading that is a bare prohibition, its list the things prohibited. */
+const NEGATION_TITLE = /^\W*(?:do not|don'?t|never|must not|avoid|what not to do|things to (?:never do|avoid))\W*(?:do)?\W*$/i
+
+/**
+ * A command named as the road not taken ("re-plan rather than running `terraform destroy`", "instead
+ * of `rm -rf`"), as what something else turns into ("`rm -rf $(DIR)/` becomes `rm -rf /`"), or as
+ * what other people do ("exactly when people run `rm -rf /var/log/*` and make it worse"): the
+ * sentence names it and tells the agent to do something else, or nothing.
+ */
+const NOT_TAKEN = /\b(?:rather than|instead of|in place of|becomes?|turns? into|expands? to)\s+(?:(?:running|using|calling|typing|doing|reaching for)\s+)?(?:an?\s+|the\s+)?$/i
+const OTHERS_RUN =
+  /\b(?:people|someone|somebody|others|(?:many|most|some) (?:users|teams|people|developers)|users|teams|developers|engineers|admins|newcomers|beginners)\s+(?:(?:often|usually|sometimes|always|typically|tend to|will|would|then|just|still)\s+)?(?:run|type|use|reach for|try|paste|fire off)\s*$/i
+const notTaken = (doc: Doc, n: number, at: number): boolean => {
+  const before = sentenceBefore(doc, n, at)
+  return NOT_TAKEN.test(before) || OTHERS_RUN.test(before)
 }
 
 /** What a command does, said right after it: it is the sentence's subject ("`git reset --hard` discards …"). */
 const ITS_EFFECT =
-  /^\s*(?:(?:would|will|can|could|may|might|also|only|then|permanently|silently|irreversibly|quietly)\s+)*(?:discards?|deletes?|removes?|erases?|overwrites?|destroys?|wipes?|drops?|throws?|rewrites?|resets?|loses?|clears?|purges?|kills?|empties|is|are|was|does|did|has|makes?|leaves?|forces?|bypasses?|affects?|touches|cannot|can't|won't)\b/i
+  /^\s*(?:(?:would|will|can|could|may|might|also|only|then|permanently|silently|irreversibly|quietly)\s+)*(?:discards?|deletes?|removes?|erases?|overwrites?|destroys?|wipes?|drops?|throws?|rewrites?|resets?|loses?|clears?|purges?|kills?|empties|is|are|was|does|did|has|makes?|leaves?|forces?|bypasses?|affects?|touches|becomes?|expands?|turns?|cannot|can't|won't)\b/i
 
 /**
  * A command named in prose as the subject of what it does ("`git reset --hard` discards uncommitted
@@ -67,10 +138,11 @@ const ITS_EFFECT =
  * when it opens a numbered step ("3. `rm -rf build` removes the old output" is the step).
  */
 const describedCommand = (doc: Doc, n: number, line: string, from: number, to: number): boolean => {
-  const close = line.indexOf("`", to)
+  // a match may take in the closing backtick of its code span
+  const close = line[to - 1] === "`" ? to - 1 : line.indexOf("`", to)
   if (close < 0 || (line.slice(0, from).match(/`/g) ?? []).length % 2 === 0) return false
   if (!ITS_EFFECT.test(line.slice(close + 1))) return false
-  if (RUNS.test(sentenceBefore(line, from))) return false
+  if (RUNS.test(sentenceBefore(doc, n, from))) return false
   const step = doc.md.listItems.find((i) => i.line === n && i.ordered)
   return step === undefined || !/^\s*`/.test(step.text)
 }
@@ -202,5 +274,5 @@ export const notAnInstruction = (doc: Doc, n: number, from: number, to: number, 
     if (above.some((l) => DOWN_PART.test(l))) return true
     return createdInBlock(doc, n, block, match)
   }
-  return quotedSentence(line, from, to) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from)
+  return quotedSentence(line, from, to) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from) || notTaken(doc, n, from) || (!/^\s*\|/.test(line) && !toldToRun(doc, n, from))
 }

@@ -450,16 +450,24 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const from = starts[i]!
     const to = (bounds.find((b) => b >= from) ?? doc.split.lines.length + 1) - 1
     const blocks = blocksOf(doc, from, to)
-    // a numbered step's section ("### Step 1: Pin down the range", "## 4. Cohort retention") is one step:
-    // notes under its code block that speak of what the block does (two words in common, its comments
-    // included) are the step's own (a checklist is judged as it closes the section or not); a heading
-    // lost between steps skips a number
+    // a numbered step's section ("### Step 1: Pin down the range", "## 4. Cohort retention") is one step,
+    // and a section that opens with its code block is about that code: notes under the block that speak
+    // of what it does (two words in common, its comments included) are the section's own (a checklist is
+    // judged as it closes the section or not); a heading lost between steps skips a number
     const own = doc.md.headings.find((h) => h.line === from - 1)
     const inStep = own !== undefined && NUMBERED_TITLE.test(plainText(own.text))
     const wordsOf = (x: Block) => new Set(contentWords(doc.split.lines.slice(x.start - 1, x.end).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 3))
-    const stepNotes = (list: Block, code: Block) => {
+    const shared = (list: Block, code: Block) => {
       const mine = wordsOf(code)
-      return [...wordsOf(list)].filter((w) => mine.has(w)).length >= 2
+      return [...wordsOf(list)].filter((w) => mine.has(w)).length
+    }
+    const stepNotes = (list: Block, code: Block) => shared(list, code) >= 2
+    // a list of bold-labelled items right under a block, naming something in it, spells out its parts
+    // or its outcomes ("- **Subject:** imperative mood …" under a sample commit message, "- **No
+    // migrations**: go ahead." under the command that lists them)
+    const labelledNotes = (list: Block, code: Block) => {
+      const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+      return items.length >= 2 && items.every((i) => /^(\*\*|__)[^*_]{1,60}\1/.test(i.text)) && shared(list, code) >= 1
     }
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
@@ -468,7 +476,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
       // did: the section's own checks, not a part whose heading was lost
       const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !(inStep && !taskList(doc, b) && stepNotes(b, a)) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !((inStep || k === 1) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case

@@ -32,6 +32,13 @@ const quotedMessage = (t: string): boolean => {
     !tokens.some((x) => /^[A-Z]{2,}$/.test(x))
 }
 
+/**
+ * A bracketed marker written into a document as it is (`[chart: weekly error rate, Jan–Apr]`, `[TODO:
+ * Q1 churn figure from finance]`): a label, a colon and words, a placeholder the skill has the agent
+ * leave in its text, not code.
+ */
+const MARKER = /^\[[A-Za-z][\w -]{0,20}:\s+[^\]]*\s[^\]]*\]$/
+
 /** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
 const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
 
@@ -89,7 +96,7 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     if (MCP_TOOL.test(t)) continue
     // a message a tool prints, quoted to be matched (`error[E0432]: unresolved import`, `linking with cc
     // failed`): words, not code being taught
-    if (quotedMessage(t)) continue
+    if (quotedMessage(t) || MARKER.test(t)) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
     else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
