@@ -20,6 +20,7 @@ import { hedges } from "./checks/Hedges.js"
 import { headingGaps, numberedHeadingRuns } from "./checks/Procedure.js"
 import { createdOrPlaceholder } from "./checks/References.js"
 import { unmarkedHeadings } from "./checks/Shape.js"
+import { xmlSections } from "./checks/Layout.js"
 
 interface Entry {
   text: string
@@ -381,7 +382,9 @@ const addTitle = ({ ctx, doc, found, unclosedEnd, bodyStart, criteria, inserts, 
   const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
   // title (not when the heading text that lost its `#` is marked again, nor inside an unclosed frontmatter)
   const marksHeadings = found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0 && unmarkedHeadings(doc).length > 0
-  if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && unclosedEnd === undefined) {
+  // a body sectioned by XML tags alone is left as its author wrote it: no finding asks for a title there
+  const xmlOnly = doc.md.headings.length === 0 && xmlSections(doc, false) >= 2
+  if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && !xmlOnly && unclosedEnd === undefined) {
     const first = doc.split.lines.findIndex((l, i) => i + 1 >= bodyStart && l.trim() !== "")
     const before = first < 0 ? doc.split.lines.length + 1 : first + 1
     inserts.push({ before, lines: [`# ${title}`, ""] })

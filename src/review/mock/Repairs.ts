@@ -212,7 +212,20 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   // an unfinished last sentence
   if (ed.found("SK-STRUCT-CUT-SHORT")) {
     const cut = cutShort(doc, 0).find((c) => /stops mid-way|announces/.test(c.reason))
-    if (cut && !ed.removed(cut.line)) {
+    // a hard-wrapped sentence starts lines above: the lines it runs over go with it, up to the line where it starts
+    let start = cut?.line ?? 0
+    const plainLine = (n: number) => n >= doc.md.bodyStartLine && !doc.md.inCode[n] && /^\s*[^\s#|>`<*+-]/.test(doc.split.lines[n - 1] ?? "") && !/^\s*\d{1,4}[.)]\s/.test(doc.split.lines[n - 1] ?? "")
+    if (cut && plainLine(cut.line)) {
+      while (plainLine(start - 1) && !/[.!?]["')\]`*]*\s*$/.test(doc.split.lines[start - 2]!) && !/[.!?]["')\]`*]*\s+\S/.test(doc.split.lines[start - 1]!)) start--
+      for (let n = start + 1; n <= cut.line; n++) ed.remove(n)
+    }
+    if (cut && start !== cut.line && !ed.removed(start)) {
+      const [, marker = "", body = ""] = /^(\s*)(.*)$/.exec(ed.text(start)) ?? []
+      const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")
+      if (rest !== body && /[.!?]$/.test(rest)) ed.setText(start, marker + rest)
+      else ed.remove(start)
+      ed.change(start, 42, `Lines ${start}-${cut.line}: removed the unfinished last sentence; the document still looks cut short: write what is missing.`)
+    } else if (cut && !ed.removed(cut.line)) {
       // the sentences before the unfinished one are complete ("Next, read the flame graph. … worth knowing:"): they stay
       const [, marker = "", body = ""] = /^(\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?)(.*)$/.exec(ed.text(cut.line)) ?? []
       const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")

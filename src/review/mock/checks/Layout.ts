@@ -113,11 +113,14 @@ const headingLevels = (o: Out, doc: CheckContext["doc"]): void => {
   o.deductEach(dup, 5, 10, "duplicate headings", "duplicate_heading")
 }
 
+/** Tags around a sample (`<example>`, `<good>`, `<bad>`): a sample is no section of the document. */
+const SAMPLE_TAG = /^(?:[\w-]*(?:example|sample)[\w-]*|good|bad|correct|incorrect|before|after)$/i
+
 /**
- * Top-level sections written as XML tags: a line that is only an opening tag (`<instructions>`) and,
+ * Top-level sections written as XML tags (samples too, unless `samplesToo` is false): a line that is only an opening tag (`<instructions>`) and,
  * further down, a line that is only its closing tag, not inside another such section.
  */
-export const xmlSections = (doc: Doc): number => {
+export const xmlSections = (doc: Doc, samplesToo = true): number => {
   const lines = doc.split.lines
   // one pass for the lines that are only a closing tag, by tag: each opening then finds its own at once
   const closes = new Map<string, Array<number>>()
@@ -130,7 +133,7 @@ export const xmlSections = (doc: Doc): number => {
     if (doc.md.inCode[n]) continue
     const open = /^\s*<([A-Za-z][\w-]*)(?:\s[^<>]*)?>\s*$/.exec(lines[n - 1]!)
     const end = open ? closes.get(open[1]!.toLowerCase())?.find((k) => k > n) : undefined
-    if (end === undefined) continue
+    if (end === undefined || (!samplesToo && SAMPLE_TAG.test(open![1]!))) continue
     count++
     n = end
   }
@@ -149,7 +152,9 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       o.issue("no_title", "minor", bodyStart(doc), "No '# ' title heading", "Start the body with a '# Title' heading naming the artifact.")
       o.deduct(10, "no title")
     }
-    if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
+    // sections written as XML tags (`<instructions>`, `<examples>`, each on its own lines) are sections
+    if (bodyLines > 15 && xmlSections(doc, false) >= 2) o.note("no headings: sections written as XML tags")
+    else if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
       const severity: Severity = artifactType === "prompt" || artifactType === "command" ? "minor" : "major"
       o.issue(
         "no_headings",

@@ -61,6 +61,26 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
     o.note("no numbered steps: a reference, which needs none")
     return o.done()
   }
+  // the commands it runs: lines of its shell blocks, and known tools in code
+  const run = new Set<string>(commandLines(doc).map((c) => `${c.line}:${c.text}`))
+  for (const b of doc.md.codeBlocks) {
+    if (!/^(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1|cmd|bat)$/i.test(b.info.split(/\s+/)[0] ?? "")) continue
+    for (let n = b.startLine + 1; n < b.endLine; n++) if (/^\s*[^\s#]/.test(doc.split.lines[n - 1] ?? "")) run.add(`${n}:${doc.split.lines[n - 1]!.trim()}`)
+  }
+  // a task (its inputs, outputs, examples or checks have sections) has work to order, even with no commands
+  const task = doc.md.headings.some((h) => ["verification", "outputs", "examples", "procedure", "quick_start", "inputs"].includes(sectionRole(h.text)))
+  if (!procedureType && run.size <= 1 && !task) {
+    // guidance in prose that runs a command at most (how to delegate, how to act in a user's browser): the
+    // judgement it teaches has no order to number; blind authors wrote four such skills, all clear
+    o.issue(
+      "missing",
+      "info",
+      bodyStart(doc),
+      "No numbered steps: guidance in prose, which runs a command at most; number the steps if the work has an order",
+      "Where the work has an order, add a numbered procedure ('1. Read ...', '2. Run ...')."
+    )
+    return o.done()
+  }
   o.issue(
     "missing",
     critical ? "critical" : required ? "major" : "minor",
@@ -221,7 +241,13 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   // one or two numbered items under an output heading ("## Output": "1. **Open questions**: every
   // placeholder still unfilled") list the parts of the answer: no procedure, so none too short
   const parts = total === items.length && items.every((i) => sectionRole(headingAbove(doc, i.line)?.text ?? "") === "outputs")
-  if (total < 3 && required && !parts) {
+  // so is a short list in a subsection ("### Dependencies need the network": two phases) that is no
+  // procedure section: a local enumeration, while the sections above carry the work
+  const local = total === items.length && items.every((i) => {
+    const h = headingAbove(doc, i.line)
+    return h !== undefined && h.level >= 3 && sectionRole(h.text) !== "procedure"
+  })
+  if (total < 3 && required && !parts && !local) {
     o.issue(
       "too_few",
       "minor",

@@ -28,7 +28,7 @@ const proseUnits = perDoc((doc: Doc) => {
  * of its paragraph or list item as it renders: `before` up to the command (inline code masked, and
  * the code span holding the command cut off), `whole` the full sentence.
  */
-export const proseSentence = (doc: Doc, n: number, from: number, to: number): { readonly before: string; readonly whole: string } => {
+export const proseSentence = (doc: Doc, n: number, from: number, to: number): { readonly before: string; readonly item: string; readonly whole: string } => {
   const lines = doc.split.lines
   const unit = proseUnits(doc).get(n) ?? { start: n, end: n }
   const above = lines.slice(unit.start - 1, n - 1).map((l) => l.trim()).join(" ")
@@ -44,7 +44,9 @@ export const proseSentence = (doc: Doc, n: number, from: number, to: number): { 
   const after = inSpan && line.indexOf("`", to) >= 0 ? line.slice(line.indexOf("`", to) + 1) : line.slice(to)
   const rest = `${after} ${below}`.replace(/`[^`]*`/g, " x ")
   const end = /[.!?](?:\s|$)/.exec(rest)
-  return { before, whole: `${before} ${line.slice(from, to)} ${end ? rest.slice(0, end.index + 1) : rest}` }
+  // the unit up to the command, not cut at a colon: "Install the helper first: `…`" is one instruction
+  const item = masked.replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?/, "").replace(/^\s*(?:\*\*|__)[^*_]{1,60}(?:\*\*|__)\s*:?\s*/, "").trim()
+  return { before, item, whole: `${before} ${line.slice(from, to)} ${end ? rest.slice(0, end.index + 1) : rest}` }
 }
 
 /** The sentence holding a prose command, up to it. */
@@ -84,8 +86,10 @@ const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean =
   // completes it: "- Use `terraform destroy -auto-approve`." reads "do not use it"
   const before = sentenceBefore(doc, n, at).replace(/^\s*[-*+]\s+/, "").trim()
   if (NEGATION_TITLE.test(heading.text) && before.split(/\s+/).length <= 2) return true
-  // an imperative to run it is an instruction even there ("If the push is rejected, run `git push -f`")
-  return !RUNS.test(before)
+  // an imperative to run it is an instruction even there ("If the push is rejected, run `git push -f`",
+  // "1. Install the helper first: `curl … | bash`"); a bold label before it names the mistake
+  const item = proseSentence(doc, n, at, at).item
+  return !RUNS.test(before) && isImperative(item) !== true
 }
 
 /**
@@ -172,6 +176,14 @@ const BAD_TAG = /^(?:bad|incorrect|wrong|before|anti-?pattern|bad[-_]example|don
 
 /** A label that marks what follows as the wrong way: "# Bad", "// ❌ Wrong", "Don't:". */
 const BAD_LABEL = /(?:^|[\s#/*-])(?:bad|wrong|incorrect|don'?t|avoid|never|anti-?pattern|mistake|dangerous|unsafe)\b|❌|🚫|⛔|✗/i
+/**
+ * A lead-in that opens on such a label ("Don't do this:", "**Bad:**", "❌ Wrong", "Never run this:");
+ * a step that only says "never" on the way ("Normalize into `out/`, and never over the source file:",
+ * "**MANDATORY. Never skip.**") introduces the way to do it.
+ */
+const BAD_LEAD =
+  /^[\s>*_#-]*(?:\d{1,3}[.)]\s+)?[*_]*(?:bad|wrong|incorrect|don'?t\b(?!\s+(?:skip|forget|omit|miss))|avoid|never\s*[:(]|never (?:do|run|use|write|type) (?:this|that|these)|anti-?pattern|mistake|dangerous|unsafe)|❌|🚫|⛔|✗/i
+
 /** A label that marks what follows as the way to do it: "# Good", "// ✅ Correct". */
 const GOOD_LABEL = /(?:^|[\s#/*-])(?:good|right|correct|better|instead|safe|preferred)\b|✅|✔|👍/i
 /** A comment line of a shell, SQL, C-like or HTML block. */
@@ -196,7 +208,7 @@ const badSample = (doc: Doc, n: number, block: CodeBlock | undefined): boolean =
   let k = block.startLine - 1
   while (k > 0 && lines[k - 1]!.trim() === "") k--
   const lead = k > 0 && !/^#{1,6}\s/.test(lines[k - 1]!) ? lines[k - 1]! : ""
-  if (lead !== "" && lead.length <= 80 && BAD_LABEL.test(lead) && !GOOD_LABEL.test(lead)) return true
+  if (lead !== "" && lead.length <= 80 && BAD_LEAD.test(lead) && !GOOD_LABEL.test(lead)) return true
   const heading = headingAbove(doc, block.startLine)
   return heading !== undefined && (PROHIBITED_TITLE.test(heading.text) || /\b(bad|wrong|incorrect)\b/i.test(heading.text))
 }

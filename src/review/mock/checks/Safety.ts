@@ -322,7 +322,9 @@ const scan = (doc: Doc): Array<Finding> => {
     const pipe = PIPE_TO_SHELL.exec(line)
     // a checksum near the pipe guards it only when it checks the script or the download, not another file
     const reviewed = SCRIPT_REVIEWED.test(line) || (SCRIPT_REVIEWED.test(nearby) && /\b(script|installer|install|download)/i.test(nearby))
-    if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !reviewed) {
+    // the same roles as a destructive command's: a quoted mistake, a sentence about it, the road not taken
+    const pipeNamed = pipe !== null && notAnInstruction(doc, n, pipe.index, pipe.index + pipe[0].length, pipe[0])
+    if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !reviewed && !pipeNamed) {
       out.push({ hazard: "pipe_to_shell", line: n, match: pipe[0].trim() })
     }
   }

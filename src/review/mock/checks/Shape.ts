@@ -482,7 +482,10 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
         // from the table below") has introduced it
         (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a, b))
-      if (joined) out.push({ block: b, after: a })
+      // a list whose last item ends on a colon ("2. **As an editor.** For each of these, one or two
+      // sentences:") leads into what follows it, as a paragraph's colon does
+      const ledInto = (a.kind === "bullets" || a.kind === "ordered") && /:[*_\s]*$/.test(doc.split.lines[a.end - 1] ?? "")
+      if (joined && !ledInto) out.push({ block: b, after: a })
     }
     // a procedure inside the section that says when to use the skill (or what it is), after that
     // section's own content: the steps ran into it, as when their heading ("## How to use") was lost.

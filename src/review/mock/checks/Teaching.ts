@@ -14,9 +14,12 @@ const FILE_LIKE = /\/|\.(md|txt|py|js|ts|json|ya?ml|csv|tsv|sh|xml|html|pdf|png|
 /** Code: calls, operators, flags, dotted or snake_case or camelCase identifiers, constants. */
 const CODEISH = /(^-{1,2}[a-z][\w-]*|[=(){}[\];]|^\$|::|->|=>|^[A-Z_]{3,}$|[a-z0-9]\.[a-z_]\w*|[a-z]_[a-z]|[a-z][A-Z])/
 
-/** A complete command line in inline code: a known tool with arguments, or any command with a flag. */
+/**
+ * A complete command line in inline code: a known tool with arguments, any command with a flag, or an
+ * HTTP request line (`POST /3.0/campaigns/{id}/actions/test`), the call written out as it is made.
+ */
 export const isInlineCommand = (t: string): boolean =>
-  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t)
+  (isCommandLine(t) && /\s/.test(t)) || /^[a-z][\w.-]*(\s+[^\s`]+)*\s--?[a-z][\w-]*/.test(t) || /^(?:GET|POST|PUT|PATCH|DELETE|HEAD)\s+(?:https?:\/\/\S+|\/\S*)$/.test(t)
 
 const FUNCTION_WORD = /^(?:of|to|the|a|an|for|with|is|are|was|were|be|been|not|no|needs|cannot|could)$/
 
