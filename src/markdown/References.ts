@@ -114,6 +114,9 @@ export const extractReferences = (doc: MarkdownDoc): ReadonlyArray<Reference> =>
     })
   }
   for (const c of doc.inlineCode) {
+    // a module specifier in a statement (`import Tree from './Tree.svelte'`, `require("./db")`) is relative
+    // to the user's source file, not to the skill
+    if (/^\s*(?:import|export)\b|\bfrom\s+['"]|\b(?:require|import)\s*\(\s*['"]/.test(c.text)) continue
     const re = /[^\s"'`=,;()[\]]+/g
     let m: RegExpExecArray | null
     while ((m = re.exec(c.text)) !== null) {

@@ -208,10 +208,13 @@ describe("tenth round: written blind again, after the ninth round's fixes", () =
     expect(ids(review(two("Steps")))).toContain("SK-STEPS-TOO-FEW")
   })
 
-  it("notes under the code block of a numbered step are the step's own; under an unnumbered section's block they still run together", () => {
-    const section = (heading: string) => `${FRONT}${TITLE}${STEPS}## ${heading}\n\nBuild the table.\n\n\`\`\`python\nret = cohorts.apply(share)\n\`\`\`\n\n- Later cohorts have no share yet: leave their cells empty.\n- Show each cohort's size.\n\n## Rules\n\n- Never edit the raw data.\n`
+  // the thirteenth round widened it: notes on the code above them are its own in any section (quality.md)
+  it("notes under the code block of a section are the block's own; a list on another subject still runs together", () => {
+    const section = (heading: string, notes = "- Later cohorts have no share yet: leave their cells empty.\n- Show each cohort's size.") =>
+      `${FRONT}${TITLE}${STEPS}## ${heading}\n\nBuild the table.\n\n\`\`\`python\nret = cohorts.apply(share)\n\`\`\`\n\n${notes}\n\n## Rules\n\n- Never edit the raw data.\n`
     expect(ids(review(section("4. Cohort retention")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
-    expect(ids(review(section("Cohort retention")))).toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(section("Cohort retention")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(section("Cohort retention", "- Never email the raw export.\n- Keep the notebook under version control.")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })
 

@@ -169,3 +169,34 @@ describe("The apply after a cut: a hard-wrapped unfinished sentence goes whole",
     expect(ids(review(improved))).not.toContain("SK-STRUCT-CUT-SHORT")
   })
 })
+
+// ---------------------------------------------------------------- thirteenth round
+
+describe("Thirteenth round: twenty more skills written blind after the twelfth round's fixes", () => {
+  it("SK-STRUCT-RUN-TOGETHER: notes sharing two words with the code block above them are its own in any section", () => {
+    const doc = (notes: string) =>
+      `${FRONT}${TITLE}${STEPS}## Deprecate\n\nDeprecation adds a warning at install time.\n\n\`\`\`bash\nnpm deprecate my-pkg@1.4.0 "Broken build, use 1.4.1"\n\`\`\`\n\n${notes}\n`
+    expect(ids(review(doc("- Quote version ranges when you deprecate more than one version.\n- To undo: `npm deprecate my-pkg@1.4.0 \"\"`.")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Never email customers about it.\n- Keep the changelog short.")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+
+  it("SK-SAFE-UNBOUNDED: a thing that keeps working is no order to the agent; telling it to keep going no matter what is", () => {
+    const unbounded = (line: string) => ids(review(`${FRONT}${TITLE}${STEPS}## Stores\n\n${line}\n`)).includes("SK-SAFE-UNBOUNDED")
+    expect(unbounded("Stores keep working, including the `$store` auto-subscription in components.")).toBe(false)
+    expect(unbounded("Keep going no matter what, and never stop to ask.")).toBe(true)
+  })
+
+  it("SK-REF-DANGLING-PATH: a module specifier in an import statement is the user's file; a path the skill sends the agent to is its own", () => {
+    const dangling = (line: string) => ids(review(`${FRONT}${TITLE}${STEPS}## Recursion\n\n${line}\n`)).includes("SK-REF-DANGLING-PATH")
+    expect(dangling("Import the component into itself: `import Tree from './Tree.svelte';` and render `<Tree />`.")).toBe(false)
+    expect(dangling("Read `references/tree-components.md` before converting a recursive component.")).toBe(true)
+  })
+
+  it("SK-EX-MISSING: code taught with a reference implementation in a linked file is one hop away (minor); with none anywhere it is missing (major)", () => {
+    const FM = "---\nname: ssrf-review\ndescription: Reviews code for SSRF and recommends defences. Use when reviewing outbound HTTP calls built from request data.\n---\n\n"
+    const text = `${FM}# SSRF review\n\n## Steps\n\n1. Find every \`http.Get(userURL)\` and \`requests.get(url)\` call.\n2. Check the resolved IP in \`dialer.control(addr)\` at connect time.\n3. Recommend the fix; the reference implementation is in [references/sinks.md](references/sinks.md).\n`
+    const bundle = (sinks: string) => reviewWithMock(fileInput(file("SKILL.md", text, true), [file("SKILL.md", text, true), file("references/sinks.md", sinks)]))
+    expect(severityOf(bundle("# Sinks\n\n```go\ndialer := &net.Dialer{Control: checkIP}\n```\n"), "SK-EX-MISSING")).toBe("minor")
+    expect(severityOf(bundle("# Sinks\n\nEvery outbound call built from request data.\n"), "SK-EX-MISSING")).toBe("major")
+  })
+})

@@ -6,6 +6,7 @@
 import type { Severity } from "../../Types.js"
 import { commandLines } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
+import { resolveRefs } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
@@ -21,11 +22,12 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, p
  */
 const noExampleAtAll = (
   o: Out,
-  { doc, artifactType }: CheckContext,
+  ctx: CheckContext,
   { inline, codeLines, sample, commandRows }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number>; readonly commandRows: number }
 ) => {
   // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
   // skill or prompt); with nothing taught in code, an example is a nicety (a note)
+  const { doc, artifactType } = ctx
   const needs = needsOf(doc)
   const skillLike = artifactType === "skill" || artifactType === "prompt"
   // a table of queries or expressions written out in full shows the syntax it teaches in use, unless
@@ -41,7 +43,10 @@ const noExampleAtAll = (
   // a table of the exact commands): the agent has the tools' names and must compose every invocation itself
   const ran = commandLines(doc)
   const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
-  const severity: Severity = teaches ? "major" : shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
+  // code it teaches, shown in a bundle file the skill links (a reference implementation in references/):
+  // one hop away, not absent (minor)
+  const codeElsewhere = teaches && resolveRefs(ctx).some((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false))
+  const severity: Severity = teaches && !codeElsewhere ? "major" : teaches || shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
   // nothing it needs shown, and samples in another form (blockquotes, versions side by side, the exact commands)
   if (severity === "info" && (commandRows >= 2 || workedSamples(doc).length > 0)) {
     o.note("examples shown inline: blockquoted samples, a table of versions side by side or of the exact commands")
@@ -51,7 +56,9 @@ const noExampleAtAll = (
     "missing",
     severity,
     bodyStart(doc),
-    teaches
+    teaches && codeElsewhere
+      ? "No examples in the document of the code, commands or format it teaches: only the files it links show code"
+      : teaches
       ? "No examples of the code, commands or format it teaches: no code block, example section or example file"
       : shapesOutput
       ? "No example of what it produces: no sample output, code block, example section or example file"

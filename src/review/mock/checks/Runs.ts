@@ -2,8 +2,9 @@
  * Whether a destructive command the safety check found on a line is one the agent is told to run. A
  * skill names commands in many roles that run nothing: a sentence about what the command does, a
  * row of a cheat sheet, a mistake it warns against, a line of a program or migration the agent
- * writes, a cleanup of what the same block has just made. Each reader below is one of those roles,
- * read from the structure around the command rather than from its words.
+ * writes, a cleanup of what the same block has just made; and in prose, any sentence that does not
+ * tell the agent to run it (the road not taken, what people do, a hazard named). Each reader below is
+ * one of those roles, read from the structure around the command rather than from its words.
  */
 import type { CodeBlock } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
@@ -26,7 +27,8 @@ const proseUnits = perDoc((doc: Doc) => {
 /**
  * The sentence holding a prose command at [from, to) of line n, read across the hard-wrapped lines
  * of its paragraph or list item as it renders: `before` up to the command (inline code masked, and
- * the code span holding the command cut off), `whole` the full sentence.
+ * the code span holding the command cut off), `item` the paragraph or list item up to the command (its
+ * marker and bold label left out, not cut at a colon), `whole` the full sentence.
  */
 export const proseSentence = (doc: Doc, n: number, from: number, to: number): { readonly before: string; readonly item: string; readonly whole: string } => {
   const lines = doc.split.lines

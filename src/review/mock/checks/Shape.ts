@@ -450,12 +450,14 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const from = starts[i]!
     const to = (bounds.find((b) => b >= from) ?? doc.split.lines.length + 1) - 1
     const blocks = blocksOf(doc, from, to)
-    // a numbered step's section ("### Step 1: Pin down the range", "## 4. Cohort retention") is one step,
-    // and a section that opens with its code block is about that code: notes under the block that speak
-    // of what it does (two words in common, its comments included) are the section's own (a checklist is
-    // judged as it closes the section or not); a heading lost between steps skips a number
+    // notes under a code block that speak of what it does (two words in common, its comments included) are
+    // about it, in a numbered step's section as in any other (a checklist is judged as it closes the section
+    // or not); a list on another subject after a block is another part, as when its heading was lost. Under
+    // a sample of a document (markdown, text) shared words are the sample's, unless the section is a
+    // numbered step or opens with the sample
     const own = doc.md.headings.find((h) => h.line === from - 1)
     const inStep = own !== undefined && NUMBERED_TITLE.test(plainText(own.text))
+    const proseSample = (x: Block) => /^(?:markdown|md|text|txt|plain|plaintext|)$/i.test((doc.md.codeBlocks.find((c) => c.startLine === x.start)?.info ?? "").split(/\s+/)[0] ?? "")
     const wordsOf = (x: Block) => new Set(contentWords(doc.split.lines.slice(x.start - 1, x.end).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 3))
     const shared = (list: Block, code: Block) => {
       const mine = wordsOf(code)
@@ -476,7 +478,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
       // did: the section's own checks, not a part whose heading was lost
       const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !((inStep || k === 1) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
