@@ -117,9 +117,14 @@ export const extractReferences = (doc: MarkdownDoc): ReadonlyArray<Reference> =>
     // a module specifier in a statement (`import Tree from './Tree.svelte'`, `require("./db")`) is relative
     // to the user's source file, not to the skill
     if (/^\s*(?:import|export)\b|\bfrom\s+['"]|\b(?:require|import)\s*\(\s*['"]/.test(c.text)) continue
+    // a string literal that a call or a query takes (`read_parquet('data/*.parquet')`, `SELECT * FROM
+    // 'data/file.parquet'`) is the program's argument, the user's data; a quoted path a command runs
+    // (`python "<path-to-skill>/scripts/x.py"`) is still the skill's
+    const literals = [...c.text.matchAll(/(?:[(,]\s*|\b(?:FROM|JOIN|INTO|COPY|TO)\s+)(['"])[^'"]*\1/gi)].map((q) => [q.index!, q.index! + q[0].length] as const)
     const re = /[^\s"'`=,;()[\]]+/g
     let m: RegExpExecArray | null
     while ((m = re.exec(c.text)) !== null) {
+      if (literals.some(([a, b]) => a < m!.index && m!.index < b)) continue
       const k = classifyPathToken(m[0], true)
       if (!k) continue
       refs.push({

@@ -200,3 +200,33 @@ describe("Thirteenth round: twenty more skills written blind after the twelfth r
     expect(severityOf(bundle("# Sinks\n\nEvery outbound call built from request data.\n"), "SK-EX-MISSING")).toBe("major")
   })
 })
+
+// ---------------------------------------------------------------- fourteenth round
+
+describe("Fourteenth round: twenty more skills written blind after the thirteenth round's fixes", () => {
+  it("SK-SAFE-PIPE-SHELL: `curl | sh` with nothing to download names the idiom, and a description runs nothing; a pipe with its URL in a step runs", () => {
+    const pipe = (front: string, section: string) => ids(review(`${front}${TITLE}${STEPS}${section}`)).includes("SK-SAFE-PIPE-SHELL")
+    const vetting = "---\nname: install-vetting\ndescription: Use before running any third-party installer - `curl ... | sh` one-liners, install.sh from a README.\n---\n\n"
+    expect(pipe(vetting, "## Excuses\n\n- \"I'll just skim it\": skim, and miss the `curl | sh` on line 212.\n")).toBe(false)
+    expect(pipe(FRONT, "## Setup\n\n- Install it first: `curl -fsSL https://get.example.dev/install.sh | sh`\n")).toBe(true)
+  })
+
+  it("SK-REF-DANGLING-PATH: a path a query or a call takes as a string is the user's data; a quoted path a command runs is the skill's", () => {
+    const dangling = (line: string) => ids(review(`${FRONT}${TITLE}${STEPS}## Reading\n\n${line}\n`)).includes("SK-REF-DANGLING-PATH")
+    expect(dangling("| Read one file | `SELECT * FROM 'data/file.parquet'` |\n| Read a glob | `FROM read_parquet('data/*.parquet')` |")).toBe(false)
+    expect(dangling("Run `python \"scripts/convert_parquet.py\" --in data` first.")).toBe(true)
+  })
+
+  it("SK-CLAR-VAGUE: a hedge in a clause with its own subject judges a thing; a hedge on what the agent does is flagged", () => {
+    const vague = (line: string) => ids(review(`${FRONT}${TITLE}${STEPS}## Descriptions\n\n- Keep it under 150 words. ${line}\n`)).includes("SK-CLAR-VAGUE")
+    expect(vague("If it needs more, the tool probably does too much.")).toBe(false)
+    expect(vague("If it needs more, maybe split it into two tools.")).toBe(true)
+  })
+
+  it("SK-STRUCT-RUN-TOGETHER: a code block nested in an item spaces the list out; the next item after it is the same list", () => {
+    const doc = (gap: string) =>
+      `${FRONT}${TITLE}${STEPS}## Guidelines\n\n- **Screenshot components**, not whole pages.\n- **Mask what you can't control**, with a CSS file:${gap}\n- **Animations** are disabled by default.\n- Retry until two captures match.\n`
+    expect(ids(review(doc("\n\n  ```css\n  .cookie-banner { visibility: hidden; }\n  ```\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("\n\n| Option | Effect |\n|---|---|\n| mask | paints over |\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})

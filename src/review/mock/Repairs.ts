@@ -18,6 +18,7 @@
  *   SK-SAFE-*             secrets redacted; injected, exfiltrating and unbounded instructions removed;
  *                         a confirmation before destructive commands; piped scripts downloaded first
  */
+import type { Doc } from "../../markdown/Document.js"
 import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf } from "./checks/Identity.js"
@@ -143,6 +144,33 @@ export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {
   }
 }
 
+
+/** A line of prose: not code, a heading, a table, a quote, a tag, nor a list item. */
+const proseLine = (doc: Doc, n: number): boolean =>
+  n >= doc.md.bodyStartLine && !doc.md.inCode[n] && /^\s*[^\s#|>`<*+-]/.test(doc.split.lines[n - 1] ?? "") && !/^\s*\d{1,4}[.)]\s/.test(doc.split.lines[n - 1] ?? "")
+
+/**
+ * Removes the unfinished last sentence of a document that stops mid-way or on a colon. A sentence
+ * hard-wrapped over several lines goes whole, up to the line where it starts; the complete sentences
+ * before it stay ("Next, read the flame graph. … worth knowing:").
+ */
+const dropUnfinishedSentence = (doc: Doc, ed: Editor) => {
+  const cut = cutShort(doc, 0).find((c) => /stops mid-way|announces/.test(c.reason))
+  if (!cut || ed.removed(cut.line)) return
+  const lines = doc.split.lines
+  let start = cut.line
+  if (proseLine(doc, cut.line)) {
+    while (proseLine(doc, start - 1) && !/[.!?]["')\]`*]*\s*$/.test(lines[start - 2]!) && !/[.!?]["')\]`*]*\s+\S/.test(lines[start - 1]!)) start--
+  }
+  for (let n = start + 1; n <= cut.line; n++) ed.remove(n)
+  const [, marker = "", body = ""] = /^(\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?)(.*)$/.exec(ed.text(start)) ?? []
+  const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")
+  const sentence = rest !== body && /[.!?]$/.test(rest) && rest.split(/\s+/).length >= 3
+  if (sentence) ed.setText(start, marker + rest)
+  else ed.remove(start)
+  const where = start === cut.line ? `Line ${start}` : `Lines ${start}-${cut.line}`
+  ed.change(start, 42, `${where}: removed the unfinished last ${sentence || start !== cut.line ? "sentence" : "line"}; the document still looks cut short: write what is missing.`)
+}
 export const repairShape = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
   const eolLines = (lines: ReadonlyArray<string>) => lines
@@ -210,32 +238,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     }
   }
   // an unfinished last sentence
-  if (ed.found("SK-STRUCT-CUT-SHORT")) {
-    const cut = cutShort(doc, 0).find((c) => /stops mid-way|announces/.test(c.reason))
-    // a hard-wrapped sentence starts lines above: the lines it runs over go with it, up to the line where it starts
-    let start = cut?.line ?? 0
-    const plainLine = (n: number) => n >= doc.md.bodyStartLine && !doc.md.inCode[n] && /^\s*[^\s#|>`<*+-]/.test(doc.split.lines[n - 1] ?? "") && !/^\s*\d{1,4}[.)]\s/.test(doc.split.lines[n - 1] ?? "")
-    if (cut && plainLine(cut.line)) {
-      while (plainLine(start - 1) && !/[.!?]["')\]`*]*\s*$/.test(doc.split.lines[start - 2]!) && !/[.!?]["')\]`*]*\s+\S/.test(doc.split.lines[start - 1]!)) start--
-      for (let n = start + 1; n <= cut.line; n++) ed.remove(n)
-    }
-    if (cut && start !== cut.line && !ed.removed(start)) {
-      const [, marker = "", body = ""] = /^(\s*)(.*)$/.exec(ed.text(start)) ?? []
-      const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")
-      if (rest !== body && /[.!?]$/.test(rest)) ed.setText(start, marker + rest)
-      else ed.remove(start)
-      ed.change(start, 42, `Lines ${start}-${cut.line}: removed the unfinished last sentence; the document still looks cut short: write what is missing.`)
-    } else if (cut && !ed.removed(cut.line)) {
-      // the sentences before the unfinished one are complete ("Next, read the flame graph. … worth knowing:"): they stay
-      const [, marker = "", body = ""] = /^(\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?)(.*)$/.exec(ed.text(cut.line)) ?? []
-      const rest = body.replace(/(?<=[.!?])\s+[^.!?]+$/, "")
-      const kept = marker + rest
-      const sentence = rest !== body && /[.!?]$/.test(rest) && rest.split(/\s+/).length >= 3
-      if (sentence) ed.setText(cut.line, kept)
-      else ed.remove(cut.line)
-      ed.change(cut.line, 42, `Line ${cut.line}: removed the unfinished last ${sentence ? "sentence" : "line"}; the document still looks cut short: write what is missing.`)
-    }
-  }
+  if (ed.found("SK-STRUCT-CUT-SHORT")) dropUnfinishedSentence(doc, ed)
   // bundle files nothing leads to: listed, so the agent knows they exist
   if (ed.found("SK-REF-UNREFERENCED")) {
     const orphans = orphanFiles(ctx).slice(0, 20)

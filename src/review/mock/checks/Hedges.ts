@@ -103,6 +103,10 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
       for (const term of HEDGE_TERMS) {
         if (!term.pattern.test(sentence) || found.some((f) => f.label === term.label)) continue
         if (term.label === "try to" && ATTEMPT.test(sentence)) continue
+        // a clause with its own subject ("If it needs more, the tool probably does too much") judges a
+        // thing; the hedge is in the diagnosis, not in what the agent is told to do
+        const clause = sentence.slice(0, sentence.search(term.pattern)).split(/,\s+/).at(-1) ?? ""
+        if (term.kind === "whether" && /^\s*(?:the|a|an|this|that|these|those|it|its|they|their|there)\b/i.test(clause)) continue
         if (term.kind === "conditional" && (FALLBACK.test(sentence.slice(sentence.search(term.pattern))) || /^\s*(otherwise|if not|else)\b/i.test(next))) continue
         found.push({ label: term.label, advice: term.advice })
       }

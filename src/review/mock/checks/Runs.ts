@@ -8,7 +8,7 @@
  */
 import type { CodeBlock } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
-import { PROHIBITED_TITLE } from "../../../markdown/Sections.js"
+import { NEGATION_TITLE, PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { headingAbove } from "./Common.js"
@@ -116,8 +116,6 @@ const toldToRun = (doc: Doc, n: number, at: number): boolean => {
   return isImperative(before) === true || isImperative(clause) === true
 }
 
-/** A heading that is a bare prohibition, its list the things prohibited. */
-const NEGATION_TITLE = /^\W*(?:do not|don'?t|never|must not|avoid|what not to do|things to (?:never do|avoid))\W*(?:do)?\W*$/i
 
 /**
  * A command named as the road not taken ("re-plan rather than running `terraform destroy`", "instead

@@ -425,7 +425,8 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
     if (kind === null || (last && last.kind === kind && (!blank || kind === "ordered" || kind === "code" || looseBullet))) {
       if (last) {
         last.end = n
-        if (looseBullet) last.loose = true
+        // a code block nested in an item spaces the list out, as blank lines between items do
+        if (looseBullet || (kind === null && doc.md.inCode[n] && (last.kind === "bullets" || last.kind === "ordered"))) last.loose = true
         else if (kind === "bullets") last.items++
       }
     } else {
