@@ -195,7 +195,8 @@ export interface Needs {
   readonly checklist: boolean
 }
 
-const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
+/** The languages of a code block of commands typed into a shell. */
+export const SHELL = /^(bash|sh|shell|zsh|console|powershell|ps1|cmd|terminal)$/i
 /** Words of a step that runs something outside the agent's own code: a command, a script, a service. */
 // an API or an endpoint is run when the step calls it ("call the API", "via the endpoint", "the API's
 // response"); a step that reads or reviews one ("whether the endpoint is new") runs nothing

@@ -5,7 +5,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
-import { explicitCheck, FAILURE_LINE, needsOf, recipeBook } from "./Needs.js"
+import { explicitCheck, FAILURE_LINE, needsOf, recipeBook, SHELL } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Flattened.js"
 import { isNounPhrase } from "./Words.js"
@@ -64,7 +64,7 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
   // the commands it runs: lines of its shell blocks, and known tools in code
   const run = new Set<string>(commandLines(doc).map((c) => `${c.line}:${c.text}`))
   for (const b of doc.md.codeBlocks) {
-    if (!/^(?:bash|sh|shell|zsh|console|shell-session|powershell|pwsh|ps1|cmd|bat)$/i.test(b.info.split(/\s+/)[0] ?? "")) continue
+    if (!SHELL.test(b.info.split(/\s+/)[0] ?? "")) continue
     for (let n = b.startLine + 1; n < b.endLine; n++) if (/^\s*[^\s#]/.test(doc.split.lines[n - 1] ?? "")) run.add(`${n}:${doc.split.lines[n - 1]!.trim()}`)
   }
   // a task (its inputs, outputs, examples or checks have sections) has work to order, even with no commands
