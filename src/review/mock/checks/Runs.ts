@@ -51,6 +51,23 @@ export const proseSentence = (doc: Doc, n: number, from: number, to: number): { 
   return { before, item, whole: `${before} ${line.slice(from, to)} ${end ? rest.slice(0, end.index + 1) : rest}` }
 }
 
+/**
+ * Whether line n is an item of a list that a prohibition leads into ("Also never:", "Don't do any of
+ * these:"): each item completes it, as under a "## Never" heading.
+ */
+export const prohibitedList = (doc: Doc, n: number): boolean => {
+  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line] && i.indent === 0)
+  let k = items.findIndex((i) => i.line === n)
+  if (k < 0) return false
+  const lines = doc.split.lines
+  // the first item of the list: items with only their own continuation lines or blanks between
+  while (k > 0 && lines.slice(items[k - 1]!.line, items[k]!.line - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))) k--
+  let above = items[k]!.line - 1
+  while (above > 0 && lines[above - 1]!.trim() === "") above--
+  const lead = above > 0 && !/^\s*#/.test(lines[above - 1]!) ? lines[above - 1]! : ""
+  return /\b(?:never|don'?t|do not|must not|avoid)\b[^.!?]*:\s*$/i.test(lead) && lead.length <= 80
+}
+
 /** The sentence holding a prose command, up to it. */
 const sentenceBefore = (doc: Doc, n: number, at: number): string => proseSentence(doc, n, at, at).before
 
@@ -256,9 +273,13 @@ const createdInBlock = (doc: Doc, n: number, block: CodeBlock, match: string): b
  * all its own.
  */
 export const ownWords = (doc: Doc, n: number): string => {
-  const line = doc.split.lines[n - 1]!
-  if (doc.md.inCode[n]) return line
-  if (/^\s*>/.test(line) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(line)) return ""
+  const raw = doc.split.lines[n - 1]!
+  if (doc.md.inCode[n]) return raw
+  // a quotation hard-wrapped from the line above is still open here: close it where the line starts
+  const unit = proseUnits(doc).get(n)
+  const earlier = unit ? doc.split.lines.slice(unit.start - 1, n - 1).join(" ").replace(/`[^`]*`/g, "") : ""
+  const line = ((earlier.match(/"/g) ?? []).length % 2 === 1 ? '"' : "") + raw
+  if (/^\s*>/.test(raw) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(raw)) return ""
   return withoutQuotes(line).replace(/\b(?:says?|said|reads?|contains?|like|such as)\s*:.*$/i, " ")
 }
 
@@ -286,5 +307,5 @@ export const notAnInstruction = (doc: Doc, n: number, from: number, to: number, 
     if (above.some((l) => DOWN_PART.test(l))) return true
     return createdInBlock(doc, n, block, match)
   }
-  return quotedSentence(line, from, to) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from) || notTaken(doc, n, from) || (!/^\s*\|/.test(line) && !toldToRun(doc, n, from))
+  return quotedSentence(line, from, to) || prohibitedList(doc, n) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from) || notTaken(doc, n, from) || (!/^\s*\|/.test(line) && !toldToRun(doc, n, from))
 }
