@@ -66,7 +66,12 @@ const early = new Map<string, Promise<unknown>>()
 
 /** Starts a page's request now; the page's `useQuery` with the same key takes its answer. */
 export const prefetch = (key: string, load: (c: Client) => Promise<unknown>) => {
-  if (!early.has(key)) early.set(key, api(load).catch((e: unknown) => Promise.reject(asRubrError(e))))
+  if (early.has(key)) return
+  const answer = api(load).catch((e: unknown) => Promise.reject(asRubrError(e)))
+  // handled here as well: a page that never renders (a 401 signed it out first) never takes its answer,
+  // and its rejection must not surface as an uncaught page error; a page that does render still sees it
+  answer.catch(() => undefined)
+  early.set(key, answer)
 }
 
 const takeEarly = (key: string | undefined) => {
