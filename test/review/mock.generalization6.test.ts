@@ -7,12 +7,14 @@
  * must still report.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewText as review, ruleIds as ids } from "./support.js"
-
-const FRONT = "---\nname: release-notes\ndescription: Cleans and rebuilds a project, and writes its migrations and scripts. Use when a build misbehaves or a table is added.\n---\n\n"
-const TITLE = "# Rebuild\n\nRebuild from a clean tree when a build misbehaves after a dependency change.\n\n"
-const STEPS = "## Steps\n\n1. Reinstall with `npm ci`.\n2. Run `npm run build` and check it exits 0.\n3. Report what changed.\n\n"
-const destructive = (text: string) => ids(review(`${FRONT}${TITLE}${STEPS}${text}`)).includes("SK-SAFE-DESTRUCTIVE")
+import {
+  flagsDestructive as destructive,
+  REBUILD_FRONT as FRONT,
+  REBUILD_STEPS as STEPS,
+  REBUILD_TITLE as TITLE,
+  reviewText as review,
+  ruleIds as ids
+} from "./support.js"
 
 describe("SK-SAFE-DESTRUCTIVE: a command named in a role that runs nothing", () => {
   it("a sentence whose subject is the command says what it does; an instruction to run it, or a step opening with it, still is one", () => {

@@ -7,7 +7,17 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import { file, fileInput, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
+import {
+  file,
+  fileInput,
+  flagsDestructive as destructive,
+  REBUILD_FRONT as FRONT,
+  REBUILD_STEPS as STEPS,
+  REBUILD_TITLE as TITLE,
+  reviewText as review,
+  ruleIds as ids,
+  severityOf
+} from "./support.js"
 
 /** A SKILL.md reviewed with the given bundle files beside it. */
 const reviewWith = (content: string, paths: ReadonlyArray<string>) => {
@@ -15,10 +25,6 @@ const reviewWith = (content: string, paths: ReadonlyArray<string>) => {
   return reviewWithMock(fileInput(target, [target, ...paths.map((p) => file(p, "#!/bin/sh\necho ok\n"))]))
 }
 
-const FRONT = "---\nname: release-notes\ndescription: Cleans and rebuilds a project, and writes its migrations and scripts. Use when a build misbehaves or a table is added.\n---\n\n"
-const TITLE = "# Rebuild\n\nRebuild from a clean tree when a build misbehaves after a dependency change.\n\n"
-const STEPS = "## Steps\n\n1. Reinstall with `npm ci`.\n2. Run `npm run build` and check it exits 0.\n3. Report what changed.\n\n"
-const destructive = (text: string) => ids(review(`${FRONT}${TITLE}${STEPS}${text}`)).includes("SK-SAFE-DESTRUCTIVE")
 
 describe("SK-SAFE-DESTRUCTIVE: a sentence read as it renders, across its wrapped lines", () => {
   it("a prohibition on the line before the command forbids it; the same command with no prohibition is an instruction", () => {

@@ -143,3 +143,13 @@ export const reviewText = (content: string, artifactType: ArtifactType = "skill"
 export const ruleIds = (r: ReviewResult): Array<string> => r.findings.map((f) => f.ruleId)
 export const findingOf = (r: ReviewResult, ruleId: string) => r.findings.find((f) => f.ruleId === ruleId)
 export const severityOf = (r: ReviewResult, ruleId: string) => findingOf(r, ruleId)?.severity
+
+/**
+ * A rebuild skill with a title and a short procedure, to which a near-miss test appends one section:
+ * does that section draw SK-SAFE-DESTRUCTIVE? (The ninth round onwards.)
+ */
+export const REBUILD_FRONT = "---\nname: release-notes\ndescription: Cleans and rebuilds a project, and writes its migrations and scripts. Use when a build misbehaves or a table is added.\n---\n\n"
+export const REBUILD_TITLE = "# Rebuild\n\nRebuild from a clean tree when a build misbehaves after a dependency change.\n\n"
+export const REBUILD_STEPS = "## Steps\n\n1. Reinstall with `npm ci`.\n2. Run `npm run build` and check it exits 0.\n3. Report what changed.\n\n"
+export const flagsDestructive = (section: string): boolean =>
+  ruleIds(reviewText(`${REBUILD_FRONT}${REBUILD_TITLE}${REBUILD_STEPS}${section}`)).includes("SK-SAFE-DESTRUCTIVE")
