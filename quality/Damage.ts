@@ -205,12 +205,39 @@ interface Rule {
 }
 
 /** Rules stated in the skill (Always/Never/Do not/must) with their opposite, in document order. */
+/** Whether line i is prose that continues the line above it (a hard-wrapped paragraph or list item). */
+const continues = (doc: Doc, i: number): boolean => {
+  const l = doc.lines[i] ?? ""
+  return i > doc.bodyStart && l.trim() !== "" && !inFence(doc, i) && !inFence(doc, i - 1) && doc.lines[i - 1]!.trim() !== "" &&
+    !/^\s*(#|\||>|<|[-*+]\s|\d{1,3}[.)]\s)/.test(l) && !/^\s*(#|\|)/.test(doc.lines[i - 1]!)
+}
+
+/**
+ * The sentences that start on line i as they render: a sentence begun on the line above is left to
+ * it, and a hard-wrapped last sentence is completed from the lines below, so a rule is never cut at a
+ * line break ("Never paste it into a" becomes "Always paste it into a.", which contradicts nothing).
+ */
+const sentenceLine = (doc: Doc, i: number): string => {
+  let own = doc.lines[i]!
+  if (continues(doc, i) && !/[.!?:][)"'*_`]*\s*$/.test(doc.lines[i - 1]!)) {
+    const end = /[.!?][)"'*_]*(?=\s|$)/.exec(own)
+    if (!end) return ""
+    own = own.slice(end.index + end[0].length)
+  }
+  for (let k = i + 1; !/[.!?:][)"'*_`]*\s*$/.test(own) && continues(doc, k); k++) {
+    const next = doc.lines[k]!.trim()
+    const end = /[.!?][)"'*_]*(?=\s|$)/.exec(next)
+    own = `${own.trimEnd()} ${end ? next.slice(0, end.index + end[0].length) : next}`
+  }
+  return own
+}
+
 const rulesOf = (doc: Doc): Array<Rule> => {
   const out: Array<Rule> = []
   for (let i = doc.bodyStart; i < doc.lines.length; i++) {
     const raw = doc.lines[i]!
     if (inFence(doc, i) || /^\s*(#|\|)/.test(raw)) continue
-    const text = plain(raw.replace(ORDERED, "$5").replace(BULLET, "$3"))
+    const text = plain(sentenceLine(doc, i).replace(ORDERED, "$5").replace(BULLET, "$3"))
     for (const sentence of text.split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim()
       let m: RegExpMatchArray | null

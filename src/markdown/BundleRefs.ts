@@ -62,7 +62,10 @@ export const resolveRefs = (ctx: RefContext): ReadonlyArray<ResolvedRef> => {
       // a hidden folder the bundle does not have (`./.github/workflows/build.yml`, `.vscode/`) is the
       // user's repository's configuration: skills ship no dot-folders
       const hidden = /^\.[\w-]/.test(first) && !ctx.bundle.hasDir(first)
-      if (!bundleish || hidden || ref.directory) return { ref, status: "outside" }
+      // `./config.sh` with no folder, from a skill that ships no file beside itself, is a file where
+      // the agent works (a runner's own script, the project's setup): there is no bundle it could be in
+      const shipsNothing = ref.path.startsWith("./") && segs.length === 1 && ctx.bundle.paths.length <= 1
+      if (!bundleish || hidden || shipsNothing || ref.directory) return { ref, status: "outside" }
     }
     if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
     return { ref, status: "missing", candidate: r.candidate, reason: r.reason }

@@ -138,7 +138,7 @@ describe("SK-STRUCT-RUN-TOGETHER: a list naming a key of the config block above 
 describe("examples in a table, and a checklist that is its own example", () => {
   it("SK-EX-NO-CODE: a table of exchanges in an examples section shows them; the same section in prose does not", () => {
     const doc = (examples: string) =>
-      `${FRONT}# SQL Tutor\n\nTeach SQL by asking for a prediction first.\n\n## Topics\n\n1. Start with \`SELECT name FROM customers WHERE city = 'Oslo'\` on one table.\n2. Then \`GROUP BY city\` with \`COUNT(*)\`.\n3. Then \`LEFT JOIN orders ON orders.customer_id = customers.id\`.\n\n## Examples\n\n${examples}\n`
+      `${FRONT}# SQL Tutor\n\nTeach SQL by asking for a prediction first.\n\n## Topics\n\n1. Start with \`SELECT\` and \`WHERE\` on one table.\n2. Then \`GROUP BY city\` with \`COUNT(*)\`.\n3. Then \`LEFT JOIN\` on \`orders.customer_id\`.\n\n## Examples\n\n${examples}\n`
     const table = doc("| Learner | Tutor |\n|---|---|\n| \"How many orders per city?\" | \"Which two tables hold a city and an order? Write the `FROM` line first.\" |\n| \"Why does `= NULL` find nothing?\" | \"What do you think `NULL = NULL` returns? Try it.\" |")
     expect(ids(review(table))).not.toContain("SK-EX-NO-CODE")
     expect(ids(review(doc("Ask the learner to predict the rows of each query before running it, and discuss the difference.")))).toContain("SK-EX-NO-CODE")

@@ -15,16 +15,10 @@ import {
   REBUILD_STEPS as STEPS,
   REBUILD_TITLE as TITLE,
   reviewText as review,
+  reviewWithFiles as reviewWith,
   ruleIds as ids,
   severityOf
 } from "./support.js"
-
-/** A SKILL.md reviewed with the given bundle files beside it. */
-const reviewWith = (content: string, paths: ReadonlyArray<string>) => {
-  const target = file("SKILL.md", content, true)
-  return reviewWithMock(fileInput(target, [target, ...paths.map((p) => file(p, "#!/bin/sh\necho ok\n"))]))
-}
-
 
 describe("SK-SAFE-DESTRUCTIVE: a sentence read as it renders, across its wrapped lines", () => {
   it("a prohibition on the line before the command forbids it; the same command with no prohibition is an instruction", () => {

@@ -153,3 +153,9 @@ export const REBUILD_TITLE = "# Rebuild\n\nRebuild from a clean tree when a buil
 export const REBUILD_STEPS = "## Steps\n\n1. Reinstall with `npm ci`.\n2. Run `npm run build` and check it exits 0.\n3. Report what changed.\n\n"
 export const flagsDestructive = (section: string): boolean =>
   ruleIds(reviewText(`${REBUILD_FRONT}${REBUILD_TITLE}${REBUILD_STEPS}${section}`)).includes("SK-SAFE-DESTRUCTIVE")
+
+/** A SKILL.md reviewed with the given bundle files beside it (each a small shell script). */
+export const reviewWithFiles = (content: string, paths: ReadonlyArray<string>): ReviewResult => {
+  const target = file("SKILL.md", content, true)
+  return reviewWithMock(fileInput(target, [target, ...paths.map((p) => file(p, "#!/bin/sh\necho ok\n"))]))
+}

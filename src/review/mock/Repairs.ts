@@ -28,6 +28,7 @@ import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instru
 import { PROHIBITED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"
 import { namesDestructive, scanHazards } from "./checks/Safety.js"
+import { sentenceEndIn, wrappedSentences } from "./checks/Runs.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
@@ -361,6 +362,32 @@ const linkedCodeBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: s
   return null
 }
 
+/**
+ * Removes the last sentence of line n when it is hard-wrapped onto the lines below and matches:
+ * the text before it on line n and after its end on its last line stay.
+ */
+const dropWrappedSentence = (doc: Doc, ed: Editor, n: number, match: (sentence: string) => boolean): boolean => {
+  const { last } = wrappedSentences(doc, n)
+  if (last === n || [...Array(last - n).keys()].some((k) => ed.removed(n + 1 + k))) return false
+  const first = ed.text(n)
+  const marker = /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(first)![0]
+  const masked = maskInlineCode(first.slice(marker.length)).masked
+  // the last sentence of the line starts after the last stop in it
+  const stops = [...masked.matchAll(/[.!?]["')\]`*_]*\s+(?=\S)/g)]
+  const from = marker.length + (stops.length > 0 ? stops.at(-1)!.index! + stops.at(-1)![0].length : 0)
+  const end = ed.text(last)
+  const at = sentenceEndIn(end)
+  const middle = [...Array(last - n - 1).keys()].map((k) => ed.text(n + 1 + k).trim())
+  if (!match([first.slice(from).trim(), ...middle, (at < 0 ? end : end.slice(0, at)).trim()].join(" "))) return false
+  const after = at < 0 ? "" : end.slice(at).trim()
+  const before = first.slice(0, from).trimEnd()
+  for (let k = n + 1; k <= last; k++) ed.remove(k)
+  const kept = [before.slice(marker.length).trim() === "" ? "" : before, after].filter((t) => t !== "").join(" ")
+  if (kept === "") ed.remove(n)
+  else ed.setText(n, before.slice(marker.length).trim() === "" ? marker + after : kept)
+  return true
+}
+
 export const repairConsistency = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
   if (ed.found("SK-CONS-ALWAYS-NEVER")) {
@@ -368,7 +395,8 @@ export const repairConsistency = (ctx: CheckContext, ed: Editor) => {
       const d = c.dropped
       // the statement was read with its code spans unwrapped (`rm` → rm): compare the sentence the same way
       const unwrapped = (s: string) => s.replace(/`([^`]*)`/g, "$1")
-      if (dropSentences(ed, d.line, (s) => unwrapped(s).trim().startsWith(d.text.slice(0, 30).trim()) || unwrapped(s).includes(d.text))) {
+      const matches = (s: string) => unwrapped(s).trim().startsWith(d.text.slice(0, 30).trim()) || unwrapped(s).includes(d.text)
+      if (dropSentences(ed, d.line, matches) || dropWrappedSentence(doc, ed, d.line, matches)) {
         ed.change(d.line, 50, `Line ${d.line}: removed ${JSON.stringify(d.text.slice(0, 70))}, which contradicts line ${c.kept.line} (kept: ${c.kept.step ? "it is a step of the procedure" : c.kept.kind === "negative" ? "the prohibition" : "the rule in the rules section"}); check which of the two you meant.`)
       }
     }

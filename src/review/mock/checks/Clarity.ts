@@ -28,7 +28,9 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
     const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
     // so is the marker as a thing the skill talks about ("A TODO needs a ticket", "TODO comments rot")
-    const named = m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare)\s+$/i.test(text.slice(0, m.index)) ||
+    // and a placeholder named as what not to use ("render a real page (not lorem ipsum)", "never leave a TODO")
+    const refused = m !== null && /\b(?:not|no|never|avoid|instead of|rather than|without|than|don't|do not)\s+(?:(?:a|an|the|any|with|leave|use|ship|write)\s+){0,2}$/i.test(text.slice(0, m.index))
+    const named = refused || m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare)\s+$/i.test(text.slice(0, m.index)) ||
       /^\s+(?:comments?|markers?|items?|notes?|tags?|lists?|needs|is|are|isn't|must|should|without|with)\b/i.test(text.slice(m.index! + m[0].length)))
     if (m && !named && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
       todos++

@@ -19,6 +19,7 @@ import { firstWord, isImperative, orderedLists } from "../../../markdown/Instruc
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
+import { renderedLine } from "./Runs.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -53,7 +54,8 @@ interface Statement {
   readonly step: boolean
 }
 
-const sentencesOf = (text: string) => text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s !== "")
+// a stop inside closing marks ends its sentence too: "**Nothing leaves without a person.** Don't submit …" is two
+const sentencesOf = (text: string) => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
 /** A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y", "X, but never Y"). */
 const clausesOf = (sentence: string) =>
@@ -101,7 +103,8 @@ const statements = (doc: Doc): Array<Statement> => {
   for (const [n] of doc.prose) {
     const raw = doc.split.lines[n - 1]!
     if (headingLines.has(n) || /^\s*\|/.test(raw)) continue
-    const text = unwrapCode(raw).replace(/^\s*(?:>\s*)?(?:[-*+]|\d{1,3}[.)])\s+/, "")
+    // the sentences as they render: a rule's case may be on the next wrapped line ("… until⏎the previous one is back")
+    const text = unwrapCode(renderedLine(doc, n)).replace(/^\s*(?:>\s*)?(?:[-*+]|\d{1,3}[.)])\s+/, "")
     const sentences = sentencesOf(text)
     sentences.forEach((sentence, si) => {
       // a step: its first sentence, label removed ("**Content Exploration**: Use READ-ONLY operations …");

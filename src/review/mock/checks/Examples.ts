@@ -10,6 +10,7 @@ import { resolveRefs } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
+import type { Doc } from "../../../markdown/Document.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
 
 // ---------------------------------------------------------------- examples
@@ -72,6 +73,29 @@ const noExampleAtAll = (
   o.deduct(severity === "major" ? 70 : 40, "no worked example")
 }
 
+/** A verdict label that opens a sample: "Bad:", "**Good:**", "Better:" (one side of a worked pair). */
+const VERDICT = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:good|bad|better|worse|wrong|right)(?:\s+(?:example|version|phrasing|prompt|reply|answer|comment|output))?\s*(?::\s*(?:\*\*|__)?|(?:\*\*|__)\s*:?)\s*(.*)$/i
+
+/**
+ * Lines that label a sample with a verdict, the sample following on the line (a quote, code, a
+ * blockquote) or opening the next one: "Bad: \"A mixed model showed …\"", "**Good:**⏎> Possible lost
+ * update …". The pair shows the format as an example section would.
+ */
+const judgedSamples = (doc: Doc): Array<number> => {
+  const lines = doc.split.lines
+  const out: Array<number> = []
+  for (const [n] of doc.prose) {
+    const m = VERDICT.exec(lines[n - 1]!)
+    if (!m) continue
+    const rest = m[1]!.trim()
+    let next = n + 1
+    while (next <= lines.length && lines[next - 1]!.trim() === "") next++
+    const following = lines[next - 1] ?? ""
+    if (/^["“'`>]/.test(rest) || (rest === "" && (/^\s*(?:>|```|~~~)/.test(following) || doc.md.inCode[next] === true))) out.push(n)
+  }
+  return out
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -79,6 +103,8 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
   // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
+  const judged = judgedSamples(doc)
+  labels.push(...judged)
   const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
@@ -88,14 +114,18 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
   // a table in an example section (learner and reply side by side) shows its samples as a block does
   const exampleTable = exampleHeadings.some((h) => sectionHas(doc, h, /^\s*\|/))
-  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [], commands: [] }
-  const shownInline = taught.commands.length
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [], commands: [], snippets: [] }
+  const shownInline = taught.commands.length + taught.snippets.length
   // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
   const codeLines = shownInline >= 2 && taught.code.length <= shownInline
     ? []
     : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
-  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow")
+  // with a sample judged Good or Bad, code written out in use on two
+  // lines or more (`v = get(); v += 1; set(v)`) shows it: the names around it (`sync.Once`,
+  // `putIfAbsent`) are what it recommends, as a cheat sheet's rows do
+  const shownInUse = judged.length > 0 && taught.snippets.length >= 2
+  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow") && !shownInUse
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",

@@ -48,6 +48,9 @@ const ANY_HEDGE = new RegExp(HEDGE_TERMS.map((t) => `(?:${t.pattern.source})`).j
 /** "try to find / reproduce / reach": a real attempt at something that can fail, not a hedge. */
 const ATTEMPT = /\btry to (?:find|locate|reproduce|recover|reach|contact|connect|identify|determine|resolve|match|fetch|obtain|recall|guess|infer|narrow|isolate)\b/i
 
+/** What follows a hedge that leaves an action open: an imperative verb, or wanting, needing, having to do one. */
+const ACTS = new RegExp(`^[\\s,]*(?:(?:also|just|still|first|then)\\s+)?(?:(?:want|wants|need|needs|have|has|ought|should|must|will|'ll)\\s+to\\b|(?:should|must|will|can)\\s+\\w|(?:${[...IMPERATIVE_VERBS].join("|")})\\b)`, "i")
+
 /** A fallback or a measure that makes a conditional hedge precise. */
 const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|under|below|within|up to)\b|\d/i
 
@@ -107,6 +110,9 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
         // thing; the hedge is in the diagnosis, not in what the agent is told to do
         const clause = sentence.slice(0, sentence.search(term.pattern)).split(/,\s+/).at(-1) ?? ""
         if (term.kind === "whether" && /^\s*(?:the|a|an|this|that|these|those|it|its|they|their|there)\b/i.test(clause)) continue
+        // "probably" or "possibly" before anything but an action judges a fact ("and possibly in logs you
+        // don't control", "you probably haven't decided"); before a verb it leaves the action open
+        if (term.label === "probably" && !ACTS.test(sentence.slice(sentence.search(term.pattern)).replace(term.pattern, ""))) continue
         if (term.kind === "conditional" && (FALLBACK.test(sentence.slice(sentence.search(term.pattern))) || /^\s*(otherwise|if not|else)\b/i.test(next))) continue
         found.push({ label: term.label, advice: term.advice })
       }

@@ -294,6 +294,9 @@ const unbalancedTags = (o: Out, { doc }: CheckContext): void => {
     let m: RegExpExecArray | null
     while ((m = re.exec(text)) !== null) {
       if (m[0].endsWith("/>")) continue
+      // an opening tag mid-sentence that does not close on its line names a section ("see <constraints>",
+      // "per grant (<approval>)"); a tag opens a block at the start of its line or wraps words inline
+      if (!m[1] && text.slice(0, m.index).trim() !== "" && !text.includes(`</${m[2]!}>`, m.index)) continue
       const map = m[1] ? closes : opens
       const list = map.get(m[2]!) ?? []
       list.push(n)

@@ -51,6 +51,53 @@ export const proseSentence = (doc: Doc, n: number, from: number, to: number): { 
   return { before, item, whole: `${before} ${line.slice(from, to)} ${end ? rest.slice(0, end.index + 1) : rest}` }
 }
 
+/** A line's text ends a sentence: a stop, a colon, or closing marks after one. */
+const ENDS_SENTENCE = /[.!?:][)"'”’*_`]*\s*$/
+const SENTENCE_END = /[.!?][)"'”’*_]*(?=\s|$)/
+
+/**
+ * The sentences that start on prose line n, as they render: the tail of a sentence begun on an
+ * earlier line of its paragraph or list item is left to that line, and the line's last sentence, when
+ * hard-wrapped, is completed from the lines below ("Do not start the next member until⏎the previous
+ * one is back" is one rule with its case). A line holding only the middle of a sentence gives "".
+ * `last` is the line where the last of those sentences ends.
+ */
+export const wrappedSentences = (doc: Doc, n: number): { readonly text: string; readonly last: number } => {
+  const lines = doc.split.lines
+  const unit = proseUnits(doc).get(n)
+  const line = lines[n - 1]!
+  if (!unit) return { text: line, last: n }
+  let own = line
+  if (n > unit.start && !ENDS_SENTENCE.test(lines[n - 2]!)) {
+    const end = SENTENCE_END.exec(line)
+    if (!end) return { text: "", last: n }
+    own = line.slice(end.index + end[0].length)
+  }
+  if (own.trim() === "" || ENDS_SENTENCE.test(own)) return { text: own, last: n }
+  const tail: Array<string> = []
+  let last = n
+  for (let k = n + 1; k <= unit.end; k++) {
+    const next = lines[k - 1]!.trim()
+    const end = SENTENCE_END.exec(next)
+    tail.push(end ? next.slice(0, end.index + end[0].length) : next)
+    last = k
+    if (end) break
+  }
+  return { text: [own.trimEnd(), ...tail].join(" "), last }
+}
+
+/** The text of `wrappedSentences`. */
+export const renderedLine = (doc: Doc, n: number): string => wrappedSentences(doc, n).text
+
+/** Where a sentence ends in a line of text: past its stop and closing marks. */
+export const sentenceEndIn = (text: string): number => {
+  const end = SENTENCE_END.exec(text)
+  return end ? end.index + end[0].length : -1
+}
+
+/** A lead-in line without its list marker or bold label marks: "**Also never:**" reads "Also never:". */
+const plainLead = (text: string): string => text.replace(/^\s*(?:[-*+]\s+)?/, "").replace(/\*\*|__/g, "")
+
 /**
  * Whether line n is an item of a list that a prohibition leads into ("Also never:", "Don't do any of
  * these:"): each item completes it, as under a "## Never" heading.
@@ -65,7 +112,12 @@ export const prohibitedList = (doc: Doc, n: number): boolean => {
   let above = items[k]!.line - 1
   while (above > 0 && lines[above - 1]!.trim() === "") above--
   const lead = above > 0 && !/^\s*#/.test(lines[above - 1]!) ? lines[above - 1]! : ""
-  return /\b(?:never|don'?t|do not|must not|avoid)\b[^.!?]*:\s*$/i.test(lead) && lead.length <= 80
+  // the prohibition is said to the agent and leads into the items: it opens the lead's sentence ("Also
+  // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
+  // something else ("split the run so network access and execution never overlap:") leads into steps
+  const sentence = lead.trim().split(/(?<=[.!?])\s+/).at(-1) ?? ""
+  return (/^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not|avoid)\b[^.!?]*:\s*$/i.test(plainLead(sentence)) ||
+    /\byou\s+(?:must|should)\s+(?:never|not)\b[^.!?]*:\s*$/i.test(sentence)) && lead.length <= 80
 }
 
 /** The sentence holding a prose command, up to it. */
@@ -241,28 +293,34 @@ const programBlock = (block: CodeBlock | undefined): boolean => block !== undefi
 /** The part of a migration that undoes it: "-- down", "def down", "exports.down", "-- rollback". */
 const DOWN_PART = /^\s*(?:(?:--|#|\/\/)\s*(?:migrate:)?\s*(?:down|rollback|revert|undo)\b|(?:def|function|async function|func)\s+(?:down|rollback|revert)\b|(?:exports|module\.exports)\.down\b|down\s*[(:=])/i
 
+/** A name as a command writes it: without quotes, braces, a leading `./` or a trailing `/` or `;`. */
+const bareName = (t: string): string => t.replace(/[{}"'`]/g, "").replace(/^\.\//, "").replace(/[/;]+$/, "").toLowerCase()
+
 /**
- * What the same block made before the command destroys it: a folder from `mktemp` ("tmp=$(mktemp -d)
- * … trap 'rm -rf "$tmp"' EXIT"), a table it creates, a branch it checks out. Removing it loses
- * nothing that was there before.
+ * What the skill itself made before the command destroys it, in a block or a step above it: a folder
+ * from `mktemp` ("tmp=$(mktemp -d) … trap 'rm -rf "$tmp"' EXIT") or `mkdir` (the samples a step
+ * downloads, deleted in the cleanup), a checkout it clones, a table it creates, a branch it checks
+ * out. Removing it loses nothing that was there before the skill ran.
  */
-const createdInBlock = (doc: Doc, n: number, block: CodeBlock, match: string): boolean => {
-  const above = doc.split.lines.slice(block.startLine, n - 1)
+const createdBefore = (doc: Doc, n: number, match: string): boolean => {
   const made = new Set<string>()
-  for (const l of above) {
+  for (const l of doc.split.lines.slice(doc.md.bodyStartLine - 1, n - 1)) {
     for (const m of l.matchAll(/\b(\w+)=["']?\$\(\s*mktemp\b/g)) made.add(`$${m[1]!.toLowerCase()}`)
+    for (const m of l.matchAll(/\bmkdir\s+((?:-[\w-]+\s+)*)((?:["']?[\w.$/{}-]+["']?\s*)+)/g)) for (const t of m[2]!.trim().split(/\s+/)) made.add(bareName(t))
+    for (const m of l.matchAll(/\bgit\s+(?:clone\s+(?:-[\w-]+\s+)*\S+|worktree\s+add\s+(?:-[\w-]+\s+)*)\s*["']?([\w.$/{}-]+)/g)) made.add(bareName(m[1]!))
     for (const m of l.matchAll(/\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|DATABASE|SCHEMA)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."]+)/gi)) made.add(m[1]!.replace(/"/g, "").toLowerCase())
     for (const m of l.matchAll(/\bgit\s+(?:checkout\s+-b|switch\s+-c|branch)\s+([\w./-]+)/g)) made.add(m[1]!.toLowerCase())
   }
+  made.delete("")
   if (made.size === 0) return false
   const line = doc.split.lines[n - 1]!
   // the target is the match's last word (`rm -rf "$tmp"`) or the word after it (`DROP TABLE t`, `git branch -D b`)
   const after = line.slice(line.indexOf(match) + match.length)
   const targets = [
-    /(\$\{?\w+\}?|[\w.]+)\W*$/.exec(match)?.[1],
+    match.trim().split(/\s+/).at(-1),
     /^\s*(?:(?:IF\s+EXISTS|-[a-zA-Z]+)\s+)*["']?(\$\{?\w+\}?|[\w."./-]+)/i.exec(after)?.[1]
   ]
-  return targets.some((t) => t !== undefined && made.has(t.replace(/[{}"]/g, "").replace(/;$/, "").toLowerCase()))
+  return targets.some((t) => t !== undefined && made.has(bareName(t)))
 }
 
 /**
@@ -305,7 +363,7 @@ export const notAnInstruction = (doc: Doc, n: number, from: number, to: number, 
     if (programBlock(block)) return true
     const above = doc.split.lines.slice(block.startLine, n - 1)
     if (above.some((l) => DOWN_PART.test(l))) return true
-    return createdInBlock(doc, n, block, match)
+    return createdBefore(doc, n, match)
   }
-  return quotedSentence(line, from, to) || prohibitedList(doc, n) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from) || notTaken(doc, n, from) || (!/^\s*\|/.test(line) && !toldToRun(doc, n, from))
+  return quotedSentence(line, from, to) || prohibitedList(doc, n) || quotedMistake(doc, n, line, from) || describedCommand(doc, n, line, from, to) || referenceRow(doc, n, line, from) || notTaken(doc, n, from) || createdBefore(doc, n, match) || (!/^\s*\|/.test(line) && !toldToRun(doc, n, from))
 }

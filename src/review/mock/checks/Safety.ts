@@ -144,8 +144,9 @@ const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[
 /** Unbounded autonomy phrased as a permission or a push, unless it is itself forbidden. */
 const UNBOUNDED: ReadonlyArray<RegExp> = [
   /\b(proceed|continue|act|go ahead|carry on)\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking|consulting)\b/i,
-  // told to the agent: opening its clause or after "you"/"and"/"then" ("Stores keep working" says what stores do)
-  /(?:^|[.;:,!]\s*|\b(?:you|and|then|just|always|simply)\s+|^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*[^*]+\*\*:?\s*)?)(keep|continue)\s+(going|trying|retrying|iterating|looping|working|running|until)\b[^.\n]{0,40}?\b(until|till|no matter|forever|indefinitely)?/i,
+  // told to the agent: opening its clause or after "you"/"and"/"then" ("Stores keep working" says what stores do);
+  // "keep going with hints" names what goes on, a scope, unless it goes on forever
+  /(?:^|[.;:,!]\s*|\b(?:you|and|then|just|always|simply)\s+|^\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\*\*[^*]+\*\*:?\s*)?)(keep|continue)\s+(going|trying|retrying|iterating|looping|working|running|until)\b(?!\s+with\b(?![^.\n]*\b(?:no matter|forever|indefinitely)\b))[^.\n]{0,40}?\b(until|till|no matter|forever|indefinitely)?/i,
   /\b(retry|loop|repeat|run)\b[^.\n]{0,40}\b(forever|indefinitely|endlessly|without (a |any )?limit|until it (works|succeeds|passes))\b/i,
   /\bdo (whatever|anything)\s+(it takes|is (needed|necessary|required)|necessary|you (need|want|must))\b/i,
   /\b(by any means( necessary)?|at any cost|whatever it takes)\b/i,

@@ -55,7 +55,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (!m) continue
     const promised = /^\d+$/.test(m[1]!) ? Number(m[1]) : WORD_NUMBERS[m[1]!.toLowerCase()]!
     const noun = m[2]!.toLowerCase().slice(0, -1)
-    const given = Math.max(steps, doc.md.headings.filter((h) => STEP_HEADING.exec(plainText(h.text))?.groups?.["label"]?.toLowerCase() === noun).length)
+    // the list the promise leads into gives them too ("Each of the three steps in `onMutate` is there
+    // for a reason:" over three bullets, one per step)
+    const given = Math.max(steps, itemsLedInto(doc, n), doc.md.headings.filter((h) => STEP_HEADING.exec(plainText(h.text))?.groups?.["label"]?.toLowerCase() === noun).length)
     if (promised >= 3 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
   // "This skill covers three cases." over "## Case 1" and "## Case 2": parts promised by count and
@@ -69,6 +71,25 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     if (promised >= 3 && given > 0 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
   return out
+}
+
+/** The top-level items of the list that line n leads into (the list right below its paragraph), or 0. */
+const itemsLedInto = (doc: Doc, n: number): number => {
+  const lines = doc.split.lines
+  let k = n + 1
+  while (k <= lines.length && lines[k - 1]!.trim() !== "" && !/^\s*([-*+]|\d{1,3}[.)])\s/.test(lines[k - 1]!)) k++
+  while (k <= lines.length && lines[k - 1]!.trim() === "") k++
+  const first = doc.md.listItems.find((i) => i.line === k && !doc.md.inCode[k])
+  if (!first) return 0
+  let count = 0
+  for (const it of doc.md.listItems) {
+    if (it.line < k || it.indent !== first.indent) continue
+    // the list ends at a heading or at a line back at the margin that is not one of its items
+    const between = lines.slice(k - 1, it.line - 1)
+    if (between.some((l, j) => /^#{1,6}\s/.test(l) || (/^\S/.test(l) && !doc.md.listItems.some((x) => x.line === k + j)))) break
+    count++
+  }
+  return count
 }
 
 const VOID_TAG = /^(?:br|hr|img|input|meta|link|wbr|source|col|area|base|embed|param|track)$/i

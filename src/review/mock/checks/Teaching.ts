@@ -79,7 +79,18 @@ export interface Teaching {
   readonly commands: ReadonlyArray<number>
   /** table rows holding a search query written out in full, alone in its cell */
   readonly inputs: ReadonlyArray<number>
+  /** lines holding a statement or expression written out in full in inline code (shown, as a command is) */
+  readonly snippets: ReadonlyArray<number>
 }
+
+/**
+ * A statement or an expression written out in full in inline code: code, and four tokens or more
+ * with an operator between them (`v = get(); v += 1; set(v)`, `y ~ condition + (1 + condition |
+ * subject)`, `if not exists(x): create(x)`). It shows the code in use, as a command written out does;
+ * a name (`sync.Once`, `putIfAbsent`) or a call alone (`fetch(url)`) only names it.
+ */
+const snippet = (t: string): boolean =>
+  CODEISH.test(t) && t.split(/\s+/).length >= 4 && /\s(?:[-+*/%|&^~<>!]?=|[-+*/%~|<>]|&&|\|\||==|!=|<=|>=|=>|->|:=|:|;)\s|[;:]\s/.test(t)
 
 /**
  * What the document teaches in code, read from its inline code and its wording: code (library calls,
@@ -90,6 +101,7 @@ export const teaching = perDoc((doc: Doc): Teaching => {
   const code = new Set<number>()
   const commands = new Set<number>()
   const inputs = new Set<number>()
+  const snippets = new Set<number>()
   const dialogue = dialogueLines(doc)
   for (const c of doc.md.inlineCode) {
     if (doc.md.inCode[c.line] || dialogue.has(c.line)) continue
@@ -102,13 +114,16 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     if (quotedMessage(t) || MARKER.test(t)) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
-    else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
+    else if (snippet(t)) {
+      snippets.add(c.line)
+      code.add(c.line)
+    } else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
   }
   for (const [n, text] of doc.prose) {
     if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
   }
   const sorted = (xs: Set<number>) => [...xs].sort((a, b) => a - b)
-  return { code: sorted(code), commands: sorted(commands), inputs: sorted(inputs) }
+  return { code: sorted(code), commands: sorted(commands), inputs: sorted(inputs), snippets: sorted(snippets) }
 })
 
 /** Every line teaching code or commands (for the apply's example and the eval kit). */

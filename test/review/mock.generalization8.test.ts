@@ -1,0 +1,112 @@
+/**
+ * Near misses from the fifteenth to seventeenth rounds (issue 22): sixty skills written blind. The
+ * seventeenth round was read once, at the start of this work, as a held-out set; its wrong findings
+ * were fixed after. Most came from rules that still read a line alone (a rule's case on the next wrapped
+ * line, a tag named mid-sentence), or from shapes the rules had not met (a Good/Bad pair with code
+ * written out inline, the skill's own scratch folder deleted in the cleanup). Each wrong finding as the
+ * smallest text that drew it, next to the real problem the rule is for, which it must still report.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  flagsDestructive as destructive,
+  REBUILD_FRONT as FRONT,
+  REBUILD_STEPS as STEPS,
+  REBUILD_TITLE as TITLE,
+  reviewText as review,
+  reviewWithFiles,
+  ruleIds as ids
+} from "./support.js"
+
+/** Does the text, as one section after the rebuild fixture, draw the rule? */
+const draws = (rule: string, section: string) => ids(review(`${FRONT}${TITLE}${STEPS}${section}`)).includes(rule)
+
+describe("SK-CONS-ALWAYS-NEVER: a rule read as it renders", () => {
+  it("a prohibition whose case is on the next wrapped line holds only in that case; the same prohibition with no case contradicts the step", () => {
+    const doc = (rule: string) =>
+      `## Rolling restart\n\nRepeat for each replica, one at a time. ${rule}\n\n1. Stop the replica cleanly.\n2. Start the replica with its original config.\n3. Wait for it to catch up.\n`
+    expect(draws("SK-CONS-ALWAYS-NEVER", doc("Do not start the replica until\nthe previous one is back in sync."))).toBe(false)
+    expect(draws("SK-CONS-ALWAYS-NEVER", doc("Do not start the replica\nwith its original config."))).toBe(true)
+  })
+
+  it("a stop inside bold ends its sentence: the prohibition after a bold lead is unconditional, and meets the opposite rule", () => {
+    const doc = (lead: string) =>
+      `## Sharing\n\n${lead} Don't submit drafts to a portal.\n\n## Submitting\n\n- Always submit drafts to a portal.\n`
+    expect(draws("SK-CONS-ALWAYS-NEVER", doc("**Nothing leaves without a person.**"))).toBe(true)
+    expect(draws("SK-CONS-ALWAYS-NEVER", doc("When nothing leaves without a person,"))).toBe(false)
+  })
+})
+
+describe("SK-SAFE-DESTRUCTIVE and the skill's own scratch", () => {
+  it("deleting a folder the skill made in an earlier step is cleanup; deleting one it did not make is not", () => {
+    const doc = (make: string) =>
+      `## Sampling\n\n\`\`\`bash\n${make}aws sqs receive-message --queue-url "$DLQ" > "samples/batch-1.json"\n\`\`\`\n\n## Clean up\n\n- Delete the local samples, which may hold personal data: \`rm -rf samples/\`\n`
+    expect(destructive(doc("mkdir -p samples\n"))).toBe(false)
+    expect(destructive(doc(""))).toBe(true)
+  })
+
+  it("a \"never\" about something else does not make the list below it prohibited; \"Also never:\" does", () => {
+    const doc = (lead: string) => `## Phases\n\n${lead}\n\n1. Fetch the dependencies with \`npm ci --ignore-scripts\`.\n2. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    expect(destructive(doc("Split the run so that network access and execution never overlap:"))).toBe(true)
+    expect(destructive(doc("Also never:"))).toBe(false)
+  })
+})
+
+describe("SK-REF-DANGLING-PATH: `./name` with nothing shipped", () => {
+  it("a script run from the working folder by a skill that ships no file is the host's; the same from a skill that ships scripts is a missing bundle file", () => {
+    const text = `${FRONT}${TITLE}${STEPS}## Offboarding a runner\n\nTake the runner offline with \`./config.sh remove --token "$TOKEN"\` after the user agrees.\n`
+    expect(ids(reviewWithFiles(text, []))).not.toContain("SK-REF-DANGLING-PATH")
+    expect(ids(reviewWithFiles(text, ["scripts/check.sh"]))).toContain("SK-REF-DANGLING-PATH")
+  })
+})
+
+describe("examples shown in other forms", () => {
+  const FM = "---\nname: race-review\ndescription: Reviews diffs for data races and lost updates. Use when reviewing code that touches shared state.\n---\n\n# Race review\n\n"
+  const PATTERNS =
+    "## Patterns\n\n| Pattern | Smell | Fix |\n|---|---|---|\n| Lost update | `v = get(); v += 1; set(v)` | `sync.Mutex`, an atomic increment |\n| Check-then-act | `if not exists(x): create(x)` | `putIfAbsent`, a unique constraint |\n| Lazy init | `cache = cache or build()` | `sync.Once`, `functools.cache` |\n\n"
+  it("a Good/Bad pair with the code written out inline shows it; the names alone, with the same pair, show nothing of the code", () => {
+    const pair = "## Writing the comment\n\n**Bad:**\n> This isn't thread-safe.\n\n**Good:**\n> Two requests read `reserved = 4` and both write 5; one reservation is lost.\n"
+    const found = (patterns: string) => ids(review(`${FM}${patterns}${pair}`)).filter((r) => r.startsWith("SK-EX-"))
+    expect(found(PATTERNS)).toEqual([])
+    const names = PATTERNS.replace("`v = get(); v += 1; set(v)`", "`get`, `set`").replace("`if not exists(x): create(x)`", "`exists`").replace("`cache = cache or build()`", "`build`")
+    expect(found(names)).toContain("SK-EX-NO-CODE")
+  })
+
+  it("a verdict label opens a sample only when a sample follows it", () => {
+    const doc = (after: string) => `${FM}## Reporting\n\nName the model, its random effects and how p-values were computed.\n\n${after}\n`
+    expect(ids(review(doc("Bad: \"A mixed model showed a significant effect (p = .03).\"\n\nGood: \"We fitted a linear mixed model of log RT with random intercepts for subject.\"")))).not.toContain("SK-EX-MISSING")
+    expect(ids(review(doc("Good: anything that names the model.\n\nBad: anything that does not.")))).toContain("SK-EX-MISSING")
+  })
+})
+
+describe("words named rather than used", () => {
+  it("SK-CLAR-PLACEHOLDER: a placeholder named as what not to use is no placeholder; one left in the text is", () => {
+    expect(draws("SK-CLAR-PLACEHOLDER", "## Checks\n\n- [ ] Render a real page (not lorem ipsum) at 360px and 1280px.\n")).toBe(false)
+    expect(draws("SK-CLAR-PLACEHOLDER", "## Checks\n\n- [ ] Render the hero with lorem ipsum at 360px and 1280px.\n")).toBe(true)
+  })
+
+  it("SK-STRUCT-UNBALANCED-TAG: a tag named mid-sentence refers to a section; a tag opened at the start of a line and never closed is unbalanced", () => {
+    const doc = (extra: string) => `## Rules\n\n<constraints>\nRemove one grant at a time.\n</constraints>\n\n${extra}\n`
+    expect(draws("SK-STRUCT-UNBALANCED-TAG", doc("Bulk removal is not used here (see <constraints>)."))).toBe(false)
+    expect(draws("SK-STRUCT-UNBALANCED-TAG", doc("<constraints>\nNever remove a super admin."))).toBe(true)
+  })
+
+  it("SK-CLAR-VAGUE: \"possibly\" or \"probably\" before a fact judges it; before an action it leaves the action open", () => {
+    expect(draws("SK-CLAR-VAGUE", "## Secrets\n\nAnything you print ends up in the transcript, and possibly in logs you don't control.\n")).toBe(false)
+    expect(draws("SK-CLAR-VAGUE", "## Length\n\nIf it can't fit, you probably haven't decided what the bottom line is.\n")).toBe(false)
+    expect(draws("SK-CLAR-VAGUE", "## Secrets\n\nRun `rotate.sh`, and possibly delete the old key.\n")).toBe(true)
+  })
+
+  it("SK-SAFE-UNBOUNDED: \"keep going with hints\" names what goes on; \"keep going until it works\" bounds nothing", () => {
+    expect(draws("SK-SAFE-UNBOUNDED", "## Coursework\n\nDo not write the solution for them. Explain that you'll help, and keep going with hints.\n")).toBe(false)
+    expect(draws("SK-SAFE-UNBOUNDED", "## Coursework\n\nDo not write the solution for them. Explain that you'll help, and keep going until it works.\n")).toBe(true)
+  })
+})
+
+describe("SK-STRUCT-CUT-SHORT: a promise the list below keeps", () => {
+  it("\"the five steps\" over five bullets, one per step, is kept; over four it is cut short", () => {
+    const doc = (items: string) => `## Why\n\nEach of the five steps in \`onMutate\` is there for a reason:\n\n${items}\n`
+    const four = "- Skip the cancel and a stale refetch lands.\n- Skip the snapshot and you can't roll back.\n- Mutate in place and nothing re-renders.\n- Skip the rollback and the error stays on screen."
+    expect(draws("SK-STRUCT-CUT-SHORT", doc(`${four}\n- Skip the invalidation and the cache drifts.`))).toBe(false)
+    expect(draws("SK-STRUCT-CUT-SHORT", doc(four))).toBe(true)
+  })
+})
