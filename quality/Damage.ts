@@ -450,7 +450,8 @@ const missingExamples = kind(
       for (let i = a; i < b; i++) drop[i] = true
     }
     const hs = headings(doc)
-    for (const h of hs) if (EXAMPLE_HEADING.test(h.text)) mark(h.line, sectionEnd(doc, h))
+    // an example section is a part of the document; the title is the whole of it ("# De-identify a sample manifest")
+    for (const h of hs) if (h.level > 1 && EXAMPLE_HEADING.test(h.text)) mark(h.line, sectionEnd(doc, h))
     for (let i = doc.bodyStart; i < lines.length; i++) {
       if (inFence(doc, i)) {
         if (doc.fenceOpen[i] !== i) continue

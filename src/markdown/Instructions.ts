@@ -56,9 +56,9 @@ export const isImperative = (text: string): boolean | null => {
   return /^(re|pre|un|de)/.test(w) && IMPERATIVE_VERBS.has(w.replace(/^(re|pre|un|de)/, "")) ? true : null
 }
 
-const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|pip3?|uv|poetry|pytest|ruff|black|mypy|tox|nox|rake|bundle|rails|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|kubectl|terraform|git|gh|bash|sh|just|task|tsc|eslint|prettier|jest|vitest|php|composer|mix|swift|xcodebuild|flutter|dart|cmake|ctest|bazel|nx|turbo|\.\/[\w.-]+)\b/
+const CMD = /^(?:\$\s*)?(npm|pnpm|yarn|bun|npx|node|deno|make|cargo|go|python3?|pip3?|uv|poetry|pytest|ruff|black|mypy|tox|nox|rake|bundle|rails|gradle|\.\/gradlew|mvn|dotnet|docker|docker-compose|kubectl|terraform|git|gh|bash|sh|just|task|tsc|eslint|prettier|jest|vitest|php|composer|mix|swift|xcodebuild|flutter|dart|cmake|ctest|bazel|nx|turbo|\.\/[\w.-]+)\b(?![.\/-]\w)/
 
-/** A line that runs a known tool (`npm test`, `$ pytest -q`, `./scripts/x.sh`). */
+/** A line that runs a known tool (`npm test`, `$ pytest -q`, `./scripts/x.sh`); a file named after one (`go.mod`, `node.js`) runs nothing. */
 export const isCommandLine = (text: string): boolean => CMD.test(text.trim())
 
 export const commandLines = perDoc((doc: Doc): Array<{ line: number; text: string }> => {

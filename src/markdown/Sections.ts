@@ -60,7 +60,7 @@ export const INPUTS_TITLE =
 export const PREPARATION_TITLE = /^\W*before you (start|begin)\b/i
 const VERIFY_TITLE = /\b(verif\w*|validat\w*|checklist|definition of done|done when|success criteria|acceptance criteria|self-check)\b/i
 export const REFERENCE_TITLE =
-  /^(references?|resources?|bundled resources|reference files|see also|related|further reading|documentation|documentation library|keywords|license|credits|links|appendix)\b|\b(references and|reference files|documentation library)\b/i
+  /^(references?|resources?|bundled resources|bundled files|files|reference files|see also|related|further reading|documentation|documentation library|keywords|license|credits|links|appendix)\b|\b(references and|reference files|documentation library)\b/i
 const EXAMPLE_TITLE = /\b(examples?|samples?|demo|walkthrough|sample output|worked example)\b/i
 const OUTPUT_TITLE = /^(outputs?|output format|deliverables?|results?|response( format)?|report( format)?|returns?|format|what to return|expected output)\b/i
 const QUICK_TITLE = /\b(quick ?start|tl;?dr|summary|at a glance|cheat ?sheet|quick reference|in short|overview of steps)\b/i

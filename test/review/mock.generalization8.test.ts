@@ -14,7 +14,8 @@ import {
   REBUILD_TITLE as TITLE,
   reviewText as review,
   reviewWithFiles,
-  ruleIds as ids
+  ruleIds as ids,
+  severityOf
 } from "./support.js"
 
 /** Does the text, as one section after the rebuild fixture, draw the rule? */
@@ -108,5 +109,48 @@ describe("SK-STRUCT-CUT-SHORT: a promise the list below keeps", () => {
     const four = "- Skip the cancel and a stale refetch lands.\n- Skip the snapshot and you can't roll back.\n- Mutate in place and nothing re-renders.\n- Skip the rollback and the error stays on screen."
     expect(draws("SK-STRUCT-CUT-SHORT", doc(`${four}\n- Skip the invalidation and the cache drifts.`))).toBe(false)
     expect(draws("SK-STRUCT-CUT-SHORT", doc(four))).toBe(true)
+  })
+})
+
+describe("what a short read-only skill needs", () => {
+  const FM = "---\nname: repo-orientation\ndescription: Orients in an unfamiliar repository before any change. Use at the start of a task in a repo you have not seen.\n---\n\n# Orientation\n\nBuild a map before you edit anything.\n\n"
+  const steps = (cmds: ReadonlyArray<string>) => `## Steps\n\n${cmds.map((c, i) => `${i + 1}. ${c}\n`).join("")}\nThen write the user a short map of what you found.\n`
+  const READS = ["Read the README and the top of `go.mod`.", "List the files with `git ls-files | head -200`.", "See what moves with `git log --oneline -20`.", "Run the tests once with `go test ./...`."]
+
+  it("SK-FAIL-MISSING: steps that only read leave nothing half-done (minor); steps that call a service can fail and act (major)", () => {
+    expect(severityOf(review(`${FM}${steps(READS)}`), "SK-FAIL-MISSING")).toBe("minor")
+    expect(severityOf(review(`${FM}${steps([...READS.slice(0, 3), "Call the staging API with `curl -s https://staging.example.com/health`."])}`), "SK-FAIL-MISSING")).toBe("major")
+  })
+
+  it("SK-EX-MISSING: steps that write their commands out in full show them (`go.mod` is a file); steps that only name the tools do not", () => {
+    expect(severityOf(review(`${FM}${steps(READS)}`), "SK-EX-MISSING")).toBe("info")
+    expect(severityOf(review(`${FM}${steps(["Read the README and the top of `go.mod`.", "List the files with `git ls-files`.", "See what moves with `git log`.", "Run the tests with `go test`."])}`), "SK-EX-MISSING")).toBe("minor")
+  })
+})
+
+describe("examples that live in a file", () => {
+  const FM = "---\nname: prior-art\ndescription: Runs a prior-art search for a claimed invention and writes a claim chart. Use when asked whether an idea is new.\n---\n\n# Prior art\n\n## Steps\n\n1. Break the claim into elements.\n2. Search patents and papers for each element.\n3. Map every element to a pinpoint citation.\n\n"
+  it("SK-EX-ONLY-IN-FILES: a template linked from the section that defines the output is where the format lives; linked from a note it is one hop away", () => {
+    const only = (section: string) => severityOf(reviewWithFiles(`${FM}${section}\n`, ["templates/report.md"]), "SK-EX-ONLY-IN-FILES")
+    expect(only("## Output\n\nUse [templates/report.md](templates/report.md): summary, search log, claim chart.")).toBe("info")
+    expect(only("## Notes\n\nThe house style is in [templates/report.md](templates/report.md).")).toBe("minor")
+  })
+})
+
+describe("the apply's headings", () => {
+  it("a bold run-in step label that ends on a stop is no heading to mark; a bold phrase alone on its line is", () => {
+    const body = (label: string) =>
+      `---\nname: med-rec\ndescription: Reconciles a patient's medication lists at a transition of care. Use when admitting, transferring or discharging.\n---\n\nMedication reconciliation\n\nCompare what the patient takes with what is ordered.\n\n**1. Gather sources.** The patient, the pharmacy, the last discharge letter.\n\n${label}\n\n| Type | Action |\n|---|---|\n| Omission | flag it |\n\n**3. Report.** One row per discrepancy.\nName the source of each row.\nKeep the patient's own words.\nDate every list you used.\nFlag what you could not confirm.\n`
+    const improved = (label: string) => review(body(label)).improvedVersion?.content ?? ""
+    expect(improved("**2. Classify each discrepancy.**")).not.toContain("## 2. Classify")
+    expect(improved("**Discrepancy types**")).toContain("## Discrepancy types")
+  })
+})
+
+describe("SK-DESC-NO-TRIGGER: a use sentence of any shape", () => {
+  it("\"Use at the start of a task …\" says when; a description with no use sentence does not", () => {
+    const desc = (d: string) => ids(review(`---\nname: repo-orientation\ndescription: ${d}\n---\n\n# Orientation\n\n${STEPS}`))
+    expect(desc("Orients in an unfamiliar repository before any change. Use at the start of a task in a repo you have not seen.")).not.toContain("SK-DESC-NO-TRIGGER")
+    expect(desc("Orients in an unfamiliar repository before any change, and writes the user a short map of it.")).toContain("SK-DESC-NO-TRIGGER")
   })
 })

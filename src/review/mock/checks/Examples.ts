@@ -5,13 +5,13 @@
  */
 import type { Severity } from "../../Types.js"
 import { commandLines } from "../../../markdown/Instructions.js"
-import { SECTION_TOPICS } from "../../../markdown/Sections.js"
+import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { resolveRefs } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
-import { teaching } from "./Teaching.js"
+import { isInlineCommand, teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
 import type { Doc } from "../../../markdown/Document.js"
-import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
+import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
 
 // ---------------------------------------------------------------- examples
 
@@ -43,7 +43,10 @@ const noExampleAtAll = (
   // a procedure that runs commands, with no example in any form (not even an "e.g.", a quoted sample or
   // a table of the exact commands): the agent has the tools' names and must compose every invocation itself
   const ran = commandLines(doc)
-  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2
+  // commands written out in full in the steps, arguments and all (`git ls-files | head -200`, not `npm
+  // test`), are shown in use already
+  const written = ran.filter((c) => isInlineCommand(c.text) && c.text.split(/\s+/).length >= 3 && needs.procedure.some(([a, b]) => a <= c.line && c.line <= b)).length
+  const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2 && written < 2
   // code it teaches, shown in a bundle file the skill links (a reference implementation in references/):
   // one hop away, not absent (minor)
   const codeElsewhere = teaches && resolveRefs(ctx).some((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false))
@@ -145,7 +148,13 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     // the examples live only in other files: the agent sees their shape only after opening one; a skill
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
     const procedure = needsOf(doc).procedure
-    const routed = exampleFiles.some((r) => procedure.some(([a, b]) => a <= r.line && r.line <= b))
+    // so does a template linked from the section that defines the output ("## Output: use
+    // templates/report.md"): the file is where the format lives; and a list of the bundle's files
+    // ("## Bundled files") is an index, not where examples are shown
+    const routed = exampleFiles.some((r) => {
+      const section = headingAbove(doc, r.line)?.text ?? ""
+      return procedure.some(([a, b]) => a <= r.line && r.line <= b) || SECTION_TOPICS.outputs.test(section) || REFERENCE_TITLE.test(section)
+    })
     // a sample in the text itself (a long quote, a blockquote, a before/after pair) shows the shape
     // already; a quoted phrase or an "e.g." in passing does not
     const inlineSamples = sample.length > 0

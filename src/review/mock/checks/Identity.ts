@@ -207,7 +207,7 @@ const saysNothingSpecific = (doc: Doc, description: string): boolean => {
 const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
 
 export const TRIGGER =
-  /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during)|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
+  /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time)\b|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
 
 export const description = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("description", ctx.disabledRules)

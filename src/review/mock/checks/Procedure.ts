@@ -478,6 +478,9 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- error handling
 
+/** A step that calls a service ("Call the staging API", "send requests to the webhook"), which can fail or act. */
+const CALLS_OUT = /\b(?:call|hit|query|post to|send (?:a |the )?requests? to|submit to|upload to)\s+(?:the\s+|each\s+|every\s+|a\s+)?(?:[\w-]+\s+)?(?:api|apis|endpoints?|service|server|webhook)\b/i
+
 export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("error_handling", ctx.disabledRules)
   const { doc } = ctx
@@ -489,14 +492,18 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     // no command, script or service call in its procedure: nothing fails in a way it must handle
     o.note("no failure handling; its procedure runs no command, script or service")
   } else if (sections.length === 0 && lines.length === 0) {
+    // a procedure that only reads what is at hand (no push, deploy, delete or send, no call to a
+    // service) leaves nothing half-done when a step fails: the gap is real but smaller (minor)
+    const callsOut = doc.prose.some(([n, t]) => needs.procedure.some(([a, b]) => a <= n && n <= b) && CALLS_OUT.test(t))
+    const severity = needs.sideEffects || callsOut || ctx.artifactType !== "skill" ? "major" : "minor"
     o.issue(
       "missing",
-      "major",
+      severity,
       bodyStart(doc),
-      "Nothing says what to do when a step fails or information is missing",
+      severity === "major" ? "Nothing says what to do when a step fails or information is missing" : "Nothing says what to do when a step fails or information is missing (its steps only read, so nothing is left half-done)",
       "Add what to do on failure: when to retry, when to stop and ask, how to roll back."
     )
-    o.deduct(70, "no failure handling")
+    o.deduct(severity === "major" ? 70 : 40, "no failure handling")
   } else if (sections.length === 0 && lines.length < 2) {
     o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
     o.deduct(25, "thin failure handling")

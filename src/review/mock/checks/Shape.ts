@@ -392,7 +392,8 @@ export const unmarkedHeadings = (doc: Doc): Array<{ readonly line: number; reado
     const words = plainText(t).split(/\s+/).length
     // a numbered label ("Task 3: Create a Heatmap with a Diverging Colormap") may run longer
     const limit = /^(?:\*\*)?(?:[A-Z][a-z]+ )?\d{1,2}[.:)]?\s/.test(t) ? 12 : 7
-    if (before !== "" || after !== "" || words > limit || /[.,;:!?]$/.test(t) || !/^[\p{Lu}\d`*]/u.test(t)) continue
+    // a bold line ending on a stop ("**4. Classify each discrepancy.**") is a step's run-in label, not a heading
+    if (before !== "" || after !== "" || words > limit || /[.,;:!?](?:\*\*|__)?$/.test(t) || !/^[\p{Lu}\d`*]/u.test(t)) continue
     // content follows
     const next = lines.slice(n).find((l) => l.trim() !== "")
     if (next === undefined) continue
