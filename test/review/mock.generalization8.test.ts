@@ -154,3 +154,11 @@ describe("SK-DESC-NO-TRIGGER: a use sentence of any shape", () => {
     expect(desc("Orients in an unfamiliar repository before any change, and writes the user a short map of it.")).toContain("SK-DESC-NO-TRIGGER")
   })
 })
+
+describe("Eighteenth round: twenty skills written blind and read once at 4cbb657, as a held-out set", () => {
+  it("SK-SAFE-DESTRUCTIVE: a table that \"Ask before the action if any of these is true:\" leads into asks first for each row; the same table after a plain lead-in does not", () => {
+    const doc = (lead: string) => `## Checkpoints\n\n${lead}\n\n| Test | Examples |\n|---|---|\n| Rewrites shared history | \`git push --force\` to a shared branch, deleting remote tags |\n`
+    expect(destructive(doc("Ask before the action if any of these is true:"))).toBe(false)
+    expect(destructive(doc("Run the cleanup that fits the case:"))).toBe(true)
+  })
+})

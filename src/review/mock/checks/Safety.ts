@@ -111,7 +111,7 @@ export const namesDestructive = (line: string): boolean =>
  * review, select or answer waits.
  */
 const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until|if|and) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)/i
+  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until|if|and) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)|\bask(?:s|ing)?\s+(?:(?:the user|them|first)\s+)?before\s+(?:the|any|each|every|running|you|acting|doing|taking)\b/i
 
 /**
  * A download piped to a shell, with something to download: `curl | sh` and `curl ... | sh` name the
@@ -193,6 +193,20 @@ const ASKS_FIRST = /\b(never|do not|don't|must not|mustn't)\b[^.;,]*\bwithout (?
 
 /** A confirmation that is itself negated ("do not ask", "without confirmation") asks nothing. */
 const NEGATED_CONFIRMATION = /\b(never|do not|don't|without|no need to|skip(ping)?)\b[^.;\n]{0,25}\b(confirm|ask|approv|permission|wait)/i
+
+/**
+ * The sentence that leads into the table holding row n ("Ask before the action if any of these is
+ * true:"): what it says of the rows holds for each, as a block's lead-in does for its lines.
+ */
+const tableLeadIn = (doc: Doc, n: number): string => {
+  const lines = doc.split.lines
+  if (!/^\s*\|/.test(lines[n - 1] ?? "")) return ""
+  let k = n
+  while (k > 1 && /^\s*\|/.test(lines[k - 2]!)) k--
+  while (k > 1 && lines[k - 2]!.trim() === "") k--
+  const lead = lines[k - 2] ?? ""
+  return k > 1 && /:\s*$/.test(lead) && !/^\s*#/.test(lead) ? lead : ""
+}
 
 /**
  * Whether the lines right above a command, in its section, ask the user and wait: the step holding
@@ -312,7 +326,7 @@ const scan = (doc: Doc): Array<Finding> => {
     const block = inCode ? doc.md.codeBlocks.find((b) => b.startLine < n && n <= b.endLine) : undefined
     const nearby = block
       ? [line, ...lines.slice(Math.max(0, block.startLine - 3), block.startLine - 1)].join("\n")
-      : line
+      : [line, tableLeadIn(doc, n)].join("\n")
     for (const d of DESTRUCTIVE) {
       d.pattern.lastIndex = 0
       let m: RegExpExecArray | null
