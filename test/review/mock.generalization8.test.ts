@@ -161,4 +161,11 @@ describe("Eighteenth round: twenty skills written blind and read once at 4cbb657
     expect(destructive(doc("Ask before the action if any of these is true:"))).toBe(false)
     expect(destructive(doc("Run the cleanup that fits the case:"))).toBe(true)
   })
+
+  it("SK-STRUCT-RUN-TOGETHER: a table right after a list is the section's own when the paragraph that opens the section names what it holds", () => {
+    const doc = (opener: string) =>
+      `## House conventions\n\n${opener} Common defaults:\n\n- Sentence case.\n- Present tense for past events.\n- Numerals for all numbers.\n\n| Variant | Typical length | Notes |\n|---|---|---|\n| Print | set by the layout | ask the desk |\n| Web | 60 to 70 characters | search results cut the rest |\n`
+    expect(draws("SK-STRUCT-RUN-TOGETHER", doc("Ask the editor for the style guide and length limits if they are not given."))).toBe(false)
+    expect(draws("SK-STRUCT-RUN-TOGETHER", doc("Ask the editor for the style guide if it is not given."))).toBe(true)
+  })
 })

@@ -9,7 +9,8 @@ import type { Doc } from "../../../markdown/Document.js"
 import { orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
-import { cutShort, endsEarly, promisedSections, runTogether } from "./Shape.js"
+import { cutShort, endsEarly, promisedSections } from "./Shape.js"
+import { runTogether } from "./RunTogether.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote, unclosedFrontmatterEnd } from "./Common.js"
 
 // ---------------------------------------------------------------- purpose
