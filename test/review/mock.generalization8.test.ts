@@ -169,3 +169,13 @@ describe("Eighteenth round: twenty skills written blind and read once at 4cbb657
     expect(draws("SK-STRUCT-RUN-TOGETHER", doc("Ask the editor for the style guide if it is not given."))).toBe(true)
   })
 })
+
+describe("Nineteenth round: twenty skills written blind and read once at a864347, as a held-out set", () => {
+  it("SK-EX-NO-CODE: a skill that writes no code and judges samples holding inline code shows its examples; the same code with no judged sample shows none", () => {
+    const FM = "---\nname: alt-text\ndescription: Writes alt text for images in articles and apps. Use when an image needs a text alternative.\n---\n\n# Alt text\n\n## Roles\n\n| Role | Write | Example |\n|---|---|---|\n| Functional | what happens | `alt=\"Search\"` |\n| Decorative | nothing | `alt=\"\"` |\n| Text in an image | the text | `alt=\"Spring sale: 30% off\"` |\n\n"
+    const pairs = "## Good and bad\n\n- Bad: `alt=\"image\"` says nothing.\n- Good: `alt=\"Children queuing at the doors of the library.\"`\n"
+    const found = (text: string) => review(text).findings.filter((f) => f.ruleId.startsWith("SK-EX-") && f.severity !== "info").map((f) => f.ruleId)
+    expect(found(`${FM}${pairs}`)).toEqual([])
+    expect(found(`${FM}## Notes\n\n- Keep \`alt\` under two sentences.\n- Use \`aria-describedby\` for long descriptions.\n`)).toEqual(["SK-EX-MISSING"])
+  })
+})

@@ -99,6 +99,18 @@ const judgedSamples = (doc: Doc): Array<number> => {
   return out
 }
 
+/**
+ * Code the judged samples show in use, so no block is wanted for it: with a sample judged Good or
+ * Bad, code written out in use on two lines or more (`v = get(); v += 1; set(v)`), the names around
+ * it (`sync.Once`, `putIfAbsent`) being what it recommends, as a cheat sheet's rows do; or, in a skill
+ * that writes no code, a Good and a Bad at least that hold inline code themselves ("Bad:
+ * `alt=\"image\"`", a hand-off message naming `--since`): that code is part of what it teaches.
+ */
+const shownInUse = (doc: Doc, judged: ReadonlyArray<number>, snippets: number): boolean => {
+  const judgedCode = judged.filter((n) => /`[^`]+`/.test(doc.split.lines[n - 1] ?? "")).length
+  return (judged.length > 0 && snippets >= 2) || (judged.length >= 2 && judgedCode >= 1 && !needsOf(doc).writesCode)
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -124,11 +136,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     ? []
     : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them
-  // with a sample judged Good or Bad, code written out in use on two
-  // lines or more (`v = get(); v += 1; set(v)`) shows it: the names around it (`sync.Once`,
-  // `putIfAbsent`) are what it recommends, as a cheat sheet's rows do
-  const shownInUse = judged.length > 0 && taught.snippets.length >= 2
-  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow") && !shownInUse
+  const teachesCodeWithoutBlock = codeLines.length >= 2 && (artifactType === "skill" || artifactType === "workflow") && !shownInUse(doc, judged, taught.snippets.length)
   if (strong > 0 && teachesCodeWithoutBlock) {
     o.issue(
       "no_code_example",
