@@ -51,6 +51,9 @@ export interface Editor {
 
 const SENTENCE = /[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g
 
+/** A line's list or quote marker with its indentation ("  - ", "3. ", "> "), or "". */
+const lineMarker = (line: string): string => /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(line)![0]
+
 /**
  * Removes the sentences of a line that match; the line goes when nothing but its marker is left.
  * Sentences are found, and matched, on the line with its inline code masked (as the checks read it),
@@ -58,7 +61,7 @@ const SENTENCE = /[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g
  */
 const dropSentences = (ed: Editor, line: number, match: (sentence: string) => boolean): boolean => {
   const original = ed.text(line)
-  const marker = /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(original)![0]
+  const marker = lineMarker(original)
   const body = original.slice(marker.length)
   const masked = maskInlineCode(body).masked
   let rest = ""
@@ -371,7 +374,7 @@ const dropWrappedSentence = (doc: Doc, ed: Editor, n: number, match: (sentence: 
   const { last } = wrappedSentences(doc, n)
   if (last === n || [...Array(last - n).keys()].some((k) => ed.removed(n + 1 + k))) return false
   const first = ed.text(n)
-  const marker = /^(\s*(?:[-*+]|\d{1,4}[.)])\s+|\s*>\s*)?/.exec(first)![0]
+  const marker = lineMarker(first)
   const masked = maskInlineCode(first.slice(marker.length)).masked
   // the last sentence of the line starts after the last stop in it
   const stops = [...masked.matchAll(/[.!?]["')\]`*_]*\s+(?=\S)/g)]

@@ -95,6 +95,14 @@ export const sentenceEndIn = (text: string): number => {
   return end ? end.index + end[0].length : -1
 }
 
+/** The line that leads into a block starting on line `first` (a list, a table): the nearest non-blank line above it, unless a heading. */
+export const leadInAbove = (doc: Doc, first: number): string => {
+  const lines = doc.split.lines
+  let above = first - 1
+  while (above > 0 && lines[above - 1]!.trim() === "") above--
+  return above > 0 && !/^\s*#/.test(lines[above - 1]!) ? lines[above - 1]! : ""
+}
+
 /** A lead-in line without its list marker or bold label marks: "**Also never:**" reads "Also never:". */
 const plainLead = (text: string): string => text.replace(/^\s*(?:[-*+]\s+)?/, "").replace(/\*\*|__/g, "")
 
@@ -109,9 +117,7 @@ export const prohibitedList = (doc: Doc, n: number): boolean => {
   const lines = doc.split.lines
   // the first item of the list: items with only their own continuation lines or blanks between
   while (k > 0 && lines.slice(items[k - 1]!.line, items[k]!.line - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))) k--
-  let above = items[k]!.line - 1
-  while (above > 0 && lines[above - 1]!.trim() === "") above--
-  const lead = above > 0 && !/^\s*#/.test(lines[above - 1]!) ? lines[above - 1]! : ""
+  const lead = leadInAbove(doc, items[k]!.line)
   // the prohibition is said to the agent and leads into the items: it opens the lead's sentence ("Also
   // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
   // something else ("split the run so network access and execution never overlap:") leads into steps

@@ -7,7 +7,7 @@
  */
 import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
-import { notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, withoutQuotes } from "./Runs.js"
+import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, withoutQuotes } from "./Runs.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -203,9 +203,8 @@ const tableLeadIn = (doc: Doc, n: number): string => {
   if (!/^\s*\|/.test(lines[n - 1] ?? "")) return ""
   let k = n
   while (k > 1 && /^\s*\|/.test(lines[k - 2]!)) k--
-  while (k > 1 && lines[k - 2]!.trim() === "") k--
-  const lead = lines[k - 2] ?? ""
-  return k > 1 && /:\s*$/.test(lead) && !/^\s*#/.test(lead) ? lead : ""
+  const lead = leadInAbove(doc, k)
+  return /:\s*$/.test(lead) ? lead : ""
 }
 
 /**
