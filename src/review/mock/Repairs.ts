@@ -306,7 +306,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const table = stepTables(doc)[0]?.steps.filter((s) => !ed.removed(s.line)) ?? []
   const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? (table.length >= 2 ? table : []))
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|at|during)\b[^.]*/i)?.[0]
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|after|at|during|on|once|while|upon)\b[^.]*/i)?.[0]
   if (steps.length < 2 || !trigger) return linked
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {

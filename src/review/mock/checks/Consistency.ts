@@ -57,9 +57,21 @@ interface Statement {
 // a stop inside closing marks ends its sentence too: "**Nothing leaves without a person.** Don't submit …" is two
 const sentencesOf = (text: string) => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
-/** A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y", "X, but never Y"). */
+/**
+ * A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y",
+ * "X, but never Y"), or a run of them in a sentence that opens with one ("Always X, don't Y, and never Z").
+ */
 const clausesOf = (sentence: string) =>
-  sentence.split(/\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/).filter((c) => c.trim() !== "")
+  sentence
+    .split(/\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)|(?<=^[*_\s]*(?:always|never|do not|don't|must)\b.*),\s+(?=(?:never|always|do not|don't)\b)/i)
+    .filter((c) => c.trim() !== "")
+
+/**
+ * A negation in a relative clause after the rule's object ("Always terminate a session you can't
+ * identify"): it describes the object, the rule word before it says what to do. The word before the
+ * pronoun is a noun, not the rule's own "make sure you" or "check that you".
+ */
+const RELATIVE_NEGATION = /\b(?!(?:sure|that|so|because|and|but|or|if|when|unless|since|as|check|verify|ensure|confirm)\b)[a-z]+\s+(?:you|we|they)\s+$/i
 
 /**
  * An action and the case it applies to: "if X, Y" (a leading condition up to its comma) and "Y when X"
@@ -126,8 +138,11 @@ const statements = (doc: Doc): Array<Statement> => {
       for (const marked of clausesOf(sentence)) {
         // emphasis marks a word, it does not change it: "Do **not** delete" is a prohibition
         const clause = marked.replace(/(\*{1,3}|_{2,3})(?=\S)([^*_\n]+?)(?<=\S)\1/g, "$2")
-        const neg = NEGATIVE.exec(clause)
-        const pos = neg ? null : POSITIVE.exec(clause)
+        const negation = NEGATIVE.exec(clause)
+        const positive = POSITIVE.exec(clause)
+        const relative = negation !== null && positive !== null && positive.index < negation.index && RELATIVE_NEGATION.test(clause.slice(positive.index + positive[0].length, negation.index))
+        const neg = relative ? null : negation
+        const pos = neg ? null : positive
         const m = neg ?? pos
         if (m) {
           const { words, when, exception } = parse(clause, m, topic)
