@@ -41,3 +41,47 @@ describe("the apply's worked example: a use sentence of any shape", () => {
     expect(example("It is narrow first.")).not.toContain("Request:")
   })
 })
+
+describe("Twentieth round: twenty skills written blind and read once at 3e12144, as a held-out set", () => {
+  const FRONT = "---\nname: warehouse-recovery\ndescription: Recovers tables in a data warehouse after a bad statement. Use when rows or tables were lost.\n---\n\n# Warehouse recovery\n\n"
+  const found = (text: string) => ids(review(text))
+
+  it("SK-EX-NO-CODE: a cheat sheet that writes out three statements or more in its tables shows its code; one that only names them shows none", () => {
+    const table = (cells: ReadonlyArray<string>) =>
+      `${FRONT}## Recover\n\nFor example: the orders table lost rows an hour ago.\n\n| Situation | SQL |\n|---|---|\n${cells.map((c, k) => `| case ${k + 1} | ${c} |`).join("\n")}\n\nPrefer \`BEFORE(STATEMENT => ...)\` over a timestamp; read \`retention_time\` first, and \`dropped_on\` for a dropped table.\n`
+    expect(found(table(["`UNDROP TABLE t;`", "`ALTER TABLE t RENAME TO t_new;`", "`SELECT * FROM t AT(OFFSET => -3600);`", "`SHOW TABLES HISTORY LIKE 'T%';`"]))).not.toContain("SK-EX-NO-CODE")
+    expect(found(table(["`UNDROP`", "`ALTER TABLE`", "`AT(OFFSET)`", "`SHOW TABLES HISTORY`"]))).toContain("SK-EX-NO-CODE")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: items of a list offered as options are choices, not rules in force; the same items as steps contradict", () => {
+    const doc = (lead: string) =>
+      `${FRONT}## Updates\n\n${lead}\n\n1. Don't skip waiting; show a prompt when a waiting worker appears.\n2. Skip waiting, but keep the old assets available.\n`
+    expect(found(doc("Options, roughly in order of preference:"))).not.toContain("SK-CONS-ALWAYS-NEVER")
+    expect(found(doc("Do this for every release:"))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("SK-CONS-ALWAYS-NEVER: \"even if X\" names no case, so the rule meets its opposite; \"if X\" is a case of its own", () => {
+    const doc = (never: string) => `${FRONT}## Rules\n\n- ${never}\n\n## Notes\n\nAlways edit inside direct quotations and code.\n`
+    expect(found(doc("Never edit inside direct quotations and code, even if they break the guide."))).toContain("SK-CONS-ALWAYS-NEVER")
+    expect(found(doc("Never edit inside direct quotations and code if they break the guide."))).not.toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("SK-STRUCT-RUN-TOGETHER: a table after a list belongs to the section whose heading names what it holds; under another heading it starts a part", () => {
+    const doc = (title: string) =>
+      `${FRONT}## ${title}\n\n- Three to six criteria.\n- Each criterion maps to one learning outcome.\n\n| Weak criterion | Why | Better |\n|---|---|---|\n| Effort | Not observable | Drop it |\n| Content and style | Two dimensions | Split them |\n`
+    expect(found(doc("2. Choose the criteria"))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(found(doc("2. Gather the inputs"))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+
+  it("SK-FMT-ABSOLUTE-PATH: a user's folder matched by a wildcard is a pattern; a user's folder by name is one machine's", () => {
+    const doc = (path: string) => `${FRONT}## Matching\n\n| Modifier | Example |\n|---|---|\n| wildcards | \`${path}\` |\n`
+    expect(found(doc("'C:\\Users\\*\\AppData\\*'"))).not.toContain("SK-FMT-ABSOLUTE-PATH")
+    expect(found(doc("'C:\\Users\\alice\\AppData\\*'"))).toContain("SK-FMT-ABSOLUTE-PATH")
+  })
+
+  it("SK-SAFE-SECRET: a live key with no digit in it is still a key; a CamelCase name after the prefix is a placeholder", () => {
+    const doc = (key: string) => `${FRONT}## Setup\n\n1. Authenticate with the team's key: \`export STRIPE_SECRET_KEY=${key}\`.\n2. List the tables.\n`
+    expect(found(doc("sk_live_FDCIiwZZhFalDrQvNRFIysNu"))).toContain("SK-SAFE-SECRET")
+    expect(found(doc("sk_live_StripeSecretKeyGoesHere"))).not.toContain("SK-SAFE-SECRET")
+  })
+})

@@ -19,7 +19,7 @@ import { firstWord, isImperative, orderedLists } from "../../../markdown/Instruc
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
-import { renderedLine } from "./Runs.js"
+import { leadInAbove, renderedLine } from "./Runs.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -86,6 +86,8 @@ const actionAndCase = (text: string): { action: string; when: string } => {
     }
   }
   const c = CONDITION.exec(text)
+  // "even if X", "even when X": the rule holds in every case, X included; it names no case of its own
+  if (c && /\beven\s+$/i.test(text.slice(0, c.index))) return { action: text.slice(0, c.index).replace(/\beven\s+$/i, ""), when: "" }
   return c ? { action: text.slice(0, c.index), when: text.slice(c.index) } : { action: text, when: "" }
 }
 
@@ -195,9 +197,44 @@ const likelyMeant = (doc: Doc, a: Statement, b: Statement, all: ReadonlyArray<St
   return a.kind === "negative" ? a : b
 }
 
+/** A lead-in that offers what follows as alternatives: "Options, roughly in order of preference:", "Either:". */
+const ALTERNATIVES = /\b(?:options?|alternatives?|choices|approaches|ways|either|one of|pick one|choose (?:one|between|among))\b[^.!?]*:[*_\s]*$/i
+
+/**
+ * The items of the lists offered as alternatives, by line: each line of an item (its continuation lines
+ * too) keyed by its list and item. Two options ("1. Don't skip waiting; …", "2. Skip waiting, but …")
+ * are choices between rules, not two rules in force.
+ */
+const alternativeItems = (doc: Doc): Map<number, string> => {
+  const out = new Map<number, string>()
+  const lines = doc.split.lines
+  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line] && i.indent === 0)
+  const continues = (from: number, to: number) => lines.slice(from, to - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))
+  for (let k = 0; k < items.length; k++) {
+    if (k > 0 && continues(items[k - 1]!.line, items[k]!.line)) continue
+    if (!ALTERNATIVES.test(leadInAbove(doc, items[k]!.line).trim().split(/(?<=[.!?])\s+/).at(-1) ?? "")) continue
+    let j = k
+    while (j + 1 < items.length && continues(items[j]!.line, items[j + 1]!.line)) j++
+    for (let i = k; i <= j; i++) {
+      let end = i < j ? items[i + 1]!.line - 1 : items[i]!.line
+      while (i === j && end < lines.length && (/^\s+\S/.test(lines[end]!) || (lines[end]!.trim() !== "" && !/^\s*([-*+]|\d+[.)])\s/.test(lines[end]!)))) end++
+      for (let n = items[i]!.line; n <= end; n++) out.set(n, `${items[k]!.line}:${i}`)
+    }
+    k = j
+  }
+  return out
+}
+
 /** Pairs of statements about the same action with opposite polarity. */
 export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
   const all = statements(doc)
+  const options = alternativeItems(doc)
+  // two items of one list of alternatives
+  const choices = (a: Statement, b: Statement) => {
+    const x = options.get(a.line)
+    const y = options.get(b.line)
+    return x !== undefined && y !== undefined && x !== y && x.split(":")[0] === y.split(":")[0]
+  }
   const out: Array<Contradiction> = []
   const used = new Set<number>()
   for (let i = 0; i < all.length; i++) {
@@ -205,7 +242,7 @@ export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
       const a = all[i]!
       const b = all[j]!
       // opposite rules on the same action in the same case ("never X without Y" and "always X" are not)
-      if (a.kind === b.kind || a.line === b.line || used.has(j) || !meet(a, b)) continue
+      if (a.kind === b.kind || a.line === b.line || used.has(j) || !meet(a, b) || choices(a, b)) continue
       const neg = a.kind === "negative" ? a : b
       const pos = a.kind === "negative" ? b : a
       // a step that does a thing, against a rule that forbids exactly that thing

@@ -129,10 +129,13 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
   // a table in an example section (learner and reply side by side) shows its samples as a block does
   const exampleTable = exampleHeadings.some((h) => sectionHas(doc, h, /^\s*\|/))
-  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [], commands: [], snippets: [] }
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [] as ReadonlyArray<number>, commands: [] as ReadonlyArray<number>, snippets: [] as ReadonlyArray<number> }
   const shownInline = taught.commands.length + taught.snippets.length
   // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
-  const codeLines = shownInline >= 2 && taught.code.length <= shownInline
+  // a cheat sheet that writes out statements on three lines or more shows its code as a CLI skill shows
+  // its commands: the statements are shown, not named, and only the other code lines are names
+  const named = taught.code.filter((n) => !taught.snippets.includes(n)).length
+  const codeLines = shownInline >= 2 && (taught.code.length <= shownInline || (taught.snippets.length >= 3 && named <= shownInline))
     ? []
     : [...new Set([...taught.code, ...(shownInline < 2 ? taught.commands : [])])].sort((a, b) => a - b)
   // a slash command or AGENTS.md names its commands inline by custom; a skill or workflow should show them

@@ -435,7 +435,8 @@ export const formatting = (ctx: CheckContext): CheckOutcome => {
   let abs = 0
   for (let n = bodyStart(doc); n <= lines.length; n++) {
     if (doc.md.inCode[n]) continue
-    const m = lines[n - 1]!.match(/(?:^|[\s`"'(])((?:\/Users|\/home)\/[A-Za-z0-9._-]+|[A-Z]:\\(?:Users|Documents and Settings)\\)/)
+    // a user's folder by name: `C:\Users\*\AppData` or `/home/*/` matches every user's, a pattern, not a machine's path
+    const m = lines[n - 1]!.match(/(?:^|[\s`"'(])((?:\/Users|\/home)\/[A-Za-z0-9._-]+|[A-Z]:\\(?:Users|Documents and Settings)\\[A-Za-z0-9._-]+)/)
     if (m) {
       abs++
       if (abs <= 3) {

@@ -103,11 +103,15 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     }
     // the paragraph that opens the section names what its table holds ("Ask for the style guide and
     // length limits. Common defaults:" over the defaults, then a table of typical lengths): one part
+    // so does the section's heading ("## 2. Choose the criteria" over a "Weak criterion | Better" table);
+    // a word's first six letters stand for it, as criteria and criterion are one word
     const openerNamesTable = (all: ReadonlyArray<Block>, table: Block) => {
+      const root = (w: string) => w.slice(0, 6)
+      const header = new Set(contentWords(plainText(doc.split.lines[table.start - 1] ?? "").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 4).map(root))
       const opener = all[0]
-      if (opener === undefined || opener.kind !== "paragraph" || opener === table) return false
-      const header = new Set(contentWords(plainText(doc.split.lines[table.start - 1] ?? "").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 4))
-      return [...wordsOf(opener)].some((w) => header.has(w))
+      const opens = opener !== undefined && opener.kind === "paragraph" && opener !== table ? [...wordsOf(opener)] : []
+      const titled = own === undefined ? [] : contentWords(plainText(own.text)).filter((w) => w.length >= 4)
+      return [...opens, ...titled].some((w) => header.has(root(w)))
     }
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!

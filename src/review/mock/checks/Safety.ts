@@ -45,7 +45,10 @@ const PLACEHOLDER = /(your|example|placeholder|changeme|dummy|sample|redacted|xx
 const looksRandom = (value: string) => {
   const body = value.replace(/^(?:sk|pk|rk|gh[pousr]|glpat|xox[abposr]|npm|github_pat)[-_]/, "")
   if (PLACEHOLDER.test(body)) return false
-  if (!/[0-9]/.test(body) || !/[A-Za-z]/.test(body)) return false
+  if (!/[A-Za-z]/.test(body)) return false
+  // a random key may hold no digit (one in seventy of 24 base62 characters do): both cases and sixteen distinct
+  // letters, where a name in CamelCase ("StripeSecretKeyGoesHere") repeats its few
+  if (!/[0-9]/.test(body)) return /[a-z]/.test(body) && /[A-Z]/.test(body) && new Set(body.replace(/[^A-Za-z]/g, "")).size >= 16
   return new Set(body).size >= Math.min(12, Math.ceil(body.length / 2))
 }
 

@@ -90,7 +90,9 @@ export interface Teaching {
  * a name (`sync.Once`, `putIfAbsent`) or a call alone (`fetch(url)`) only names it.
  */
 const snippet = (t: string): boolean =>
-  CODEISH.test(t) && t.split(/\s+/).length >= 4 && /\s(?:[-+*/%|&^~<>!]?=|[-+*/%~|<>]|&&|\|\||==|!=|<=|>=|=>|->|:=|:|;)\s|[;:]\s/.test(t)
+  CODEISH.test(t) &&
+  ((t.split(/\s+/).length >= 4 && /\s(?:[-+*/%|&^~<>!]?=|[-+*/%~|<>]|&&|\|\||==|!=|<=|>=|=>|->|:=|:|;)\s|[;:]\s/.test(t)) ||
+    (t.split(/\s+/).length >= 3 && /\S;$/.test(t)))
 
 /**
  * What the document teaches in code, read from its inline code and its wording: code (library calls,
