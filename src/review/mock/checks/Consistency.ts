@@ -19,7 +19,8 @@ import { firstWord, isImperative, orderedLists } from "../../../markdown/Instruc
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
-import { leadInAbove, renderedLine } from "./Runs.js"
+import { renderedLine, topLists } from "./Runs.js"
+import { listItemUnits } from "./Repeats.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
 const POSITIVE = /\b(always|must(?! not| never)|make sure (?:to|that|you)|be sure to|ensure (?:that )?(?:you )?|(?:is|are) required to)\b/i
@@ -207,20 +208,13 @@ const ALTERNATIVES = /\b(?:options?|alternatives?|choices|approaches|ways|either
  */
 const alternativeItems = (doc: Doc): Map<number, string> => {
   const out = new Map<number, string>()
-  const lines = doc.split.lines
-  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line] && i.indent === 0)
-  const continues = (from: number, to: number) => lines.slice(from, to - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))
-  for (let k = 0; k < items.length; k++) {
-    if (k > 0 && continues(items[k - 1]!.line, items[k]!.line)) continue
-    if (!ALTERNATIVES.test(leadInAbove(doc, items[k]!.line).trim().split(/(?<=[.!?])\s+/).at(-1) ?? "")) continue
-    let j = k
-    while (j + 1 < items.length && continues(items[j]!.line, items[j + 1]!.line)) j++
-    for (let i = k; i <= j; i++) {
-      let end = i < j ? items[i + 1]!.line - 1 : items[i]!.line
-      while (i === j && end < lines.length && (/^\s+\S/.test(lines[end]!) || (lines[end]!.trim() !== "" && !/^\s*([-*+]|\d+[.)])\s/.test(lines[end]!)))) end++
-      for (let n = items[i]!.line; n <= end; n++) out.set(n, `${items[k]!.line}:${i}`)
-    }
-    k = j
+  const units = listItemUnits(doc)
+  for (const list of topLists(doc)) {
+    if (!ALTERNATIVES.test(list.lead.trim().split(/(?<=[.!?])\s+/).at(-1) ?? "")) continue
+    list.items.forEach((line, i) => {
+      const end = list.items[i + 1] !== undefined ? list.items[i + 1]! - 1 : units.find((u) => u.start === line)?.end ?? line
+      for (let n = line; n <= end; n++) out.set(n, `${list.items[0]}:${i}`)
+    })
   }
   return out
 }

@@ -103,6 +103,22 @@ export const leadInAbove = (doc: Doc, first: number): string => {
   return above > 0 && !/^\s*#/.test(lines[above - 1]!) ? lines[above - 1]! : ""
 }
 
+/**
+ * The top-level lists outside code, each with the line that leads into it: items with only their own
+ * continuation lines or blanks between them are one list.
+ */
+export const topLists = perDoc((doc: Doc): ReadonlyArray<{ readonly items: ReadonlyArray<number>; readonly lead: string }> => {
+  const lines = doc.split.lines
+  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line] && i.indent === 0).map((i) => i.line)
+  const out: Array<{ items: Array<number>; lead: string }> = []
+  items.forEach((line, k) => {
+    const last = out.at(-1)
+    if (last && k > 0 && lines.slice(items[k - 1]!, line - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))) last.items.push(line)
+    else out.push({ items: [line], lead: leadInAbove(doc, line) })
+  })
+  return out
+})
+
 /** A lead-in line without its list marker or bold label marks: "**Also never:**" reads "Also never:". */
 const plainLead = (text: string): string => text.replace(/^\s*(?:[-*+]\s+)?/, "").replace(/\*\*|__/g, "")
 
@@ -111,13 +127,8 @@ const plainLead = (text: string): string => text.replace(/^\s*(?:[-*+]\s+)?/, ""
  * these:"): each item completes it, as under a "## Never" heading.
  */
 export const prohibitedList = (doc: Doc, n: number): boolean => {
-  const items = doc.md.listItems.filter((i) => !doc.md.inCode[i.line] && i.indent === 0)
-  let k = items.findIndex((i) => i.line === n)
-  if (k < 0) return false
-  const lines = doc.split.lines
-  // the first item of the list: items with only their own continuation lines or blanks between
-  while (k > 0 && lines.slice(items[k - 1]!.line, items[k]!.line - 1).every((l) => l.trim() === "" || /^\s+\S/.test(l))) k--
-  const lead = leadInAbove(doc, items[k]!.line)
+  const lead = topLists(doc).find((l) => l.items.includes(n))?.lead
+  if (lead === undefined) return false
   // the prohibition is said to the agent and leads into the items: it opens the lead's sentence ("Also
   // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
   // something else ("split the run so network access and execution never overlap:") leads into steps
