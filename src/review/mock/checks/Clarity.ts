@@ -4,6 +4,7 @@
 import { plainText } from "../../../markdown/Markdown.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { hedges } from "./Hedges.js"
+import { sentencesOf } from "./Words.js"
 
 // ---------------------------------------------------------------- clarity
 
@@ -68,7 +69,7 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   let longSentences = 0
   for (const [n, text] of doc.prose) {
     if (/^\s*(\||#)/.test(text)) continue
-    for (const s of plainText(text).split(/(?<=[.!?])\s+/)) {
+    for (const s of sentencesOf(plainText(text))) {
       if (s.split(/\s+/).length > 45) {
         longSentences++
         if (longSentences <= 3) {

@@ -17,7 +17,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
 import { firstWord, isImperative, orderedLists } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
-import { contentWords } from "./Words.js"
+import { contentWords, sentencesOf } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
 import { renderedLine, topLists } from "./Runs.js"
 import { listItemUnits } from "./Repeats.js"
@@ -55,8 +55,6 @@ interface Statement {
   readonly step: boolean
 }
 
-// a stop inside closing marks ends its sentence too: "**Nothing leaves without a person.** Don't submit …" is two
-const sentencesOf = (text: string) => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
 /**
  * A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y",
@@ -210,7 +208,7 @@ const alternativeItems = (doc: Doc): Map<number, string> => {
   const out = new Map<number, string>()
   const units = listItemUnits(doc)
   for (const list of topLists(doc)) {
-    if (!ALTERNATIVES.test(list.lead.trim().split(/(?<=[.!?])\s+/).at(-1) ?? "")) continue
+    if (!ALTERNATIVES.test(sentencesOf(list.lead).at(-1) ?? "")) continue
     list.items.forEach((line, i) => {
       const end = list.items[i + 1] !== undefined ? list.items[i + 1]! - 1 : units.find((u) => u.start === line)?.end ?? line
       for (let n = line; n <= end; n++) out.set(n, `${list.items[0]}:${i}`)
@@ -343,7 +341,7 @@ const triggerClause = (description: string): string | null => {
 const offeredFor = (description: string): Set<string> => {
   const text = description.replace(/\s+/g, " ")
   // "Not for affinity prediction.", "Do not use for X": the description's own exclusions are not offers
-  const offers = text.split(/(?<=[.!?])\s+/).filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
+  const offers = sentencesOf(text).filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
   const trigger = triggerClause(offers.join(" "))
   return new Set(contentWords(trigger ?? offers[0] ?? ""))
 }

@@ -12,6 +12,7 @@ import { NEGATION_TITLE, PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { headingAbove } from "./Common.js"
+import { sentencesOf } from "./Words.js"
 import { listItemUnits, paragraphs } from "./Repeats.js"
 
 /** Words that tell somebody to run what follows. */
@@ -132,7 +133,7 @@ export const prohibitedList = (doc: Doc, n: number): boolean => {
   // the prohibition is said to the agent and leads into the items: it opens the lead's sentence ("Also
   // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
   // something else ("split the run so network access and execution never overlap:") leads into steps
-  const sentence = lead.trim().split(/(?<=[.!?])\s+/).at(-1) ?? ""
+  const sentence = sentencesOf(lead).at(-1) ?? ""
   return (/^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not|avoid)\b[^.!?]*:\s*$/i.test(plainLead(sentence)) ||
     /\byou\s+(?:must|should)\s+(?:never|not)\b[^.!?]*:\s*$/i.test(sentence)) && lead.length <= 80
 }

@@ -8,6 +8,7 @@
 import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
 import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, withoutQuotes } from "./Runs.js"
+import { sentencesOf } from "./Words.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -259,7 +260,6 @@ const caveatBelow = (doc: Doc, endLine: number): boolean => {
 
 // ---------------------------------------------------------------- scan
 
-const sentences = (text: string) => text.split(/(?<=[.!?])\s+/)
 
 const scanned = new WeakMap<Doc, Array<Finding>>()
 
@@ -308,7 +308,7 @@ const scan = (doc: Doc): Array<Finding> => {
     const ownLine = ownWords(doc, n)
     const sends = (x: string) => (SEND.test(x) && SENSITIVE.test(x) && OUTSIDE.test(x)) || CURL_UPLOAD.test(x)
     const prohibited = prohibitedList(doc, n)
-    for (const s of sentences(line)) {
+    for (const s of sentencesOf(line)) {
       const negated = NEGATED.test(s) || prohibited
       if (!inCode && INJECTION.test(s) && !negated && INJECTION.test(ownLine)) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
       if (sends(s) && sends(ownLine) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })

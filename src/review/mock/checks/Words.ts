@@ -9,6 +9,12 @@ export const STOP = new Set(
     "before after while until during without within up down out off again first next last").split(/\s+/)
 )
 
+/**
+ * The sentences of a text: a stop, with the closing marks after it ("**Done.**", a quote's "…it.\""),
+ * then a space. One reading for every rule that weighs sentences alone.
+ */
+export const sentencesOf = (text: string): Array<string> => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
+
 /** Content words, lower case, with a light stem so "migrations" meets "migration" and "running" "run". */
 export const contentWords = (text: string): Array<string> =>
   (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? [])
