@@ -4,7 +4,8 @@
  * miss as the smallest text that hid the damage, next to the good text the rule must leave alone.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewText as review, ruleIds as ids } from "./support.js"
+import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
+import { file, fileInput, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
 
 const FM = "---\nname: locks\ndescription: Finds blocking locks in PostgreSQL. Use when queries hang.\n---\n\n# Locks\n\n"
 const STEPS = "## Steps\n\n1. List the blocked sessions.\n2. Find the root blocker.\n\n"
@@ -83,5 +84,26 @@ describe("Twentieth round: twenty skills written blind and read once at 3e12144,
     const doc = (key: string) => `${FRONT}## Setup\n\n1. Authenticate with the team's key: \`export STRIPE_SECRET_KEY=${key}\`.\n2. List the tables.\n`
     expect(found(doc("sk_live_FDCIiwZZhFalDrQvNRFIysNu"))).toContain("SK-SAFE-SECRET")
     expect(found(doc("sk_live_StripeSecretKeyGoesHere"))).not.toContain("SK-SAFE-SECRET")
+  })
+})
+
+describe("Twenty-first round: twenty skills written blind and read once at 376ea66, as a held-out set", () => {
+  it("SK-STEPS-MISSING: a skill that calls itself a quick reference or a cheat sheet needs no steps; the same tables in a skill that says it does a job do", () => {
+    const doc = (description: string) =>
+      `---\nname: probe-cheatsheet\ndescription: ${description} Use when connecting a probe to a board or when a user asks for an OpenOCD command.\n---\n\n# OpenOCD cheat sheet\n\nUse this as a lookup. Ask the user before running anything that erases the chip.\n\n## Starting OpenOCD\n\n| Probe | Command |\n| --- | --- |\n| ST-Link | \`openocd -f interface/stlink.cfg -f target/stm32f4x.cfg\` |\n| J-Link | \`openocd -f interface/jlink.cfg -c "transport select swd" -f target/stm32h7x.cfg\` |\n\n## GDB\n\n| Want | Command |\n| --- | --- |\n| Connect | \`target extended-remote :3333\` |\n| Registers | \`info registers\` |\n\n## Troubleshooting\n\n- \`Error: open failed\`: the probe is not found; check the USB cable.\n- \`target not halted\`: run \`monitor reset halt\` first.\n`
+    expect(ids(review(doc("Quick reference for debugging and flashing microcontrollers with OpenOCD and GDB.")))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(doc("Debugs and flashes microcontrollers with OpenOCD and GDB.")))).toContain("SK-STEPS-MISSING")
+  })
+
+  it("SK-EX-MISSING: code kept in a linked file the text sends the agent to for it (\"Vendor syntax is in …\") is a note; linked for something else it is one hop away (minor)", () => {
+    const doc = (lead: string) =>
+      `---\nname: peer-drain\ndescription: Drains one BGP neighbor before planned maintenance and restores it afterwards. Use when a peer's link or router needs maintenance.\n---\n\n# Draining a BGP peer\n\n${lead} [references/vendor.md](references/vendor.md). Read the section for your platform before step 3.\n\n## Procedure\n\n1. Confirm the device, the neighbor address and the maintenance window with the user.\n2. Record a baseline of prefixes received and advertised in a new file, \`baseline.md\`.\n3. Prepare the drain policy for this neighbor only.\n4. Ask the user before applying, then apply it with \`policy.attach(neighbor)\` so it rolls back on its own.\n5. Wait for the traffic to drain, then shut the session with the \`neighbor.shutdown()\` form of \`bgp.neighbors[addr]\`.\n6. Restore the session after the work, compare the counts with the baseline, and save the config.\n`
+    const vendor = file("references/vendor.md", "# Vendor commands\n\n## Junos\n\n```\nset policy-options policy-statement DRAIN term 1 then local-preference 0\ncommit confirmed 10\n```\n")
+    const severity = (lead: string) => {
+      const target = file("SKILL.md", doc(lead), true)
+      return severityOf(reviewWithMock(fileInput(target, [target, vendor])), "SK-EX-MISSING")
+    }
+    expect(severity("Vendor syntax is in")).toBe("info")
+    expect(severity("The history of the drain is in")).toBe("minor")
   })
 })

@@ -10,6 +10,8 @@ import { resolveRefs } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { isInlineCommand, teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
+import { renderedLine } from "./Runs.js"
+import { sentencesOf } from "./Words.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
 
@@ -21,6 +23,9 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingM
  * inline samples and passing "e.g."s; `codeLines`, the code it teaches; `sample`, the lines that
  * sample a document; `commandRows`, the table rows that give a command in full.
  */
+/** What a sentence that links a file says it holds: the syntax, the commands, the code. */
+const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|implementation|config(?:uration)? (?:examples|snippets))\b/i
+
 const noExampleAtAll = (
   o: Out,
   ctx: CheckContext,
@@ -49,8 +54,12 @@ const noExampleAtAll = (
   const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2 && written < 2
   // code it teaches, shown in a bundle file the skill links (a reference implementation in references/):
   // one hop away, not absent (minor)
-  const codeElsewhere = teaches && resolveRefs(ctx).some((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false))
-  const severity: Severity = teaches && !codeElsewhere ? "major" : teaches || shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
+  const holding = teaches ? resolveRefs(ctx).filter((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false)) : []
+  const codeElsewhere = holding.length > 0
+  // and the text, which names little code itself, sends the agent there for it ("Vendor syntax is in
+  // [references/vendor.md]"): the code is kept out of the skill on purpose, loaded when needed (a note)
+  const routed = codeLines.length <= 3 && holding.some((r) => ROUTES_CODE.test(sentencesOf(renderedLine(doc, r.ref.line)).find((x) => x.includes(r.ref.written)) ?? doc.split.lines[r.ref.line - 1] ?? ""))
+  const severity: Severity = teaches && !codeElsewhere ? "major" : routed ? "info" : teaches || shapesOutput || runsUnshown ? "minor" : skillLike ? "info" : "minor"
   // nothing it needs shown, and samples in another form (blockquotes, versions side by side, the exact commands)
   if (severity === "info" && (commandRows >= 2 || workedSamples(doc).length > 0)) {
     o.note("examples shown inline: blockquoted samples, a table of versions side by side or of the exact commands")

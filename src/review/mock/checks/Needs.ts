@@ -345,8 +345,10 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const description = doc.fm.closed ? (doc.fm.fields.find((f) => f.key === "description")?.value ?? "") : ""
   // a skill that says it does a job ("Upgrades npm dependencies …", "Reviews a pull request …") is a
   // procedure even when its body is mostly code; one that names a library or an API is a reference
+  // so is one that calls itself one: "Quick reference for …", "# OpenOCD + GDB cheat sheet"
   const reference = procedure.length === 0 && !performsTask(description) &&
-    (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods)\b/i.test(h.text)))
+    (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods|cheat ?sheet)\b/i.test(h.text)) ||
+      /^\s*(?:an?\s+|quick\s+)?(?:reference|cheat ?sheet|lookup)\b/i.test(description))
 
   const sideEffects = doc.prose.some(([, t]) => {
     // the cheap test first: most lines name no such act
