@@ -5,11 +5,26 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
-import { file, fileInput, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
+import { file, fileInput, flagsDestructive as destructive, reviewText as review, ruleIds as ids, severityOf } from "./support.js"
 
 const FM = "---\nname: locks\ndescription: Finds blocking locks in PostgreSQL. Use when queries hang.\n---\n\n# Locks\n\n"
 const STEPS = "## Steps\n\n1. List the blocked sessions.\n2. Find the root blocker.\n\n"
 const contradicts = (intro: string, rules: string) => ids(review(`${FM}${intro}\n\n${STEPS}## Rules\n\n${rules}\n`)).includes("SK-CONS-ALWAYS-NEVER")
+
+describe("SK-SAFE-DESTRUCTIVE: a confirmation above that asks for something else", () => {
+  it("a sentence that describes the skill as a whole asks nothing of the command below it; one that tells the agent to ask does", () => {
+    const doc = (intro: string) => `## Schema changes\n\n${intro}\n\nStart from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    expect(destructive(doc("This skill gets the change done with a rehearsal, a dry run, an explicit go-ahead from the user, and a way out."))).toBe(true)
+    expect(destructive(doc("Show the user what will go and wait for an explicit go-ahead."))).toBe(false)
+  })
+
+  it("a confirmation that gates steps named by number holds for those steps, not for another", () => {
+    const doc = (heading: string) =>
+      `## ${heading}\n\nEverything before this is read-only, and step 4 needs the user's explicit approval.\n\nClear the scratch space: run \`rm -rf ./*\` in the project root.\n`
+    expect(destructive(doc("Step 5: Clean up"))).toBe(true)
+    expect(destructive(doc("Step 4: Terminate the blocker"))).toBe(false)
+  })
+})
 
 describe("SK-CONS-ALWAYS-NEVER: the polarity of a rule that holds a second negation", () => {
   it("a negation in a relative clause after the object (\"a session you can't identify\") describes the object: \"Always terminate\" is the rule, and meets \"Don't terminate\"", () => {

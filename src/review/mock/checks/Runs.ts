@@ -25,6 +25,12 @@ const proseUnits = perDoc((doc: Doc) => {
   return byLine
 })
 
+/** The text of the paragraph or list item holding line n, its lines joined (the line alone outside both). */
+export const unitText = (doc: Doc, n: number): string => {
+  const unit = proseUnits(doc).get(n)
+  return unit ? doc.split.lines.slice(unit.start - 1, unit.end).join(" ") : doc.split.lines[n - 1] ?? ""
+}
+
 /**
  * The sentence holding a prose command at [from, to) of line n, read across the hard-wrapped lines
  * of its paragraph or list item as it renders: `before` up to the command (inline code masked, and

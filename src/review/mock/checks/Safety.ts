@@ -7,7 +7,8 @@
  */
 import type { Doc } from "../../../markdown/Document.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
-import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, withoutQuotes } from "./Runs.js"
+import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
+import { type ListItem, plainText } from "../../../markdown/Markdown.js"
 import { sentencesOf } from "./Words.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
@@ -211,6 +212,28 @@ const tableLeadIn = (doc: Doc, n: number): string => {
   return /:\s*$/.test(lead) ? lead : ""
 }
 
+/** The number of the step a line belongs to: its numbered item, else its "Step N" or "N." heading. */
+const stepNumber = (doc: Doc, line: number, own: ListItem | undefined): number | undefined => {
+  if (own !== undefined && own.ordered && own.indent === 0) return own.number
+  const m = /^(?:(?:step|phase|stage)\s*(\d+)|(\d+)[.):])/i.exec(plainText(headingAbove(doc, line)?.text ?? ""))
+  return m ? Number(m[1] ?? m[2]) : undefined
+}
+
+/**
+ * A confirmation that asks for something else: every sentence of its paragraph or step that asks
+ * describes the skill as a whole ("This skill is read-only until Step 4, and Step 4 needs the user's
+ * approval") or gates steps named by number other than the command's own ("Re-enable what you paused
+ * in step 4 only when the user says so", above step 9). It asks nothing about this command.
+ */
+const asksElsewhere = (doc: Doc, k: number, step: number | undefined): boolean => {
+  const asking = sentencesOf(plainText(unitText(doc, k))).filter((s) => CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s))
+  return asking.length > 0 && asking.every((s) => {
+    if (/^\W*(?:this|the) (?:skill|\w+ in this skill)\b/i.test(s)) return true
+    const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
+    return named.length > 0 && (step === undefined || !named.includes(step))
+  })
+}
+
 /**
  * Whether the lines right above a command, in its section, ask the user and wait: the step holding
  * the command and the step before it (a prompt shown in the block above, "ask the user and wait for a
@@ -228,7 +251,7 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
     // the step before it; further up is another part of the procedure
     const step = item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line)
     if (step && own === undefined && ++steps > 1) return false
-    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l)) return true
+    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l) && !asksElsewhere(doc, k, stepNumber(doc, line, own !== undefined && own.line > sectionStart ? own : undefined))) return true
     // the step before the command's own ends at its first line: what lies above it (the body of the step
     // before that, its sub-bullets and code) is another step
     if (step && own !== undefined) return false
