@@ -5,7 +5,7 @@
  */
 import { type BundleIndex, type Doc } from "./Document.js"
 import { getField } from "./Frontmatter.js"
-import { basename } from "./Paths.js"
+import { basename, dirname } from "./Paths.js"
 import type { Reference } from "./References.js"
 
 export interface ResolvedRef {
@@ -62,9 +62,11 @@ export const resolveRefs = (ctx: RefContext): ReadonlyArray<ResolvedRef> => {
       // a hidden folder the bundle does not have (`./.github/workflows/build.yml`, `.vscode/`) is the
       // user's repository's configuration: skills ship no dot-folders
       const hidden = /^\.[\w-]/.test(first) && !ctx.bundle.hasDir(first)
-      // `./config.sh` with no folder, from a skill that ships no file beside itself, is a file where
-      // the agent works (a runner's own script, the project's setup): there is no bundle it could be in
-      const shipsNothing = ref.path.startsWith("./") && segs.length === 1 && ctx.bundle.paths.length <= 1
+      // `./config.sh` with no folder, from a skill that ships no file beside itself (nothing, or only
+      // folders: references/, scripts/), is a file where the agent works (a runner's own script, the
+      // project's `./tracing.js`): a bundle keeps its files in its folders
+      const shipsNothing = ref.path.startsWith("./") && segs.length === 1 &&
+        !ctx.bundle.paths.some((p) => p !== ctx.doc.path && dirname(p) === ctx.doc.dir)
       if (!bundleish || hidden || shipsNothing || ref.directory) return { ref, status: "outside" }
     }
     if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }

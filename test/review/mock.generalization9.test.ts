@@ -122,3 +122,29 @@ describe("Twenty-first round: twenty skills written blind and read once at 376ea
     expect(severity("The history of the drain is in")).toBe("minor")
   })
 })
+
+describe("Twenty-second round: twenty skills written blind and read once at 258b089, as a held-out set", () => {
+  it("SK-STEPS-MISSING: a skill that writes a document and gives its parts in order is ordered by them; the same skill without the parts section is not", () => {
+    const doc = (parts: string) =>
+      `---\nname: board-minutes\ndescription: Draft official minutes for a board meeting from notes and an agenda. Use when asked to write up the minutes.\n---\n\n# Board minutes\n\nMinutes are the legal record of what the body did, not a transcript.\n\n## What you need before writing\n\n- The agenda and the notes.\n- The list of members present.\n\n## ${parts}\n\n- **Call to order**: time and who presided.\n- **Motions**: mover, seconder, the vote.\n- **Adjournment**: time.\n\n## Before handing back the draft\n\n- Every motion has a result.\n- Names are spelled as on the roster.\n`
+    expect(severityOf(review(doc("The parts, in order")), "SK-STEPS-MISSING")).toBe("info")
+    expect(severityOf(review(doc("Wording")), "SK-STEPS-MISSING")).toBe("major")
+  })
+
+  it("SK-REF-DANGLING-PATH: `./tracing.js` in a command, from a skill whose files all live in folders, is the project's; beside a file the skill ships at its root it is the bundle's", () => {
+    const text = `---\nname: trace-debugging\ndescription: Finds where a distributed trace breaks. Use when spans are missing.\n---\n\n# Broken traces\n\n1. Read [the header formats](references/headers.md).\n2. In Node.js, load the SDK first: \`node --require ./tracing.js app.js\`.\n3. Report the boundary that broke.\n`
+    const at = (paths: ReadonlyArray<string>) => {
+      const target = file("SKILL.md", text, true)
+      return ids(reviewWithMock(fileInput(target, [target, ...paths.map((p) => file(p, "# x\n"))])))
+    }
+    expect(at(["references/headers.md"])).not.toContain("SK-REF-DANGLING-PATH")
+    expect(at(["references/headers.md", "notes.md"])).toContain("SK-REF-DANGLING-PATH")
+  })
+
+  it("SK-STRUCT-CUT-SHORT: \"the four steps\" after a count said before names what came; with no count before it promises", () => {
+    const doc = (intro: string) =>
+      `---\nname: trace-debugging\ndescription: Finds where a distributed trace breaks. Use when spans are missing.\n---\n\n# Broken traces\n\n${intro}\n\n## Report\n\nState the boundary, which of the four steps failed, and the evidence.\n`
+    expect(ids(review(doc("Every hop does four things: inject, carry, extract, make current.")))).not.toContain("SK-STRUCT-CUT-SHORT")
+    expect(ids(review(doc("Every hop carries the context across.")))).toContain("SK-STRUCT-CUT-SHORT")
+  })
+})

@@ -62,8 +62,11 @@ interface Statement {
  */
 const clausesOf = (sentence: string) =>
   sentence
-    .split(/\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)|(?<=^[*_\s]*(?:always|never|do not|don't|must)\b.*),\s+(?=(?:never|always|do not|don't)\b)/i)
+    .split(OPENS_WITH_RULE.test(sentence) ? RULE_CLAUSES_RUN : RULE_CLAUSES)
     .filter((c) => c.trim() !== "")
+const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/i
+const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|,\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
+const OPENS_WITH_RULE = /^[*_\s]*(?:always|never|do not|don't|must)\b/i
 
 /**
  * A negation in a relative clause after the rule's object ("Always terminate a session you can't
@@ -141,7 +144,7 @@ const statements = (doc: Doc): Array<Statement> => {
         const clause = marked.replace(/(\*{1,3}|_{2,3})(?=\S)([^*_\n]+?)(?<=\S)\1/g, "$2")
         const negation = NEGATIVE.exec(clause)
         const positive = POSITIVE.exec(clause)
-        const relative = negation !== null && positive !== null && positive.index < negation.index && RELATIVE_NEGATION.test(clause.slice(positive.index + positive[0].length, negation.index))
+        const relative = negation !== null && positive !== null && positive.index < negation.index && RELATIVE_NEGATION.test(clause.slice(positive.index + positive[0].length, negation.index).slice(-80))
         const neg = relative ? null : negation
         const pos = neg ? null : positive
         const m = neg ?? pos

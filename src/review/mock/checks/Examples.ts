@@ -24,7 +24,7 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingM
  * sample a document; `commandRows`, the table rows that give a command in full.
  */
 /** What a sentence that links a file says it holds: the syntax, the commands, the code. */
-const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|implementation|config(?:uration)? (?:examples|snippets))\b/i
+const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|config(?:uration)? (?:examples|snippets))\b/i
 
 const noExampleAtAll = (
   o: Out,

@@ -69,14 +69,19 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
   }
   // a task (its inputs, outputs, examples or checks have sections) has work to order, even with no commands
   const task = doc.md.headings.some((h) => ["verification", "outputs", "examples", "procedure", "quick_start", "inputs"].includes(sectionRole(h.text)))
-  if (!procedureType && run.size <= 1 && !task) {
+  // a skill that writes a document and gives its parts in order ("## The parts, in order", "## Structure")
+  // orders the work by the document's shape: writing it is filling those parts in (a note)
+  const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order)\b/i.test(plainText(h.text)))
+  if (!procedureType && run.size <= 1 && (!task || shaped)) {
     // guidance in prose that runs a command at most (how to delegate, how to act in a user's browser): the
     // judgement it teaches has no order to number; blind authors wrote four such skills, all clear
     o.issue(
       "missing",
       "info",
       bodyStart(doc),
-      "No numbered steps: guidance in prose, which runs a command at most; number the steps if the work has an order",
+      shaped && task
+        ? "No numbered steps: the document's parts, given in order, order the work; number the steps if there is more to it"
+        : "No numbered steps: guidance in prose, which runs a command at most; number the steps if the work has an order",
       "Where the work has an order, add a numbered procedure ('1. Read ...', '2. Run ...')."
     )
     return o.done()

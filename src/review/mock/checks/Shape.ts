@@ -23,6 +23,13 @@ export interface CutShort {
 
 const WORD_NUMBERS: Record<string, number> = { three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 }
 
+/** Whether a prose line before line n says the count (as a digit or a word). */
+const saidBefore = (doc: Doc, n: number, count: number): boolean => {
+  const word = Object.entries(WORD_NUMBERS).find(([, v]) => v === count)?.[0]
+  const said = new RegExp(`\\b(?:${count}${word ? `|${word}` : ""})\\b`, "i")
+  return doc.prose.some(([k, t]) => k < n && said.test(t))
+}
+
 /** Signs the document stops before it is finished. */
 export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
   const out: Array<CutShort> = []
@@ -54,6 +61,9 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const m = /\b(?:these|the following|the|follow(?:ing)?|in)\s+(\d{1,2}|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(steps|phases|stages)\b/i.exec(text)
     if (!m) continue
     const promised = /^\d+$/.test(m[1]!) ? Number(m[1]) : WORD_NUMBERS[m[1]!.toLowerCase()]!
+    // "which of the four steps failed", after "every hop does four things": "the" with a count said
+    // before names what came; it promises nothing more
+    if (/^the\b/i.test(m[0]) && saidBefore(doc, n, promised)) continue
     const noun = m[2]!.toLowerCase().slice(0, -1)
     // the list the promise leads into gives them too ("Each of the three steps in `onMutate` is there
     // for a reason:" over three bullets, one per step)
