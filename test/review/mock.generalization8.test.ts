@@ -53,10 +53,12 @@ describe("SK-SAFE-DESTRUCTIVE and the skill's own scratch", () => {
 })
 
 describe("SK-REF-DANGLING-PATH: `./name` with nothing shipped", () => {
-  it("a script run from the working folder by a skill that ships no file is the host's; the same from a skill that ships scripts is a missing bundle file", () => {
+  // (since the twenty-second round, a skill whose files all live in folders ships nothing beside itself either)
+  it("a script run from the working folder by a skill that ships no file beside itself is the host's; the same from a skill that ships scripts beside SKILL.md is a missing bundle file", () => {
     const text = `${FRONT}${TITLE}${STEPS}## Offboarding a runner\n\nTake the runner offline with \`./config.sh remove --token "$TOKEN"\` after the user agrees.\n`
     expect(ids(reviewWithFiles(text, []))).not.toContain("SK-REF-DANGLING-PATH")
-    expect(ids(reviewWithFiles(text, ["scripts/check.sh"]))).toContain("SK-REF-DANGLING-PATH")
+    expect(ids(reviewWithFiles(text, ["scripts/check.sh"]))).not.toContain("SK-REF-DANGLING-PATH")
+    expect(ids(reviewWithFiles(text, ["check.sh"]))).toContain("SK-REF-DANGLING-PATH")
   })
 })
 

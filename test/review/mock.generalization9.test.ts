@@ -147,4 +147,16 @@ describe("Twenty-second round: twenty skills written blind and read once at 258b
     expect(ids(review(doc("Every hop does four things: inject, carry, extract, make current.")))).not.toContain("SK-STRUCT-CUT-SHORT")
     expect(ids(review(doc("Every hop carries the context across.")))).toContain("SK-STRUCT-CUT-SHORT")
   })
+
+  it("SK-CONS-ALWAYS-NEVER: \"Always X and do not Y\" holds two rules, so \"Always X\" meets \"Do not X\"", () => {
+    expect(contradicts("Always summarise the argument's merits and do not correct a speaker's facts.", "- Do not summarise the argument's merits.")).toBe(true)
+    expect(contradicts("Never summarise the argument's merits and do not correct a speaker's facts.", "- Do not summarise the argument's merits.")).toBe(false)
+  })
+
+  it("SK-CONS-USE-WHEN: a body that refuses what a use sentence of any shape (\"Use at month-end close, when …\") offers contradicts it", () => {
+    const doc = (use: string) =>
+      `---\nname: gift-release\ndescription: Prepares the release-from-restriction entries for donor-restricted gifts. ${use}\n---\n\n# Releasing donor restrictions\n\nDo not use this skill when a program manager says restricted money has been spent.\n\n1. List the restricted gifts.\n2. Check each restriction.\n3. Draft the entries.\n`
+    expect(ids(review(doc("Use at month-end close, when a program manager says restricted money has been spent.")))).toContain("SK-CONS-USE-WHEN")
+    expect(ids(review(doc("Use at month-end close, when the auditor asks for a rollforward.")))).not.toContain("SK-CONS-USE-WHEN")
+  })
 })

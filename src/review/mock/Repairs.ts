@@ -21,7 +21,7 @@
 import type { Doc } from "../../markdown/Document.js"
 import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
-import { folderOf } from "./checks/Identity.js"
+import { folderOf, USE_WHEN } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
@@ -264,6 +264,9 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   }
 }
 
+/** The description's use sentence, from "use" to its end: "Use after a deploy when users still see stale pages". */
+const USE_SENTENCE = new RegExp(`\\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:${USE_WHEN})\\b[^.]*`, "i")
+
 /** An example made only of the document's own material. */
 const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {
   const { doc } = ctx
@@ -306,7 +309,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const table = stepTables(doc)[0]?.steps.filter((s) => !ed.removed(s.line)) ?? []
   const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? (table.length >= 2 ? table : []))
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(/\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:when|whenever|if|for|to|before|after|at|during|on|once|while|upon)\b[^.]*/i)?.[0]
+  const trigger = (getField(doc.fm, "description")?.value ?? "").match(USE_SENTENCE)?.[0]
   if (steps.length < 2 || !trigger) return linked
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {

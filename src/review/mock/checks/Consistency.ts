@@ -20,6 +20,7 @@ import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords, sentencesOf } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
 import { renderedLine, topLists } from "./Runs.js"
+import { USE_WHEN } from "./Identity.js"
 import { listItemUnits } from "./Repeats.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
@@ -58,14 +59,14 @@ interface Statement {
 
 /**
  * A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y",
- * "X, but never Y"), or a run of them in a sentence that opens with one ("Always X, don't Y, and never Z").
+ * "X, but never Y"), or a run of them in a sentence that opens with one ("Always X, don't Y and never Z").
  */
 const clausesOf = (sentence: string) =>
   sentence
     .split(OPENS_WITH_RULE.test(sentence) ? RULE_CLAUSES_RUN : RULE_CLAUSES)
     .filter((c) => c.trim() !== "")
 const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/i
-const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|,\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
+const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|(?:,|\\s+(?:and|but|or))\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
 const OPENS_WITH_RULE = /^[*_\s]*(?:always|never|do not|don't|must)\b/i
 
 /**
@@ -334,19 +335,22 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
 
 const NOT_FOR = /\b(?:do not|don't|never|must not|should not)\s+use\s+(?:this skill|this|it|the skill)\s+(?:when|for|to|if|on|with|while|before|after|during)\b(.*)|\bthis skill (?:is not|isn't) (?:meant |intended |designed )?(?:for|to)\b(.*)|\bnot (?:meant|intended|designed|suitable) (?:for|to)\b(.*)/i
 
+/** A description's use sentence and what follows its opening words ("Use at month-end close, when …"). */
+const TRIGGER_CLAUSE = new RegExp(`\\b(use (?:this skill |it )?(?:${USE_WHEN})|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\\b(.*?)(?:\\.\\s|$)`, "i")
+
 /** The "use when" clause of a description (what the skill is for). */
 const triggerClause = (description: string): string | null => {
-  const m = /\b(use (?:this skill |it )?(?:when|whenever|if|for|to|before|after|during)|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\b(.*?)(?:\.\s|$)/i.exec(description)
+  const m = TRIGGER_CLAUSE.exec(description)
   return m ? m[2]! : null
 }
 
-/** What the description offers the skill for: its "use when" clause, else its first sentence (what it does), never its own exclusions. */
+/** What the description offers the skill for: its "use when" clause and its first sentence (what it does), never its own exclusions. */
 const offeredFor = (description: string): Set<string> => {
   const text = description.replace(/\s+/g, " ")
   // "Not for affinity prediction.", "Do not use for X": the description's own exclusions are not offers
   const offers = sentencesOf(text).filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
   const trigger = triggerClause(offers.join(" "))
-  return new Set(contentWords(trigger ?? offers[0] ?? ""))
+  return new Set(contentWords(`${trigger ?? ""} ${offers[0] ?? ""}`))
 }
 
 export interface TriggerContradiction {

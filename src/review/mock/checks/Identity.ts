@@ -206,8 +206,13 @@ const saysNothingSpecific = (doc: Doc, description: string): boolean => {
 /** Text without its quoted parts: a description quotes the requests it answers. */
 const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
 
-export const TRIGGER =
-  /\b(use (this|it|the skill|when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time)\b|used (when|for|to)|when(ever)?\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))/i
+/** The words that open a use sentence after "Use (this skill)": "Use when …", "Use after a deploy …", "Use at month-end …". */
+export const USE_WHEN = "when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time"
+
+export const TRIGGER = new RegExp(
+  `\\b(use (this|it|the skill|${USE_WHEN})\\b|used (when|for|to)|when(ever)?\\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))`,
+  "i"
+)
 
 export const description = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("description", ctx.disabledRules)
