@@ -142,7 +142,10 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * (measured 0.555/0.370, 0.753/0.613 and 0.678/0.649). The fixes of the fifteenth to seventeenth
    * rounds cost missing-examples 0.006 on those skills (0.747/0.608: steps that write their commands
    * out in full, and Good/Bad pairs with code inline, show examples), and their 59 skills, written
-   * blind, bring it to 0.73 (measured 0.567/0.381, 0.740/0.630 and 0.677/0.646).
+   * blind, bring it to 0.73 (measured 0.567/0.381, 0.740/0.630 and 0.677/0.646). The fixes of the
+   * twentieth to twenty-second rounds (kept out of the repository) take truncated to 0.560: a cut cheat
+   * sheet is a reference now, which draws no missing steps (measured 0.560/0.381, 0.740/0.634 and
+   * 0.677/0.646).
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
     truncated: { pairwise: 0.55, rises: 0.31 },
