@@ -21,7 +21,7 @@
 import type { Doc } from "../../markdown/Document.js"
 import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
 import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
-import { folderOf, USE_WHEN } from "./checks/Identity.js"
+import { folderOf, USE_OPENING, USE_WHEN } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
 import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
@@ -265,7 +265,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
 }
 
 /** The description's use sentence, from "use" to its end: "Use after a deploy when users still see stale pages". */
-const USE_SENTENCE = new RegExp(`\\b(?:use (?:this skill |it )?|(?:should|can|may) be used )(?:${USE_WHEN})\\b[^.]*`, "i")
+const USE_SENTENCE = new RegExp(`\\b(?:${USE_OPENING}|(?:should|can|may) be used (?:${USE_WHEN}))\\b[^.]*`, "i")
 
 /** An example made only of the document's own material. */
 const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: string; lines: ReadonlyArray<string>; what: string } | null => {

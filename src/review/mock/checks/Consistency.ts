@@ -20,7 +20,7 @@ import { perDoc } from "../../../markdown/PerDoc.js"
 import { contentWords, sentencesOf } from "./Words.js"
 import { isInlineCommand } from "./Teaching.js"
 import { renderedLine, topLists } from "./Runs.js"
-import { USE_WHEN } from "./Identity.js"
+import { USE_OPENING } from "./Identity.js"
 import { listItemUnits } from "./Repeats.js"
 import { RULE_STATEMENTS_TITLE } from "../../../markdown/Sections.js"
 
@@ -57,6 +57,10 @@ interface Statement {
 }
 
 
+const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/i
+const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|(?:,|\\s+(?:and|but|or))\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
+const OPENS_WITH_RULE = /^[*_\s]*(?:always|never|do not|don't|must)\b/i
+
 /**
  * A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y",
  * "X, but never Y"), or a run of them in a sentence that opens with one ("Always X, don't Y and never Z").
@@ -65,9 +69,6 @@ const clausesOf = (sentence: string) =>
   sentence
     .split(OPENS_WITH_RULE.test(sentence) ? RULE_CLAUSES_RUN : RULE_CLAUSES)
     .filter((c) => c.trim() !== "")
-const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/i
-const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|(?:,|\\s+(?:and|but|or))\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
-const OPENS_WITH_RULE = /^[*_\s]*(?:always|never|do not|don't|must)\b/i
 
 /**
  * A negation in a relative clause after the rule's object ("Always terminate a session you can't
@@ -208,14 +209,14 @@ const ALTERNATIVES = /\b(?:options?|alternatives?|choices|approaches|ways|either
  * too) keyed by its list and item. Two options ("1. Don't skip waiting; …", "2. Skip waiting, but …")
  * are choices between rules, not two rules in force.
  */
-const alternativeItems = (doc: Doc): Map<number, string> => {
-  const out = new Map<number, string>()
+const alternativeItems = (doc: Doc): Map<number, { readonly list: number; readonly item: number }> => {
+  const out = new Map<number, { readonly list: number; readonly item: number }>()
   const units = listItemUnits(doc)
   for (const list of topLists(doc)) {
     if (!ALTERNATIVES.test(sentencesOf(list.lead).at(-1) ?? "")) continue
     list.items.forEach((line, i) => {
       const end = list.items[i + 1] !== undefined ? list.items[i + 1]! - 1 : units.find((u) => u.start === line)?.end ?? line
-      for (let n = line; n <= end; n++) out.set(n, `${list.items[0]}:${i}`)
+      for (let n = line; n <= end; n++) out.set(n, { list: list.items[0]!, item: i })
     })
   }
   return out
@@ -229,7 +230,7 @@ export const contradictions = perDoc((doc: Doc): Array<Contradiction> => {
   const choices = (a: Statement, b: Statement) => {
     const x = options.get(a.line)
     const y = options.get(b.line)
-    return x !== undefined && y !== undefined && x !== y && x.split(":")[0] === y.split(":")[0]
+    return x !== undefined && y !== undefined && x.list === y.list && x.item !== y.item
   }
   const out: Array<Contradiction> = []
   const used = new Set<number>()
@@ -336,7 +337,7 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
 const NOT_FOR = /\b(?:do not|don't|never|must not|should not)\s+use\s+(?:this skill|this|it|the skill)\s+(?:when|for|to|if|on|with|while|before|after|during)\b(.*)|\bthis skill (?:is not|isn't) (?:meant |intended |designed )?(?:for|to)\b(.*)|\bnot (?:meant|intended|designed|suitable) (?:for|to)\b(.*)/i
 
 /** A description's use sentence and what follows its opening words ("Use at month-end close, when …"). */
-const TRIGGER_CLAUSE = new RegExp(`\\b(use (?:this skill |it )?(?:${USE_WHEN})|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\\b(.*?)(?:\\.\\s|$)`, "i")
+const TRIGGER_CLAUSE = new RegExp(`\\b(${USE_OPENING}|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\\b(.*?)(?:\\.\\s|$)`, "i")
 
 /** The "use when" clause of a description (what the skill is for). */
 const triggerClause = (description: string): string | null => {

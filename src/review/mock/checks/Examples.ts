@@ -8,7 +8,7 @@ import { commandLines } from "../../../markdown/Instructions.js"
 import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { resolveRefs } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
-import { isInlineCommand, teaching } from "./Teaching.js"
+import { isInlineCommand, type Teaching, teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
 import { renderedLine } from "./Runs.js"
 import { sentencesOf } from "./Words.js"
@@ -23,6 +23,9 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingM
  * inline samples and passing "e.g."s; `codeLines`, the code it teaches; `sample`, the lines that
  * sample a document; `commandRows`, the table rows that give a command in full.
  */
+/** What a document with a code block, an example block or an example table teaches without one: nothing. */
+const NOTHING_TAUGHT: Teaching = { code: [], commands: [], inputs: [], snippets: [] }
+
 /** What a sentence that links a file says it holds: the syntax, the commands, the code. */
 const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|config(?:uration)? (?:examples|snippets))\b/i
 
@@ -138,7 +141,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // written out in full in inline code (`gh pr checks 123 --json …`) are shown already, but library calls are not
   // a table in an example section (learner and reply side by side) shows its samples as a block does
   const exampleTable = exampleHeadings.some((h) => sectionHas(doc, h, /^\s*\|/))
-  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : { code: [] as ReadonlyArray<number>, commands: [] as ReadonlyArray<number>, snippets: [] as ReadonlyArray<number> }
+  const taught = blocks.length === 0 && doc.exampleBlocks.length === 0 && !exampleTable ? teaching(doc) : NOTHING_TAUGHT
   const shownInline = taught.commands.length + taught.snippets.length
   // a CLI skill shows its commands with a few field names around them; a library skill names calls it never shows
   // a cheat sheet that writes out statements on three lines or more shows its code as a CLI skill shows

@@ -208,6 +208,8 @@ const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*�
 
 /** The words that open a use sentence after "Use (this skill)": "Use when …", "Use after a deploy …", "Use at month-end …". */
 export const USE_WHEN = "when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time"
+/** "Use when", "Use this skill after", "Use it at": the opening of a use sentence, as regex source. */
+export const USE_OPENING = `use (?:this skill |it )?(?:${USE_WHEN})`
 
 export const TRIGGER = new RegExp(
   `\\b(use (this|it|the skill|${USE_WHEN})\\b|used (when|for|to)|when(ever)?\\b|if (the )?(user|you|a user)|invoke|trigger(s|ed)?|activate|applies (when|to)|for (tasks|requests|questions) (about|involving|that))`,
