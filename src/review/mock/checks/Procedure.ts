@@ -4,7 +4,7 @@ import { plainText } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
-import { SECTION_TOPICS, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
+import { SECTION_TOPICS, sectionRole, STEP_HEADING, stepNumberOf } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf, recipeBook, SHELL } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Flattened.js"
@@ -180,8 +180,11 @@ const numbering = (o: Out, lists: ReturnType<typeof orderedLists>) => {
 
 /** "Step N" headings and references: a gap in numbered headings, and a reference to a step that does not exist. */
 const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly line: number; readonly text: string }>) => {
+  // the numbered parts a "Step N" can name: labelled step headings, and a run of two or more bare
+  // numbered sibling headings ("## 1. Inventory", "## 2. Create the new key"), which number the steps
+  const bare = new Set(numberedHeadingRuns(doc).filter((r) => r.label === "Section" && r.headings.length >= 2).flatMap((r) => r.headings.map((h) => h.line)))
   const numbered = stepHeadings
-    .map((h) => ({ h, n: Number(h.text.match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? NaN) }))
+    .map((h) => ({ h, n: Number(plainText(h.text).match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? (bare.has(h.line) ? stepNumberOf(plainText(h.text)) : null) ?? NaN) }))
     .filter((x) => !Number.isNaN(x.n))
   // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
   // on: a number skipped between two of them means a section was lost or never written
@@ -206,15 +209,24 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
     ...doc.prose.map(([, t]) => Number(/^\s*(?:[-*+]\s+)?(?:\*\*|__)(?:step\s*)?(\d+)\b/i.exec(t)?.[1] ?? NaN))
   ])
   const headingSet = new Set(numbered.map((x) => x.h.line))
+  // "Base (step 0) is body text": a step 0 that no list or heading numbers is a step of something
+  // else (a type scale, a ladder); the file's "step N" does not count the procedure
+  if (!known.has(0) && doc.prose.some(([n, t]) => !headingSet.has(n) && /\bstep\s+0\b/i.test(t))) return
+  // "Phase 3" or "Stage 3" names a heading of that word, when the file numbers two of them at least
+  const labelled = (label: string) => new Set(doc.md.headings.flatMap((h) => {
+    const m = new RegExp(`^${label}\\s*(\\d+)`, "i").exec(plainText(h.text))
+    return m ? [Number(m[1])] : []
+  }))
+  const parts = new Map(["phase", "stage"].map((l) => [l, labelled(l)] as const).filter(([, ns]) => ns.size >= 2))
   for (const [n, text] of doc.prose) {
     if (headingSet.has(n)) continue
-    const re = /\bstep\s+(\d+)\b/gi
-    let m: RegExpExecArray | null
-    while ((m = re.exec(text)) !== null) {
-      if (!known.has(Number(m[1]))) {
-        o.issue("dangling_step_ref", "minor", n, `The text refers to Step ${m[1]}, which does not exist`, "Point at an existing step or restore the missing one.")
-        o.deduct(10, "reference to a missing step")
-      }
+    for (const m of text.matchAll(/\b(step|phase|stage)\s+(\d+)\b/gi)) {
+      const label = m[1]!.toLowerCase()
+      const within = label === "step" ? known : parts.get(label)
+      if (within === undefined || within.has(Number(m[2]))) continue
+      const name = `${label[0]!.toUpperCase()}${label.slice(1)} ${m[2]}`
+      o.issue("dangling_step_ref", "minor", n, `The text refers to ${name}, which does not exist`, "Point at an existing step or restore the missing one.")
+      o.deduct(10, `reference to a missing ${label}`)
     }
   }
 }
