@@ -1,10 +1,10 @@
 /**
- * Near misses from the seeded damage, twenty-third stop (issue 22): a body cut short, whose kept half
- * still names the parts that were lost. Each miss as the smallest text that hid the damage, next to
- * the good text the rule must leave alone.
+ * Near misses, twenty-third stop (issue 22). From the seeded damage: a body cut short whose kept half
+ * still names the parts that were lost. From the twenty-third round of skills written blind, read once:
+ * findings on good text. Each as the smallest text, next to the text the rule must still catch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { reviewText as review, ruleIds as ids } from "./support.js"
+import { findingOf, flagsDestructive as destructive, lineOf, reviewText as review, ruleIds as ids } from "./support.js"
 
 const FM = "---\nname: key-rotation\ndescription: Rotates a signing key without breaking delivery. Use when a key may have leaked.\n---\n\n# Key rotation\n\n"
 const dangling = (body: string) => ids(review(`${FM}${body}`)).includes("SK-STEPS-DANGLING-REF")
@@ -32,5 +32,80 @@ describe("SK-STEPS-DANGLING-REF: numbered parts named by number", () => {
     const body = section(1, "Gather") + `## 2. Choose a ratio\n\n${scale}` + section(3, "Generate")
     expect(dangling(body)).toBe(false)
     expect(dangling(body.replace("(step 0) ", ""))).toBe(true)
+  })
+})
+
+describe("SK-SAFE-UNBOUNDED: a sentence read whole, across its hard-wrapped lines", () => {
+  const doc = (rule: string) =>
+    `${FM}You prepare; an authorized person at the organization submits. Each person signs in with their own account and\n${rule}\n\n## Steps\n\n1. Gather the data.\n2. Hand it over.\n`
+
+  it("\"Never ask the user for⏎their password\" forbids one request; \"never ask the user⏎before you submit\" removes the bound", () => {
+    expect(ids(review(doc("MFA. Never ask the user for\ntheir password or an MFA code, and don't sign in on their behalf.")))).not.toContain("SK-SAFE-UNBOUNDED")
+    const pushed = doc("MFA. Never ask the user\nbefore you submit the renewal; go ahead on your own.")
+    expect(findingOf(review(pushed), "SK-SAFE-UNBOUNDED")?.lineStart).toBe(lineOf(pushed, "MFA. Never ask"))
+    // asking for a decision is the bound itself
+    expect(ids(review(doc("MFA. Never ask the user for approval; submit the renewal yourself.")))).toContain("SK-SAFE-UNBOUNDED")
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: what the last section is a member of", () => {
+  const numbered = [1, 2, 3].map((n) => `## ${n}. Part ${n}\n\n- Do the first thing of part ${n}.\n- Do the second thing.\n\n`).join("")
+  const closing = "## Common mistakes\n\n- Sending the letter twice.\n- Skipping the log.\n\n## Stop and ask the user when\n\n- The payer is unknown.\n- A deadline has passed.\n\n"
+
+  it("sections after a numbered run are read among themselves: a prose cleanup after two lists closes the file", () => {
+    expect(ids(review(`${FM}Intro.\n\n${numbered}${closing}## Cleanup\n\nDelete the local drafts when the case is closed.\n`))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    // four unnumbered sections with lists, the last without one, is still a cut pattern
+    const four = `${FM}Intro.\n\n## Scope\n\n- One.\n- Two.\n\n${closing}## Fixes\n\n- A.\n- B.\n\n## Cleanup\n\nDelete the local drafts.\n`
+    expect(findingOf(review(four), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(four, "## Cleanup"))
+  })
+
+  it("a last section with a block of its own that no section before it has (the script's commands after tables) is another kind", () => {
+    const table = (n: number) => `## Codes ${"ABCD"[n]}\n\n| Code | Meaning |\n|---|---|\n| X${n} | Something |\n\n`
+    const tables = [0, 1, 2, 3].map(table).join("")
+    const script = "## Summarizing a file\n\nRun the script:\n\n```bash\npython3 scripts/summarize.py remit.835\n```\n\nSort the work by amount.\n"
+    expect(ids(review(`${FM}A cheat sheet.\n\n${tables}${script}`))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    const prose = `${FM}A cheat sheet.\n\n${tables}## Summarizing a file\n\nSort the work by amount.\n`
+    expect(findingOf(review(prose), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(prose, "## Summarizing"))
+  })
+})
+
+describe("SK-CLAR-VAGUE: words joined by slashes name one thing", () => {
+  const doc = (step: string) => `${FM}## Steps\n\n1. Empty the inbox.\n2. ${step}\n3. Write the note.\n`
+  it("the \"Someday/maybe\" list is a name; \"maybe skim it\" leaves the agent to guess", () => {
+    expect(ids(review(doc("**Someday/maybe.** Skim it quickly and ask whether anything should become active.")))).not.toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("**Someday list.** Maybe skim it quickly and ask whether anything should become active.")))).toContain("SK-CLAR-VAGUE")
+  })
+})
+
+describe("held-out damage on the twenty-third round: the case of a rule, a pronoun, a confirmation of something else", () => {
+  const contradicts = (intro: string, rule: string) =>
+    ids(review(`${FM}${intro}\n\n## Steps\n\n1. Draft the lines.\n2. Read them aloud.\n\n## Rules\n\n- ${rule}\n`)).includes("SK-CONS-ALWAYS-NEVER")
+
+  it("\"don't X if C, unless D\" meets \"always X if C\" in C without D; it does not meet \"always X if C and D\"", () => {
+    const rule = "Don't address the player by name if the name is customisable, unless the system supports variant lines."
+    expect(contradicts("Always address the player by name if the name is customisable.", rule)).toBe(true)
+    expect(contradicts("Always address the player by name if the name is customisable and the system supports variant lines.", rule)).toBe(false)
+  })
+
+  it("a condition inside parentheses belongs to the aside: the rule's case is read around it", () => {
+    const rule = "The profile must come from a section with only noise (room tone before the first word), not from speech."
+    expect(contradicts("The profile must not come from a section with only noise (room tone before the first word).", rule)).toBe(true)
+    expect(contradicts("The profile must not come from speech.", rule)).toBe(false)
+  })
+
+  it("\"Delete it.\" names the object of the step right before: it undoes that step", () => {
+    const steps = (last: string) => `${FM}## Steps\n\n1. Set the discount's fields from the spec.\n2. Create a separate test code with identical settings.\n3. ${last}\n`
+    const undone = steps("Before you finish, delete it.")
+    expect(findingOf(review(undone), "SK-CONS-UNDO-STEP")?.lineStart).toBe(lineOf(undone, "3. Before"))
+    expect(ids(review(steps("Before you finish, share it with the approver.")))).not.toContain("SK-CONS-UNDO-STEP")
+  })
+
+  it("a confirmation in the step above that gates its own act, or asks a fact, asks nothing of the command", () => {
+    const step = (above: string) => `## Clean up\n\n1. ${above}\n2. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    expect(destructive(step("Add the arbitration note. Only say it if the user confirms it applies."))).toBe(true)
+    expect(destructive(step("Confirm with the user that sync is paused and tell them where the backup is."))).toBe(true)
+    // a gate on going on, or a confirmation that names the removal, holds for the command
+    expect(destructive(step("Show the user the list. Only continue if the user confirms."))).toBe(false)
+    expect(destructive(step("Confirm with the user that the old files can be deleted."))).toBe(false)
   })
 })

@@ -51,6 +51,8 @@ interface Statement {
   readonly when: ReadonlySet<string>
   /** its case is an exception carved out of the general rule ("always X, except when Y", "never X unless Y") */
   readonly exception?: boolean
+  /** its case has an exception carved out of it ("don't X if C, unless D"): `when` holds C alone */
+  readonly carved?: boolean
   readonly kind: "positive" | "negative"
   /** an imperative step, read as a positive statement */
   readonly step: boolean
@@ -89,7 +91,9 @@ const actionAndCase = (text: string): { action: string; when: string } => {
       return { action: rest.action, when: `${text.slice(0, comma)} ${rest.when}` }
     }
   }
-  const c = CONDITION.exec(text)
+  // a condition inside parentheses belongs to the aside ("a section with only noise (room tone before
+  // the first word)"): the case is read from the text around it
+  const c = CONDITION.exec(text.replace(/\([^()]*\)/g, (m) => " ".repeat(m.length)))
   // "even if X", "even when X": the rule holds in every case, X included; it names no case of its own
   if (c && /\beven\s+$/i.test(text.slice(0, c.index))) return { action: text.slice(0, c.index).replace(/\beven\s+$/i, ""), when: "" }
   return c ? { action: text.slice(0, c.index), when: text.slice(c.index) } : { action: text, when: "" }
@@ -99,15 +103,20 @@ const actionAndCase = (text: string): { action: string; when: string } => {
 const EXCEPTION = /^[\s,]*(?:unless|except)\b/i
 
 /** Subject and action words, and the case words, of one clause from its rule word on. */
-const parse = (clause: string, rule: RegExpExecArray, topic: string): { words: Set<string>; when: Set<string>; exception: boolean } => {
+const parse = (clause: string, rule: RegExpExecArray, topic: string, positive: boolean): { words: Set<string>; when: Set<string>; exception: boolean; carved: boolean } => {
   const head = clause.slice(0, rule.index)
   // "When X, never Y": a condition before the rule word; otherwise what precedes it is the subject
   const lead = LEADING_CONDITION.test(head) || CONDITION.test(head)
   const after = actionAndCase(clause.slice(rule.index + rule[0].length))
-  const words = new Set(contentWords(`${topic} ${lead ? "" : head} ${after.action}`))
-  const when = new Set(contentWords(`${lead ? head : ""} ${after.when}`))
+  // "must come from a noise-only section, not from speech": the contrast is what the rule does not ask
+  const action = positive ? after.action.replace(/,\s+not\s+[^,.;]*/gi, " ") : after.action
+  const words = new Set(contentWords(`${topic} ${lead ? "" : head} ${action}`))
+  // "if C, unless D": the case is C with D carved out of it; in C without D the rule still holds
+  const carve = /[\s,]+(?:unless|except)\b/i.exec(after.when)
+  const carved = carve !== null && carve.index > 0
+  const when = new Set(contentWords(`${lead ? head : ""} ${carved ? after.when.slice(0, carve.index) : after.when}`))
   const exception = lead ? EXCEPTION.test(head) && after.when === "" : after.when !== "" && EXCEPTION.test(after.when)
-  return { words, when, exception }
+  return { words, when, exception, carved }
 }
 
 /** Sentence text with code spans unwrapped: `jet` and `viridis` are what a colormap rule is about. */
@@ -151,8 +160,8 @@ const statements = (doc: Doc): Array<Statement> => {
         const pos = neg ? null : positive
         const m = neg ?? pos
         if (m) {
-          const { words, when, exception } = parse(clause, m, topic)
-          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, exception, kind: neg ? "negative" : "positive", step: false })
+          const { words, when, exception, carved } = parse(clause, m, topic, neg === null)
+          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, exception, carved, kind: neg ? "negative" : "positive", step: false })
         }
         // a clause without a rule word names what the next one is about ("Trailing zero (X.0 mg) - never use …")
         topic = m ? "" : plainText(clause)
@@ -168,11 +177,12 @@ const sameCase = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
 
 /**
  * Two rules that meet: the same case, or a rule with its exception ("always X, except when Y") against
- * the unconditional opposite ("never X"), which holds outside Y too. A step is not weighed this way: a
- * procedure that does X is the case the exception allows ("never delete unless asked", then "delete the named ones").
+ * the unconditional opposite ("never X"), which holds outside Y too; "don't X if C, unless D" meets
+ * "always X if C" in C without D. A step is not weighed this way: a procedure that does X is the case
+ * the exception allows ("never delete unless asked", then "delete the named ones").
  */
 const meet = (a: Statement, b: Statement) =>
-  sameCase(a.when, b.when) || (!a.step && !b.step && ((a.exception === true && b.when.size === 0) || (b.exception === true && a.when.size === 0)))
+  (sameCase(a.when, b.when) && !(a.step && b.carved === true) && !(b.step && a.carved === true)) || (!a.step && !b.step && ((a.exception === true && b.when.size === 0) || (b.exception === true && a.when.size === 0)))
 
 const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((w) => b.has(w))
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length
@@ -310,11 +320,13 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
       // after "Start the clock: `date -u | tee started`") makes "Stop the clock" the step's own act
       const code = [...later.text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter(isInlineCommand)
       if (code.length > 0 && !code.some((c) => REVERSING_CODE.test(c))) continue
+      // "Delete it.": a pronoun names the object of the step right before
+      const pronoun = /^\S+\s+(?:it|them|this|these)\s*[.!]?\s*$/i.test(later.plain)
       const laterWords = new Set(contentWords(later.plain).slice(1))
-      if (laterWords.size === 0) continue
+      if (laterWords.size === 0 && !pronoun) continue
       // the later step's own act, in any form ("delete" → "which ones to delete", "deletion")
       const act = new RegExp(`\\b${later.verb.replace(/e$/, "")}`, "i")
-      for (let i = 0; i < j; i++) {
+      for (let i = pronoun ? j - 1 : 0; i < j; i++) {
         const earlier = items[i]!
         // a step that itself removes something is not undone by removing more; one that names the
         // removal ("ask which ones to delete", "list what to remove") prepares it, and the later step carries it out
@@ -322,7 +334,7 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
         const earlierWords = new Set(contentWords(earlier.plain).slice(1))
         const shared = overlap(laterWords, earlierWords)
         // the later step's object is the earlier step's: most of its words come from there
-        if (shared >= 1 && shared >= laterWords.size * 0.6) {
+        if (pronoun || (shared >= 1 && shared >= laterWords.size * 0.6)) {
           out.push({ line: later.line, earlierLine: earlier.line, text: later.plain })
           break
         }

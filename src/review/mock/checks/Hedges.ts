@@ -55,9 +55,13 @@ const ACTS = new RegExp(`^[\\s,]*(?:(?:also|just|still|first|then)\\s+)?(?:(?:wa
 const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|under|below|within|up to)\b|\d/i
 
 
-/** Quoted text, parentheses and "e.g./for example/such as" tails: examples and asides, not instructions. */
+/**
+ * Quoted text, parentheses and "e.g./for example/such as" tails: examples and asides, not instructions.
+ * Words joined by slashes ("Someday/maybe", "read/write") name one thing.
+ */
 const stripAsides = (text: string): string =>
   text
+    .replace(/[\p{L}-]+(?:\/[\p{L}-]+)+/gu, " ")
     .replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
     .replace(/\([^()]*\)/g, " ")
     .replace(/\b(?:e\.g\.|for example|for instance|such as|like)\b[^.;]*/gi, " ")

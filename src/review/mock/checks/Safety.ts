@@ -6,10 +6,12 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
+import { stepNumberOf } from "../../../markdown/Sections.js"
+import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
-import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
+import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, renderedLine, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
 import { type ListItem, plainText } from "../../../markdown/Markdown.js"
-import { sentencesOf } from "./Words.js"
+import { sentencesOf, STOP } from "./Words.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -141,7 +143,7 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
  * asking the user to confirm, approve or decide is the bound it removes.
  */
 const NEVER_STOP =
-  /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|and|or|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user(?! to (?!(?:confirm|approve|decide|choose|check|review|verify)\b)[a-z])|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
+  /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|and|or|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user(?! to (?!(?:confirm|approve|decide|choose|check|review|verify)\b)[a-z])(?! for (?!(?:approval|permission|confirmation|input|a go-ahead|the go-ahead|a decision|sign-off)\b))|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
 
 /** The sentence is about what the agent does: an imperative, "you", "the agent", "yourself". */
 const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[A-Z][a-z]+(?:\s|,)|you\b)|\b(you|yourself|the agent|claude|the assistant|the model)\b/i
@@ -215,8 +217,33 @@ const tableLeadIn = (doc: Doc, n: number): string => {
 /** The number of the step a line belongs to: its numbered item, else its "Step N" or "N." heading. */
 const stepNumber = (doc: Doc, line: number, own: ListItem | undefined): number | undefined => {
   if (own !== undefined && own.ordered && own.indent === 0) return own.number
-  const m = /^(?:(?:step|phase|stage)\s*(\d+)|(\d+)[.):])/i.exec(plainText(headingAbove(doc, line)?.text ?? ""))
-  return m ? Number(m[1] ?? m[2]) : undefined
+  const heading = headingAbove(doc, line)
+  return heading === undefined ? undefined : stepNumberOf(plainText(heading.text)) ?? undefined
+}
+
+/** Acts that go on with the work, or destroy: a gate on them holds for the command. */
+const GOING_ON = /^(?:proceed|continue|run|go|do|execute|start|act|apply|delete|remove|wipe|clear|erase|drop|purge|destroy|overwrite|reset|clean|empty|prune|move|rename|replace|push|deploy)$/i
+
+/**
+ * "Only say it if the user confirms it applies", "Send the letter only after they approve": a sentence
+ * that gates an act of its own, named before the ask, holds for that act.
+ */
+const gatesOwnAct = (s: string): boolean => {
+  // "Only say it …": the word after "only", a verb unless a connective or a pronoun ("Only then run …");
+  // "Send it only after …": an imperative opening the sentence ("Removal goes ahead only after …" is no act of its own)
+  const only = /^\W*only\s+([a-z]+)\b/i.exec(s)?.[1]?.toLowerCase()
+  const opening = /^\W*([a-z]+)\b[^.;]{0,80}?\bonly\s+(?:if|when|after|once)\b/i.exec(s)?.[1]?.toLowerCase()
+  const verb = only !== undefined && !STOP.has(only) ? only : opening !== undefined && IMPERATIVE_VERBS.has(opening) ? opening : undefined
+  return verb !== undefined && !GOING_ON.test(verb)
+}
+
+/** What an approval names: going on, the act, the user's wish ("that they want the old notes gone"). */
+const APPROVES = /\b(?:delet|remov|wip|clear|eras|overwrit|drop|destroy|purg|prun|clean|proceed|go ahead|continu|ok\b|okay|fine|want|approv|agree|ready|can (?:be|go)|safe to|may)/i
+
+/** "Confirm with the user that sync is paused": a fact asked, not a go-ahead for what comes next. */
+const asksAFact = (s: string): boolean => {
+  const m = /\bconfirm(?:s|ing)?\s+with\s+(?:the user|them|a human)\s+that\b([^.;]*)/i.exec(s)
+  return m !== null && !APPROVES.test(m[1]!)
 }
 
 /**
@@ -229,6 +256,7 @@ const asksElsewhere = (doc: Doc, k: number, step: number | undefined): boolean =
   const asking = sentencesOf(plainText(unitText(doc, k))).filter((s) => CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s))
   return asking.length > 0 && asking.every((s) => {
     if (/^\W*(?:this|the) (?:skill|\w+ in this skill)\b/i.test(s)) return true
+    if (gatesOwnAct(s) || asksAFact(s)) return true
     const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
     return named.length > 0 && (step === undefined || !named.includes(step))
   })
@@ -335,12 +363,17 @@ const scan = (doc: Doc): Array<Finding> => {
       const negated = NEGATED.test(s) || prohibited
       if (!inCode && INJECTION.test(s) && !negated && INJECTION.test(ownLine)) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
       if (sends(s) && sends(ownLine) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
+    }
+    // autonomy is read in whole sentences, as they render across hard-wrapped lines: "Never ask the
+    // user for⏎their password" forbids one request, where the line alone reads as "never ask"
+    for (const s of inCode ? [] : sentencesOf(renderedLine(doc, n))) {
+      const negated = NEGATED.test(s) || prohibited
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
       const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
       // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent
       const own = withoutQuotes(s)
       const pushes = !negated && UNBOUNDED.some((re) => re.test(own)) && AGENT_DIRECTED.test(own) && !DESCRIBES.test(own)
-      if (!inCode && !bounded && (NEVER_STOP.test(own) || pushes)) {
+      if (!bounded && (NEVER_STOP.test(own) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })
       }
     }

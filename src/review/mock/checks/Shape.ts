@@ -187,11 +187,19 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     // under it): the document ends on what it produces, complete in its own form
     const shown = (j: number) => partsOf(j, false).has("a code block") || partsOf(j, false).has("a table")
     const closing = (!numbered(i) && siblings.slice(0, -1).every(numbered)) || (sectionRole(hs[i]!.text) === "outputs" && (shown(i) || instructs(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1)))
-    if (siblings.length >= (top ? 4 : 3) && siblings[siblings.length - 1] === i && !closing) {
-      const earlier = siblings.slice(0, -1).map((j) => partsOf(j, top))
+    // the sections after a numbered run ("Common mistakes", "Cleanup") close the document: their own
+    // pattern is read among them, not from the run's steps
+    const lastNumbered = siblings.map(numbered).lastIndexOf(true)
+    const run = siblings.filter(numbered).length >= 2
+    const members = !numbered(i) && run ? siblings.slice(lastNumbered + 1) : siblings
+    if (members.length >= (top ? 4 : 3) && members[members.length - 1] === i && !closing) {
+      const earlier = members.slice(0, -1).map((j) => partsOf(j, top))
       const mine = partsOf(i, top, true)
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
-      if (lacking.length > 0) {
+      // a last section with a block of its own that none before it has (the script's commands after a
+      // cheat sheet of tables) is another kind of section, complete in its own form, not a cut member
+      const ownForm = [...partsOf(i, false)].some((x) => /^a (code block|table)$/.test(x) && !members.slice(0, -1).some((j) => partsOf(j, false).has(x)))
+      if (lacking.length > 0 && !ownForm) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
         break
       }
