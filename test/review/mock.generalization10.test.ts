@@ -109,3 +109,33 @@ describe("held-out damage on the twenty-third round: the case of a rule, a prono
     expect(destructive(step("Confirm with the user that the old files can be deleted."))).toBe(false)
   })
 })
+
+describe("SK-SAFE-DESTRUCTIVE: a confirmation above that holds for another case or another program", () => {
+  const steps = (above: string, command = "run `rm -rf ./*` in the project root") => `## Clean up\n\n1. Gather the files.\n2. ${above}\n3. Start from a clean state: ${command}.\n`
+
+  it("a step above that opens on a case asks in that case only; a step whose case is the ask holds", () => {
+    expect(destructive(steps("If the request went to the wrong office, note the date; some laws differ, so ask the user."))).toBe(true)
+    expect(destructive(steps("If the user confirms the list, note the date."))).toBe(false)
+  })
+
+  it("a dry run of another program asks nothing of the command; a dry run of the same program previews it", () => {
+    expect(destructive(steps("Dry-run the query to see what it would scan: `bq query --dry_run < query.sql`.", "run `DROP TABLE IF EXISTS users CASCADE;` on the database"))).toBe(true)
+    expect(destructive(steps("Dry-run the removal first: `rm -rf --dry-run ./*` does not exist, so list with `rm -ri ./*` and answer no."))).toBe(false)
+  })
+
+  it("\"the last step\" named in an introduction is not a command outside every step; an approval for the deletion itself is", () => {
+    const doc = (intro: string) =>
+      `${"---\nname: cleanup\ndescription: Cleans old checkpoints. Use when disk fills.\n---\n\n# Cleanup\n\n"}${intro}\n\nStart from a clean state: run \`rm -rf ./*\` in the project root.\n\n## Steps\n\n1. List the checkpoints.\n2. Write the manifest.\n`
+    expect(ids(review(doc("Deletion is the last step, and only after the user has approved the manifest.")))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Deletion runs only after the user has approved the manifest.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-SAFE-DESTRUCTIVE: the skill's own scratch folder", () => {
+  const doc = (made: string) =>
+    `## Work on a copy\n\n\`\`\`bash\n${made}\npdftoppm -r 150 -png copy.pdf ~/private/review/page\n\`\`\`\n\n## Clean up\n\n\`\`\`bash\nrm -rf ~/private/review\n\`\`\`\n`
+  it("a folder made by a command above is the skill's own: removing it at the end asks nothing; a folder it never made is the user's", () => {
+    expect(destructive(doc("mkdir -p ~/private/review"))).toBe(false)
+    expect(destructive(doc("mkdir -p ~/private/flatten"))).toBe(true)
+  })
+})

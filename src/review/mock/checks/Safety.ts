@@ -86,6 +86,19 @@ const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage
 /** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
 const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
 
+/**
+ * A folder the skill itself made, in a command above (`mkdir -p ~/private/review`): removing it at the
+ * end takes away the skill's own scratch, nothing the user had.
+ */
+const madeEarlier = (doc: Doc, n: number, path: string): boolean => {
+  const folder = path.replace(/\/+$/, "")
+  if (folder === "" || /[*?]/.test(folder)) return false
+  return doc.split.lines.slice(0, n - 1).some((l) => {
+    const mk = /\bmkdir\s+((?:-[a-zA-Z]+\s+(?:\d{3,4}\s+)?)*)([^\s`;&|]+(?:\s+[^\s`;&|-][^\s`;&|]*)*)/.exec(l)
+    return mk !== null && mk[2]!.split(/\s+/).some((p) => p.replace(/\/+$/, "") === folder)
+  })
+}
+
 const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
   // rm -rf on anything that is not a build or cache folder (the target after `--`, the end of the options)
   { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
@@ -252,14 +265,43 @@ const asksAFact = (s: string): boolean => {
  * approval") or gates steps named by number other than the command's own ("Re-enable what you paused
  * in step 4 only when the user says so", above step 9). It asks nothing about this command.
  */
-const asksElsewhere = (doc: Doc, k: number, step: number | undefined): boolean => {
-  const asking = sentencesOf(plainText(unitText(doc, k))).filter((s) => CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s))
-  return asking.length > 0 && asking.every((s) => {
-    if (/^\W*(?:this|the) (?:skill|\w+ in this skill)\b/i.test(s)) return true
-    if (gatesOwnAct(s) || asksAFact(s)) return true
-    const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
-    return named.length > 0 && (step === undefined || !named.includes(step))
+const asksElsewhere = (doc: Doc, k: number, asked: Asked): boolean => {
+  const unit = unitText(doc, k)
+  // a step above that opens on a case ("If the request went to the wrong office, note the date; ask the
+  // user"): its ask holds in that case, not for the step after it
+  const branch = /^\s*(?:\d{1,3}[.)]|[-*+])?\s*(?:\*\*[^*]+\*\*:?\s*)?if\b[^,;]*,/i.exec(unit)
+  if (asked.before && branch !== null && !CONFIRMATION.test(branch[0])) return true
+  const asking = sentencesOf(unit).filter((raw) => {
+    const s = plainText(raw)
+    return CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s)
   })
+  return asking.length > 0 && asking.every((raw) => {
+    const s = plainText(raw)
+    if (/^\W*(?:this|the) (?:skill|\w+ in this skill)\b/i.test(s)) return true
+    if (gatesOwnAct(s) || asksAFact(s) || dryRunOfAnother(raw, asked.command)) return true
+    const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
+    // "Deletion is the last step, … only after the user has approved": a command in no step is not it
+    if (named.length === 0 && asked.step === undefined && /\b(?:last|final) step\b/i.test(s)) return true
+    return named.length > 0 && (asked.step === undefined || !named.includes(asked.step))
+  })
+}
+
+/** What a confirmation above is weighed against: the command, its step's number, whether the line is in a step before its own. */
+interface Asked {
+  readonly command: string
+  readonly step: number | undefined
+  readonly before: boolean
+}
+
+/**
+ * "Dry-run the query to see what it would scan: `bq query --dry_run …`" above `DROP TABLE`: a dry run
+ * previews the program it runs, and asks nothing of another one's command.
+ */
+const dryRunOfAnother = (raw: string, command: string): boolean => {
+  if (!/dry[-_ ]?run/i.test(raw) || CONFIRMATION.test(plainText(raw).replace(/-{0,2}dry[-_ ]?run\w*/gi, " "))) return false
+  const code = [...raw.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim().split(/\s+/)[0]!.toLowerCase())
+  const program = command.trim().split(/\s+/)[0]!.toLowerCase()
+  return code.length > 0 && !code.includes(program)
 }
 
 /**
@@ -267,7 +309,7 @@ const asksElsewhere = (doc: Doc, k: number, step: number | undefined): boolean =
  * the command and the step before it (a prompt shown in the block above, "ask the user and wait for a
  * yes"). A confirmation in another part of the procedure says nothing about this command.
  */
-const confirmedAbove = (doc: Doc, line: number): boolean => {
+const confirmedAbove = (doc: Doc, line: number, command: string): boolean => {
   const lines = doc.split.lines
   const sectionStart = headingAbove(doc, line)?.line ?? doc.md.bodyStartLine
   const own = doc.md.listItems.filter((i) => i.line <= line && !doc.md.inCode[i.line]).at(-1)
@@ -279,7 +321,8 @@ const confirmedAbove = (doc: Doc, line: number): boolean => {
     // the step before it; further up is another part of the procedure
     const step = item && (own === undefined || item.indent <= own.indent) && (own === undefined || item.line !== own.line)
     if (step && own === undefined && ++steps > 1) return false
-    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l) && !asksElsewhere(doc, k, stepNumber(doc, line, own !== undefined && own.line > sectionStart ? own : undefined))) return true
+    const asked = { command, step: stepNumber(doc, line, own !== undefined && own.line > sectionStart ? own : undefined), before: own !== undefined && k < own.line }
+    if (CONFIRMATION.test(l) && !NEGATED_CONFIRMATION.test(l) && !asksElsewhere(doc, k, asked)) return true
     // the step before the command's own ends at its first line: what lies above it (the body of the step
     // before that, its sub-bullets and code) is another step
     if (step && own !== undefined) return false
@@ -390,12 +433,13 @@ const scan = (doc: Doc): Array<Finding> => {
       let m: RegExpExecArray | null
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
+        if (m[1] !== undefined && madeEarlier(doc, n, target(m[1]))) continue
         // in prose, the sentence as it renders: a hard-wrapped "Don't run" or "and the user agrees" on the next line counts
         const sentence = inCode ? undefined : proseSentence(doc, n, m.index, m.index + m[0].length)
         if (sentence && (NEGATED.test(line.slice(0, m.index)) || NEGATED.test(sentence.before))) continue
         if (notAnInstruction(doc, n, m.index, m.index + m[0].length, m[0])) continue
         const asked = sentence !== undefined && CONFIRMATION.test(sentence.whole) && !NEGATED_CONFIRMATION.test(sentence.whole)
-        if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
+        if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
     }
