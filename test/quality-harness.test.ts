@@ -145,7 +145,10 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * blind, bring it to 0.73 (measured 0.567/0.381, 0.740/0.630 and 0.677/0.646). The fixes of the
    * twentieth to twenty-second rounds (kept out of the repository) take truncated to 0.560: a cut cheat
    * sheet is a reference now, which draws no missing steps (measured 0.560/0.381, 0.740/0.634 and
-   * 0.677/0.646).
+   * 0.677/0.646). The twenty-third stop's readings (step references against bare numbered headings;
+   * a section after a numbered run read among the closing sections) measure 0.575/0.381, 0.736/0.634
+   * and 0.677/0.650: a cut skill that still names its lost steps is seen, and one routed-away missing
+   * example lost a finding drawn for a wrong reason.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
     truncated: { pairwise: 0.55, rises: 0.31 },
