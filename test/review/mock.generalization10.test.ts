@@ -123,6 +123,11 @@ describe("SK-SAFE-DESTRUCTIVE: a confirmation above that holds for another case 
     expect(destructive(steps("Dry-run the removal first: `rm -rf --dry-run ./*` does not exist, so list with `rm -ri ./*` and answer no."))).toBe(false)
   })
 
+  it("\"the dry-run summary\" names an earlier run's result; \"do a dry run first\" previews the command", () => {
+    expect(destructive(steps("Compare the import's counts with the dry-run summary and explain any difference."))).toBe(true)
+    expect(destructive(steps("Do a dry run first and compare its counts with the plan."))).toBe(false)
+  })
+
   it("\"the last step\" named in an introduction is not a command outside every step; an approval for the deletion itself is", () => {
     const doc = (intro: string) =>
       `${"---\nname: cleanup\ndescription: Cleans old checkpoints. Use when disk fills.\n---\n\n# Cleanup\n\n"}${intro}\n\nStart from a clean state: run \`rm -rf ./*\` in the project root.\n\n## Steps\n\n1. List the checkpoints.\n2. Write the manifest.\n`

@@ -295,10 +295,12 @@ interface Asked {
 
 /**
  * "Dry-run the query to see what it would scan: `bq query --dry_run …`" above `DROP TABLE`: a dry run
- * previews the program it runs, and asks nothing of another one's command.
+ * previews the program it runs, and asks nothing of another one's command. "Compare the counts with
+ * the dry-run summary" names an earlier run's result: it previews nothing here.
  */
 const dryRunOfAnother = (raw: string, command: string): boolean => {
   if (!/dry[-_ ]?run/i.test(raw) || CONFIRMATION.test(plainText(raw).replace(/-{0,2}dry[-_ ]?run\w*/gi, " "))) return false
+  if (/\b(?:the|its|that|this|your)\s+dry[-_ ]?run(?:'s)?\s+(?:summary|output|results?|report|counts?|numbers|totals?)\b/i.test(raw)) return true
   const code = [...raw.matchAll(/`([^`]+)`/g)].map((m) => m[1]!.trim().split(/\s+/)[0]!.toLowerCase())
   const program = command.trim().split(/\s+/)[0]!.toLowerCase()
   return code.length > 0 && !code.includes(program)
