@@ -144,3 +144,18 @@ describe("SK-SAFE-DESTRUCTIVE: the skill's own scratch folder", () => {
     expect(destructive(doc("mkdir -p ~/private/flatten"))).toBe(true)
   })
 })
+
+describe("the twenty-fifth round, written blind and read once: a chart's name, a table of checks", () => {
+  it("\"I-MR\" in a description names a chart, not the author; \"I\" as a word is still the first person", () => {
+    const desc = (d: string) => ids(review(`---\nname: spc\ndescription: ${d} Use when someone shares SPC data.\n---\n\n# SPC\n\n## Steps\n\n1. Sort by time.\n2. Compute limits.\n3. Check the rules.\n`))
+    expect(desc("Builds Shewhart control charts (I-MR, X-bar/R) from measurements.")).not.toContain("SK-DESC-FIRST-PERSON")
+    expect(desc("I build Shewhart control charts from measurements.")).toContain("SK-DESC-FIRST-PERSON")
+  })
+
+  it("a numbered table whose header calls its rows checks is the procedure; a numbered catalogue of names is not", () => {
+    const table = (header: string) =>
+      `---\nname: chart-check\ndescription: Checks a chart for distortions. Use before a chart goes into a report.\n---\n\n# Chart check\n\nGo through the checks in order on the chart.\n\n## Checks\n\n| # | ${header} | Problem when |\n|---|---|---|\n| 1 | Bar baseline | Bars don't start at zero |\n| 2 | Dual axes | Two scales |\n| 3 | Time axis | Uneven gaps |\n| 4 | Colour | Rainbow on ordered data |\n`
+    expect(ids(review(table("Check")))).not.toContain("SK-STEPS-MISSING")
+    expect(ids(review(table("Archetype")))).toContain("SK-STEPS-MISSING")
+  })
+})

@@ -277,8 +277,9 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  // a quoted request ("what's my thinking style") or a reported one ("asks how we …") is the user speaking; "I/O" is input/output
-  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/\bI\/O\b/g, "IO").replace(REPORTED_QUESTION, " "))) {
+  // a quoted request ("what's my thinking style") or a reported one ("asks how we …") is the user speaking;
+  // an "I" joined to another word ("I/O", "I-MR" charts) is a name
+  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/(?<![\w/-])I(?=[-/]\w)|(?<=\w[-/])I\b/g, "X").replace(REPORTED_QUESTION, " "))) {
     o.issue(
       "first_person",
       "minor",

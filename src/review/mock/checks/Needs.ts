@@ -67,8 +67,11 @@ export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly e
       steps.push({ line: k, text: title })
       if (isImperative(title) === true) actions++
     }
-    // numbered rows that name things ("| 1 | **The Architect** |") are a catalogue, not steps
-    if (expect > 3 && actions >= (expect - 1) * 0.6) out.push({ start: n, end, rows: expect - 1, steps })
+    // numbered rows that name things ("| 1 | **The Architect** |") are a catalogue, not steps, unless
+    // the header calls them checks or steps to take ("| # | Check | Problem when | Usual fix |")
+    const header = lines[n - 1]!.trim().replace(/^\||\|$/g, "").split("|").map((c) => plainText(c.trim()))
+    const checks = header.some((c) => /^(?:checks?|steps?|tasks?|actions?|tests?)$/i.test(c))
+    if (expect > 3 && (checks || actions >= (expect - 1) * 0.6)) out.push({ start: n, end, rows: expect - 1, steps })
     n = end
   }
   return out

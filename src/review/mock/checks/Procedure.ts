@@ -183,9 +183,12 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
   // the numbered parts a "Step N" can name: labelled step headings, and a run of two or more bare
   // numbered sibling headings ("## 1. Inventory", "## 2. Create the new key"), which number the steps
   const bare = new Set(numberedHeadingRuns(doc).filter((r) => r.label === "Section" && r.headings.length >= 2).flatMap((r) => r.headings.map((h) => h.line)))
-  const numbered = stepHeadings
-    .map((h) => ({ h, n: Number(plainText(h.text).match(/^(?:step|phase|stage|part)\s*(\d+)/i)?.[1] ?? (bare.has(h.line) ? stepNumberOf(plainText(h.text)) : null) ?? NaN) }))
-    .filter((x) => !Number.isNaN(x.n))
+  const numbered = stepHeadings.flatMap((h) => {
+    const title = plainText(h.text)
+    const labelled = STEP_HEADING.exec(title)?.groups?.["label"] !== undefined
+    const n = labelled || bare.has(h.line) ? stepNumberOf(title) : null
+    return n === null ? [] : [{ h, n }]
+  })
   // any numbered run of sibling headings ("### 2. Splitting", "### Issue 3:", "### Use Case 4") counts
   // on: a number skipped between two of them means a section was lost or never written
   for (const gap of headingGaps(doc)) {
