@@ -217,8 +217,8 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
   if (!known.has(0) && doc.prose.some(([n, t]) => !headingSet.has(n) && /\bstep\s+0\b/i.test(t))) return
   // "Phase 3" or "Stage 3" names a heading of that word, when the file numbers two of them at least
   const labelled = (label: string) => new Set(doc.md.headings.flatMap((h) => {
-    const m = new RegExp(`^${label}\\s*(\\d+)`, "i").exec(plainText(h.text))
-    return m ? [Number(m[1])] : []
+    const g = STEP_HEADING.exec(plainText(h.text))?.groups
+    return g?.["label"]?.toLowerCase() === label ? [Number(g["n"])] : []
   }))
   const parts = new Map(["phase", "stage"].map((l) => [l, labelled(l)] as const).filter(([, ns]) => ns.size >= 2))
   for (const [n, text] of doc.prose) {

@@ -323,14 +323,14 @@ const bareName = (t: string): string => t.replace(/[{}"'`]/g, "").replace(/^\.\/
 /**
  * What the skill itself made before the command destroys it, in a block or a step above it: a folder
  * from `mktemp` ("tmp=$(mktemp -d) … trap 'rm -rf "$tmp"' EXIT") or `mkdir` (the samples a step
- * downloads, deleted in the cleanup), a checkout it clones, a table it creates, a branch it checks
+ * downloads, deleted in the cleanup; `mkdir -m 700 ~/private/review`, removed at the end), a checkout it clones, a table it creates, a branch it checks
  * out. Removing it loses nothing that was there before the skill ran.
  */
 const createdBefore = (doc: Doc, n: number, match: string): boolean => {
   const made = new Set<string>()
   for (const l of doc.split.lines.slice(doc.md.bodyStartLine - 1, n - 1)) {
     for (const m of l.matchAll(/\b(\w+)=["']?\$\(\s*mktemp\b/g)) made.add(`$${m[1]!.toLowerCase()}`)
-    for (const m of l.matchAll(/\bmkdir\s+((?:-[\w-]+\s+)*)((?:["']?[\w.$/{}-]+["']?\s*)+)/g)) for (const t of m[2]!.trim().split(/\s+/)) made.add(bareName(t))
+    for (const m of l.matchAll(/\bmkdir\s+((?:-[\w-]+\s+(?:\d{3,4}\s+)?)*)((?:["']?[\w.$/{}~-]+["']?\s*)+)/g)) for (const t of m[2]!.trim().split(/\s+/)) made.add(bareName(t))
     for (const m of l.matchAll(/\bgit\s+(?:clone\s+(?:-[\w-]+\s+)*\S+|worktree\s+add\s+(?:-[\w-]+\s+)*)\s*["']?([\w.$/{}-]+)/g)) made.add(bareName(m[1]!))
     for (const m of l.matchAll(/\bCREATE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|DATABASE|SCHEMA)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."]+)/gi)) made.add(m[1]!.replace(/"/g, "").toLowerCase())
     for (const m of l.matchAll(/\bgit\s+(?:checkout\s+-b|switch\s+-c|branch)\s+([\w./-]+)/g)) made.add(m[1]!.toLowerCase())

@@ -86,19 +86,6 @@ const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage
 /** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
 const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
 
-/**
- * A folder the skill itself made, in a command above (`mkdir -p ~/private/review`): removing it at the
- * end takes away the skill's own scratch, nothing the user had.
- */
-const madeEarlier = (doc: Doc, n: number, path: string): boolean => {
-  const folder = path.replace(/\/+$/, "")
-  if (folder === "" || /[*?]/.test(folder)) return false
-  return doc.split.lines.slice(0, n - 1).some((l) => {
-    const mk = /\bmkdir\s+((?:-[a-zA-Z]+\s+(?:\d{3,4}\s+)?)*)([^\s`;&|]+(?:\s+[^\s`;&|-][^\s`;&|]*)*)/.exec(l)
-    return mk !== null && mk[2]!.split(/\s+/).some((p) => p.replace(/\/+$/, "") === folder)
-  })
-}
-
 const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
   // rm -rf on anything that is not a build or cache folder (the target after `--`, the end of the options)
   { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
@@ -271,12 +258,8 @@ const asksElsewhere = (doc: Doc, k: number, asked: Asked): boolean => {
   // user"): its ask holds in that case, not for the step after it
   const branch = /^\s*(?:\d{1,3}[.)]|[-*+])?\s*(?:\*\*[^*]+\*\*:?\s*)?if\b[^,;]*,/i.exec(unit)
   if (asked.before && branch !== null && !CONFIRMATION.test(branch[0])) return true
-  const asking = sentencesOf(unit).filter((raw) => {
-    const s = plainText(raw)
-    return CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s)
-  })
-  return asking.length > 0 && asking.every((raw) => {
-    const s = plainText(raw)
+  const asking = sentencesOf(unit).map((raw) => ({ raw, s: plainText(raw) })).filter(({ s }) => CONFIRMATION.test(s) && !NEGATED_CONFIRMATION.test(s))
+  return asking.length > 0 && asking.every(({ raw, s }) => {
     if (/^\W*(?:this|the) (?:skill|\w+ in this skill)\b/i.test(s)) return true
     if (gatesOwnAct(s) || asksAFact(s) || dryRunOfAnother(raw, asked.command)) return true
     const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
@@ -435,7 +418,6 @@ const scan = (doc: Doc): Array<Finding> => {
       let m: RegExpExecArray | null
       while ((m = d.pattern.exec(line)) !== null) {
         if (d.guard && !d.guard(m)) continue
-        if (m[1] !== undefined && madeEarlier(doc, n, target(m[1]))) continue
         // in prose, the sentence as it renders: a hard-wrapped "Don't run" or "and the user agrees" on the next line counts
         const sentence = inCode ? undefined : proseSentence(doc, n, m.index, m.index + m[0].length)
         if (sentence && (NEGATED.test(line.slice(0, m.index)) || NEGATED.test(sentence.before))) continue

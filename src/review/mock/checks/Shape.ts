@@ -175,6 +175,9 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     }
     return parts
   }
+  // the parts of a section with its code blocks counted at every level, read once per section
+  const nested = new Map<number, Set<string>>()
+  const blocksIn = (i: number): Set<string> => nested.get(i) ?? nested.set(i, partsOf(i, false)).get(i)!
   // from the last heading up through its parents: the last of a run of siblings
   for (let i = last; i >= 0; i = parent[i]!) {
     const siblings = hs.map((_, j) => j).filter((j) => parent[j] === parent[i] && hs[j]!.level === hs[i]!.level)
@@ -185,7 +188,7 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     const numbered = (j: number) => NUMBERED_TITLE.test(plainText(hs[j]!.text))
     // so does the output section that shows the result in a block or a table ("## Output", a template
     // under it): the document ends on what it produces, complete in its own form
-    const shown = (j: number) => partsOf(j, false).has("a code block") || partsOf(j, false).has("a table")
+    const shown = (j: number) => blocksIn(j).has("a code block") || blocksIn(j).has("a table")
     const closing = (!numbered(i) && siblings.slice(0, -1).every(numbered)) || (sectionRole(hs[i]!.text) === "outputs" && (shown(i) || instructs(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1)))
     // the sections after a numbered run ("Common mistakes", "Cleanup") close the document: their own
     // pattern is read among them, not from the run's steps
@@ -198,7 +201,7 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       // a last section with a block of its own that none before it has (the script's commands after a
       // cheat sheet of tables) is another kind of section, complete in its own form, not a cut member
-      const ownForm = [...partsOf(i, false)].some((x) => /^a (code block|table)$/.test(x) && !members.slice(0, -1).some((j) => partsOf(j, false).has(x)))
+      const ownForm = [...blocksIn(i)].some((x) => /^a (code block|table)$/.test(x) && !members.slice(0, -1).some((j) => blocksIn(j).has(x)))
       if (lacking.length > 0 && !ownForm) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
         break
