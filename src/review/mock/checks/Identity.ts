@@ -9,6 +9,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { COMMAND_FRONTMATTER_KEYS, SKILL_FRONTMATTER_KEYS } from "../../../markdown/Vocabulary.js"
 import { descriptionHedges } from "./Hedges.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
+import { lightStem } from "./Words.js"
 import { toKebab } from "../../../markdown/Names.js"
 
 // ---------------------------------------------------------------- frontmatter
@@ -192,8 +193,7 @@ const GENERIC = new Set(
     "with for and the a an of to in on that this it its can will your you user users").split(" ")
 )
 
-const stem = (w: string) => w.replace(/(?<=\w{3})(ies|es|s|ing|ed)$/, "").replace(/(?<=\w{3})e$/, "")
-const topicWords = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(stem))
+const topicWords = (text: string) => new Set((text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !GENERIC.has(w)).map(lightStem))
 
 /** The description names nothing the document is about: only words that fit any skill, or none the body uses. */
 const saysNothingSpecific = (doc: Doc, description: string): boolean => {

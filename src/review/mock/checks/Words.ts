@@ -15,11 +15,12 @@ export const STOP = new Set(
  */
 export const sentencesOf = (text: string): Array<string> => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
-/** Content words, lower case, with a light stem so "migrations" meets "migration" and "running" "run". */
+/** A light stem of a lower-case word, so "migrations" meets "migration", "running" "run" and "studies" "study". */
+export const lightStem = (w: string): string => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, "")
+
+/** Content words, lower case, with a light stem. */
 export const contentWords = (text: string): Array<string> =>
-  (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? [])
-    .filter((w) => !STOP.has(w))
-    .map((w) => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, ""))
+  (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map(lightStem)
 
 /** A determiner, then no verb form before the first punctuation: a noun phrase. */
 const NOUN_PHRASE = /^\s*(?:the|a|an|its|their|your|his|her|each|every|one|two|three)\s+(?!.*\b(?:is|are|was|were|be|been|gets?|got|has|have|had|will|would|can|could|should|must|may|might|does|do|did)\b)[^]*$/i
