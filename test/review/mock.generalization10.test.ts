@@ -54,9 +54,10 @@ describe("SK-STRUCT-ENDS-EARLY: what the last section is a member of", () => {
 
   it("sections after a numbered run are read among themselves: a prose cleanup after two lists closes the file", () => {
     expect(ids(review(`${FM}Intro.\n\n${numbered}${closing}## Cleanup\n\nDelete the local drafts when the case is closed.\n`))).not.toContain("SK-STRUCT-ENDS-EARLY")
-    // four unnumbered sections with lists, the last without one, is still a cut pattern
-    const four = `${FM}Intro.\n\n## Scope\n\n- One.\n- Two.\n\n${closing}## Fixes\n\n- A.\n- B.\n\n## Cleanup\n\nDelete the local drafts.\n`
-    expect(findingOf(review(four), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(four, "## Cleanup"))
+    // four unnumbered sections with lists, the last without one, is still a cut pattern (unless the last
+    // closes the work: see mock.generalization11)
+    const four = `${FM}Intro.\n\n## Scope\n\n- One.\n- Two.\n\n${closing}## Fixes\n\n- A.\n- B.\n\n## Reporting\n\nSend the summary to the owner.\n`
+    expect(findingOf(review(four), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(four, "## Reporting"))
   })
 
   it("a last section with a block of its own that no section before it has (the script's commands after tables) is another kind", () => {

@@ -79,11 +79,17 @@ const clausesOf = (sentence: string) =>
  */
 const RELATIVE_NEGATION = /\b(?!(?:sure|that|so|because|and|but|or|if|when|unless|since|as|check|verify|ensure|confirm)\b)[a-z]+\s+(?:you|we|they)\s+$/i
 
+/** A reason or a purpose given after the rule: ", because …", " so that …". */
+const REASON = /,?\s+(?:because|so that)\b.*$/is
+
 /**
  * An action and the case it applies to: "if X, Y" (a leading condition up to its comma) and "Y when X"
  * (a trailing one) both give action Y in case X.
  */
-const actionAndCase = (text: string): { action: string; when: string } => {
+const actionAndCase = (full: string): { action: string; when: string } => {
+  // the reason a rule gives ("…, because the results look like variances when they are gaps") is
+  // neither what it asks nor the case it holds in
+  const text = full.replace(REASON, "")
   if (LEADING_CONDITION.test(text)) {
     const comma = text.indexOf(",")
     if (comma > 0) {

@@ -27,8 +27,9 @@ export const blocksOf = (doc: Doc, from: number, to: number): Array<Block> => {
   let blank = true
   for (let n = from; n <= to; n++) {
     const l = lines[n - 1] ?? ""
+    // a code block whose fence is indented under a list item belongs to that item, its blank lines too
     const kind: BlockKind | null = doc.md.inCode[n]
-      ? (/^\s/.test(l) && out.at(-1)?.kind !== "code" && (out.at(-1)?.kind === "ordered" || out.at(-1)?.kind === "bullets") ? null : "code")
+      ? (/^\s/.test(lines[(doc.md.codeBlocks.find((c) => c.startLine <= n && n <= c.endLine)?.startLine ?? n) - 1] ?? "") && (out.at(-1)?.kind === "ordered" || out.at(-1)?.kind === "bullets") ? null : "code")
       : l.trim() === ""
       ? null
       : /^\d{1,4}[.)]\s/.test(l)

@@ -8,7 +8,7 @@
 import type { Doc } from "../../../markdown/Document.js"
 import { stepNumberOf } from "../../../markdown/Sections.js"
 import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
-import { type CheckContext, type CheckOutcome, headingAbove, Out, quote } from "./Common.js"
+import { type CheckContext, type CheckOutcome, headingAbove, Out, quote, sectionEnd } from "./Common.js"
 import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, renderedLine, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
 import { type ListItem, plainText } from "../../../markdown/Markdown.js"
 import { sentencesOf, STOP } from "./Words.js"
@@ -86,23 +86,24 @@ const REGENERABLE = /^["']?(?:\.\/)?(node_modules|dist|build|out|target|coverage
 /** The target as written: an inline command's closing backtick and the sentence's punctuation are not part of it. */
 const target = (raw: string): string => raw.replace(/[`.,;:)'"]+$/, "")
 
-const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
+// each with the words an approval names when it is for this act ("drop these partitions", "delete the branch")
+const DESTRUCTIVE: ReadonlyArray<{ readonly pattern: RegExp; readonly act: RegExp; readonly guard?: (m: RegExpExecArray) => boolean }> = [
   // rm -rf on anything that is not a build or cache folder (the target after `--`, the end of the options)
-  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(\S+)/g, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
-  { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g },
-  { pattern: /\bgit\s+reset\s+--hard\b/g },
-  { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g },
-  { pattern: /\bgit\s+branch\s+-D\b/g },
-  { pattern: /\bDROP\s+(TABLE|DATABASE|SCHEMA)\b/g },
-  { pattern: /\bTRUNCATE\s+(TABLE\s+)?[A-Za-z_"`]/g },
-  { pattern: /\bDELETE\s+FROM\s+[\w."`]+\s*(;|$)/gm },
-  { pattern: /\bterraform\s+destroy\b/g },
-  { pattern: /\bkubectl\s+delete\s+(ns|namespace|all|--all|pv|pvc)\b/g },
+  { pattern: /\brm\s+(?:-[a-zA-Z]*(?:rf|fr|r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-r\s+-f|-f\s+-r|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(\S+)/g, act: /\b(?:delet|remov|wip|eras)/i, guard: (m) => !REGENERABLE.test(target(m[1]!)) && !TEMP_VARIABLE.test(target(m[1]!)) },
+  { pattern: /\bgit\s+push\b[^\n|;&]*?(?:\s--force(?!-with-lease)\b|\s-f\b)/g, act: /\b(?:force[- ]push|overwrit)/i },
+  { pattern: /\bgit\s+reset\s+--hard\b/g, act: /\b(?:reset|discard)/i },
+  { pattern: /\bgit\s+clean\s+-[a-zA-Z]*f/g, act: /\b(?:delet|remov)/i },
+  { pattern: /\bgit\s+branch\s+-D\b/g, act: /\b(?:delet|remov)/i },
+  { pattern: /\bDROP\s+(TABLE|DATABASE|SCHEMA)\b/g, act: /\bdrop/i },
+  { pattern: /\bTRUNCATE\s+(TABLE\s+)?[A-Za-z_"`]/g, act: /\b(?:truncat|empty)/i },
+  { pattern: /\bDELETE\s+FROM\s+[\w."`]+\s*(;|$)/gm, act: /\b(?:delet|purg)/i },
+  { pattern: /\bterraform\s+destroy\b/g, act: /\bdestroy/i },
+  { pattern: /\bkubectl\s+delete\s+(ns|namespace|all|--all|pv|pvc)\b/g, act: /\bdelet/i },
   // without -f, docker asks "Are you sure you want to continue? [y/N]" itself
-  { pattern: /\bdocker\s+(system|volume)\s+prune\b/g, guard: (m) => /^[^|;&\n]*\s(?:-[a-z]*f[a-z]*|--force)\b/.test(m.input.slice(m.index + m[0].length)) },
-  { pattern: /\bmkfs(\.\w+)?\s/g },
-  { pattern: /\bdd\s+if=[^\n]*\bof=\/dev\//g },
-  { pattern: /\bchmod\s+-R\s+777\b/g }
+  { pattern: /\bdocker\s+(system|volume)\s+prune\b/g, act: /\b(?:prun|delet)/i, guard: (m) => /^[^|;&\n]*\s(?:-[a-z]*f[a-z]*|--force)\b/.test(m.input.slice(m.index + m[0].length)) },
+  { pattern: /\bmkfs(\.\w+)?\s/g, act: /\b(?:format|wip|eras)/i },
+  { pattern: /\bdd\s+if=[^\n]*\bof=\/dev\//g, act: /\b(?:overwrit|wip|eras|flash)/i },
+  { pattern: /\bchmod\s+-R\s+777\b/g, act: /\bpermissions?\b/i }
 ]
 
 /** Whether a line names a destructive command, whatever its role (a repair checks what a new heading would expose). */
@@ -118,7 +119,7 @@ export const namesDestructive = (line: string): boolean =>
  * review, select or answer waits.
  */
 const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until|if|and) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)|\bask(?:s|ing)?\s+(?:(?:the user|them|first)\s+)?before\s+(?:the|any|each|every|running|you|acting|doing|taking)\b/i
+  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until|if|and) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit|that|this)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)|\bask(?:s|ing)?\s+(?:(?:the user|them|first)\s+)?before\s+(?:the|any|each|every|running|you|acting|doing|taking)\b/i
 
 /**
  * A download piped to a shell, with something to download: `curl | sh` and `curl ... | sh` name the
@@ -316,6 +317,38 @@ const confirmedAbove = (doc: Doc, line: number, command: string): boolean => {
   return false
 }
 
+/** A sentence that opens on a case ("If anything fails halfway, run …"): what it runs is a branch of its own. */
+const CASE_OPENING = /^\W*(?:\d{1,3}[.)]\s*)?(?:\*\*[^*]+\*\*:?\s*)?(?:if|when|whenever|unless|should)\b/i
+
+/**
+ * A command in a numbered step ("## 6. Drop") that an earlier step of the same run gates: it asks the
+ * user and waits, naming the act ("## 4. Get approval": "I'm ready to drop these N partitions … Reply
+ * \"drop N partitions\" to continue. Wait for that reply."). The procedure's gate holds for the act it
+ * names, steps later. Not for a command run in a case ("If anything fails, run `DROP TABLE …`"): the
+ * gate approved the planned act, not a recovery.
+ */
+const gatedByEarlierStep = (doc: Doc, line: number, act: RegExp, lead: string): boolean => {
+  const own = headingAbove(doc, line)
+  const n = own === undefined ? null : stepNumberOf(plainText(own.text))
+  if (own === undefined || n === null || CASE_OPENING.test(plainText(lead))) return false
+  for (const h of [...doc.md.headings].reverse()) {
+    if (h.line >= own.line || h.level > own.level) continue
+    // the run's parent heading: no earlier step of this run above it
+    if (h.level < own.level) return false
+    const k = stepNumberOf(plainText(h.text))
+    if (k === null || k >= n) continue
+    const end = sectionEnd(doc, h)
+    for (let l = h.line + 1; l < end; l++) {
+      if (doc.md.inCode[l] || !CONFIRMATION.test(doc.split.lines[l - 1]!)) continue
+      // the ask names the act itself, or shows the prompt that does in a quote right by it
+      const asks = sentencesOf(plainText(renderedLine(doc, l))).filter((x) => CONFIRMATION.test(x) && !NEGATED_CONFIRMATION.test(x))
+      const prompt = doc.split.lines.slice(Math.max(h.line, l - 4), Math.min(end - 1, l + 3)).filter((x) => /^\s*>/.test(x))
+      if (asks.length > 0 && [...asks, ...prompt].some((x) => act.test(plainText(x)))) return true
+    }
+  }
+  return false
+}
+
 /**
  * The paragraph right after a code block is its caveat: when it asks the user, or says what the command
  * loses and what to check first ("This discards everything since the backup, including uncommitted
@@ -424,6 +457,7 @@ const scan = (doc: Doc): Array<Finding> => {
         if (notAnInstruction(doc, n, m.index, m.index + m[0].length, m[0])) continue
         const asked = sentence !== undefined && CONFIRMATION.test(sentence.whole) && !NEGATED_CONFIRMATION.test(sentence.whole)
         if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
+        if (gatedByEarlierStep(doc, n, d.act, block ? leadInAbove(doc, block.startLine) : sentence?.whole ?? line)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }
     }

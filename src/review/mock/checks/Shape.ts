@@ -6,7 +6,7 @@
  * section run together: RunTogether.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { FILE_TITLE, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
+import { CLOSING_TITLE, FILE_TITLE, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -189,7 +189,9 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     // so does the output section that shows the result in a block or a table ("## Output", a template
     // under it): the document ends on what it produces, complete in its own form
     const shown = (j: number) => blocksIn(j).has("a code block") || blocksIn(j).has("a table")
-    const closing = (!numbered(i) && siblings.slice(0, -1).every(numbered)) || (sectionRole(hs[i]!.text) === "outputs" && (shown(i) || instructs(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1)))
+    // and so does a section that closes the work ("## Cleanup"): an act of its own, in a form of its own
+    const closing = (!numbered(i) && siblings.slice(0, -1).every(numbered)) || (sectionRole(hs[i]!.text) === "outputs" && (shown(i) || instructs(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1))) ||
+      CLOSING_TITLE.test(plainText(hs[i]!.text))
     // the sections after a numbered run ("Common mistakes", "Cleanup") close the document: their own
     // pattern is read among them, not from the run's steps
     const lastNumbered = siblings.map(numbered).lastIndexOf(true)

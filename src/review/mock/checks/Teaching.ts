@@ -42,6 +42,23 @@ const quotedMessage = (t: string): boolean => {
  */
 const MARKER = /^\[[A-Za-z][\w -]{0,20}:\s+[^\]]*\s[^\]]*\]$/
 
+/**
+ * A placeholder in capitals, alone or with a note after a dash (`[CLIENT NAME]`, `[HEARING DEADLINE —
+ * confirm with policy]`): a gap the skill has the agent leave visible in its text, not code.
+ */
+const CAPS_PLACEHOLDER = /^\[[A-Z][A-Z'’]+(?:[ _][A-Z][A-Z'’]*)*(?:\s+[—–-]\s+[^\]]+)?\]$/
+
+/**
+ * A bracketed token (`[confirm]`) on a line that calls it a placeholder or a mark ("explicitly marked
+ * `[confirm]`"): a gap in a text, not code. Without that word it may be code (`[features]` heads a TOML
+ * table), and a word in braces is a template's variable (`{count}`): the syntax an i18n skill teaches.
+ */
+const BRACKETED = /^\[[^\]\s][^\]]*\]$/
+const CALLED_PLACEHOLDER = /\b(?:placeholders?|marked|markers?)\b/i
+
+/** A domain name alone (`example.gov`, `status.acme.com`): an address, not code. */
+const DOMAIN = /^(?:[a-z0-9-]+\.)+(?:com|org|net|gov|edu|mil|int|io|dev|co|us|uk|eu|de|fr|ca|au|example)$/
+
 /** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
 const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
 
@@ -113,7 +130,8 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     if (MCP_TOOL.test(t)) continue
     // a message a tool prints, quoted to be matched (`error[E0432]: unresolved import`, `linking with cc
     // failed`): words, not code being taught
-    if (quotedMessage(t) || MARKER.test(t)) continue
+    if (quotedMessage(t) || MARKER.test(t) || CAPS_PLACEHOLDER.test(t) || DOMAIN.test(t)) continue
+    if (BRACKETED.test(t) && CALLED_PLACEHOLDER.test(doc.split.lines[c.line - 1] ?? "")) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
     else if (snippet(t)) {

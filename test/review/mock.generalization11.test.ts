@@ -1,0 +1,65 @@
+/**
+ * Near misses, thirty-seventh stop (issue 22): the twenty-sixth round of skills written blind, read
+ * once. Findings on good text, each as the smallest text next to the text the rule must still catch.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ruleIds as ids, reviewText as review } from "./support.js"
+
+const FM = "---\nname: table-retention\ndescription: Drops old partitions of a table after archiving them. Use when a partitioned table outgrows its retention window.\n---\n\n# Table retention\n\n"
+
+describe("SK-SAFE-DESTRUCTIVE: an approval step earlier in a run of numbered sections", () => {
+  const doc = (approval: string, drop: string) =>
+    `${FM}## 1. Inventory\n\nList the partitions older than the cutoff.\n\n## 2. Archive\n\nDump each partition and verify the dump restores.\n\n## 3. Get approval\n\n${approval}\n\n## 4. Detach\n\nDetach each partition from the parent.\n\n## 5. Drop\n\n${drop}\n\n\`\`\`sql\nDROP TABLE archive.events_2023_01;\n\`\`\`\n`
+  const ask = "Show the user the list, then ask:\n\n> Ready to drop these N partitions (X rows)? Reply \"drop N partitions\" to continue.\n\nWait for that reply."
+
+  it("an earlier step that asks and waits, naming the act, gates the command steps later", () => {
+    expect(ids(review(doc(ask, "Drop one partition per statement, with its name written out:")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+
+  it("an approval for another act, an act named beside an ask for something else, or a command run in a case of its own, is not gated", () => {
+    const other = "Show the user the archive sizes, then ask: \"Archive verified, shall I continue?\" Wait for that reply."
+    expect(ids(review(doc(other, "Drop one partition per statement, with its name written out:")))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc(ask, "If anything fails halfway, start again from a clean table:")))).toContain("SK-SAFE-DESTRUCTIVE")
+    // the act named in the section, in a sentence that asks nothing, is not what the ask is for
+    const elsewhere = "A dropped header takes months to come back. Ask the user to confirm the subdomain list before adding the flag."
+    expect(ids(review(doc(elsewhere, "Drop one partition per statement, with its name written out:")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: a code block nested in a list item, blank lines and all", () => {
+  const doc = (indent: string) =>
+    `${FM}## Decide what happens to the config\n\nTwo options:\n\n- **Migrate to CSS**: theme values become variables.\n${indent}\`\`\`css\n${indent}@import "tailwindcss";\n\n${indent}@theme {\n${indent}  --color-brand: red;\n${indent}}\n${indent}\`\`\`\n- **Keep the JS config**: load it with \`@config\`.\n`
+  it("the item's own block, with a blank line inside, keeps the list whole; a block at the margin ends it", () => {
+    expect(ids(review(doc("  ")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-EX-NO-CODE: placeholders and addresses in inline code are not code", () => {
+  const doc = (a: string, last: string) =>
+    `---\nname: notice-writing\ndescription: Drafts notices of action for benefit programs. Use when a caseworker needs a notice drafted.\n---\n\n# Notice writing\n\n## Steps\n\n1. Read the case notes.\n2. Draft the notice. Leave a visible placeholder such as ${a} for anything you cannot confirm.\n3. Check the draft against the required elements.\n\n## Examples\n\n**Bad:** "We have updated your case."\n\n**Good:** "Your food benefits stop on 1 March because your income is above the limit."\n\n## Privacy\n\n${last}\n`
+  it("`[HEARING DEADLINE — confirm with policy]`, `example.gov`, and brackets called placeholders or marks teach no code; calls and template variables do", () => {
+    expect(ids(review(doc("`[HEARING DEADLINE — confirm with policy]`", "Use obviously fictional data in samples (555 numbers, `example.gov`).")))).not.toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("`[confirm]`", "Every gap stays marked `[confirm]` until the caseworker fills it.")))).not.toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("`notice.addPlaceholder(field)`", "Read the tenant's name from `{tenant}` in the merge file.")))).toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("`notice.addPlaceholder(field)`", "Render it with `render_notice(case_id)`.")))).toContain("SK-EX-NO-CODE")
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: a closing section is an act of its own", () => {
+  const doc = (title: string) =>
+    `${FM}## Inputs\n\n- The table name.\n- The cutoff date.\n\n## Procedure\n\n1. List the partitions.\n2. Archive them.\n3. Drop them after approval.\n\n## Limits\n\n- Stop when more than 10% of rows fail to archive.\n- Never drop the default partition.\n\n## Common mistakes\n\n- Choosing partitions by name, not by bounds.\n- Trusting a dump that was never restored.\n\n## ${title}\n\nThe dumps hold customer data. When the work is done, delete the working copies you made outside the archive, and say in your final message which files you kept.\n`
+  it("a last \"Cleanup\" in prose after sections of lists is complete; a last \"Troubleshooting\" in prose is not", () => {
+    expect(ids(review(doc("Cleanup")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(doc("Troubleshooting")))).toContain("SK-STRUCT-ENDS-EARLY")
+  })
+})
+
+describe("SK-CONS-ALWAYS-NEVER: the reason a rule gives is not its case", () => {
+  const doc = (rule: string) =>
+    `${FM}## Inputs\n\nAsk for these before starting. ${rule}\n\n## Steps\n\n1. List the partitions.\n2. Archive them.\n3. Drop them after approval.\n\n## Rules\n\n- Always start working from a half set of files.\n`
+  it("\"…, because the results look like variances when they are gaps\" holds in every case; \"… when the ledger is closed\" holds in that one", () => {
+    expect(ids(review(doc("Don't start working from a half set of files, because the results will look like variances when they're really gaps in the data.")))).toContain("SK-CONS-ALWAYS-NEVER")
+    expect(ids(review(doc("Don't start working from a half set of files when the ledger is already closed.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+  })
+})
