@@ -3,7 +3,7 @@
  * once. Findings on good text, each as the smallest text next to the text the rule must still catch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ruleIds as ids, reviewText as review } from "./support.js"
+import { findingOf, ruleIds as ids, reviewText as review, reviewWithFiles } from "./support.js"
 
 const FM = "---\nname: table-retention\ndescription: Drops old partitions of a table after archiving them. Use when a partitioned table outgrows its retention window.\n---\n\n# Table retention\n\n"
 
@@ -61,5 +61,27 @@ describe("SK-CONS-ALWAYS-NEVER: the reason a rule gives is not its case", () => 
   it("\"…, because the results look like variances when they are gaps\" holds in every case; \"… when the ledger is closed\" holds in that one", () => {
     expect(ids(review(doc("Don't start working from a half set of files, because the results will look like variances when they're really gaps in the data.")))).toContain("SK-CONS-ALWAYS-NEVER")
     expect(ids(review(doc("Don't start working from a half set of files when the ledger is already closed.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+  })
+})
+
+describe("SK-CLAR-PLACEHOLDER: a marker the skill has the agent leave", () => {
+  const doc = (convention: string, sample: string) =>
+    `---\nname: qbr-writing\ndescription: Drafts a quarterly business review from a CSM's notes. Use when a QBR is due.\n---\n\n# QBR writing\n\n## Steps\n\n1. Read the notes.\n2. Draft the summary.\n3. ${convention}\n\n## Example\n\n**Output:**\n\n${sample}\n`
+  it("bracketed in a quoted sample, or the skill's own `[TBD]` convention, it is on purpose; a bare TBD in the skill's own text is unfinished", () => {
+    expect(ids(review(doc("List the data you still need.", "> Overtime fell by 29% since go-live [TBD: confirm period].")))).not.toContain("SK-CLAR-PLACEHOLDER")
+    expect(ids(review(doc("Mark every figure without a source as `[TBD]`.", "Overtime fell by 29% since go-live [TBD: confirm period].")))).not.toContain("SK-CLAR-PLACEHOLDER")
+    expect(ids(review(doc("List the data you still need.", "Overtime fell by 29% since go-live [TBD: confirm period].")))).toContain("SK-CLAR-PLACEHOLDER")
+    expect(ids(review(doc("TBD: explain how to pick the period.", "> Overtime fell by 29% since go-live.")))).toContain("SK-CLAR-PLACEHOLDER")
+  })
+})
+
+describe("SK-EX-MISSING: a link to an example file the bundle does not have shows nothing", () => {
+  const body = (link: string) =>
+    `---\nname: mutation-triage\ndescription: Runs mutation testing and triages the surviving mutants. Use when someone asks how good a test suite is.\n---\n\n# Mutation triage\n\n${link}\n\n## Steps\n\n1. Run \`npx stryker run --mutate "src/pricing/**/*.ts"\` on the module.\n2. Sort each survivor: missing test, weak assertion, equivalent mutant.\n3. Write a test for each missing behaviour with \`vitest\` and \`expect(price(0)).toBe(0)\`.\n4. Mark equivalents with \`// Stryker disable next-line\` and a reason.\n`
+  it("the dangling example file is no example: the finding stays what it is without the link; an example file that exists is one", () => {
+    const without = findingOf(reviewWithFiles(body(""), []), "SK-EX-MISSING")?.severity
+    expect(without).toBeDefined()
+    expect(findingOf(reviewWithFiles(body("See [the walkthrough](examples/walkthrough.md)."), []), "SK-EX-MISSING")?.severity).toBe(without)
+    expect(findingOf(reviewWithFiles(body("See [the walkthrough](examples/walkthrough.md)."), ["examples/walkthrough.md"]), "SK-EX-MISSING")).toBeUndefined()
   })
 })

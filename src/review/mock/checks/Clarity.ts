@@ -25,6 +25,9 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   // by density: a hedge in a short skill weighs more than one in a long reference
   if (hedgeCount > 0) o.deduct(Math.min(50, (hedgeCount * 4 * 500) / Math.max(100, doc.words)), `${hedgeCount} hedge(s) in instructions on ${hedged.length} line(s)`)
   let todos = 0
+  // a marker the skill has the agent write (the `[TBD]` list, "or a `[TBD]`"), bracketed in its text or
+  // in a quoted sample of its output ("> … [TBD: confirm period]"), is a gap left on purpose
+  const conventions = new Set(doc.md.inlineCode.map((c) => /^\[(TODO|FIXME|TBD|XXX)\b/i.exec(c.text.trim())?.[1]?.toUpperCase()).filter((x) => x !== undefined))
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
     const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
@@ -33,7 +36,9 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
     const refused = m !== null && /\b(?:not|no|never|avoid|instead of|rather than|without|than|don't|do not)\s+(?:(?:a|an|the|any|with|leave|use|ship|write)\s+){0,2}$/i.test(text.slice(0, m.index))
     const named = refused || m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare)\s+$/i.test(text.slice(0, m.index)) ||
       /^\s+(?:comments?|markers?|items?|notes?|tags?|lists?|needs|is|are|isn't|must|should|without|with)\b/i.test(text.slice(m.index! + m[0].length)))
-    if (m && !named && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
+    const bracketed = m?.[1] !== undefined && text[m.index! - 1] === "["
+    const onPurpose = bracketed && (conventions.has(m![1]!.toUpperCase()) || /^\s*>/.test(doc.split.lines[n - 1] ?? ""))
+    if (m && !named && !onPurpose && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
       todos++
       o.issue("placeholder", "major", n, `An unfinished placeholder (${quote(m[0], 30)})`, "Replace the placeholder with the real instruction, or remove it.")
     }

@@ -132,7 +132,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
   const judged = judgedSamples(doc)
   labels.push(...judged)
-  const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path))
+  // a file the bundle does not have shows nothing: a dangling link to `examples/walkthrough.md` is no example
+  const absent = new Set(resolveRefs(ctx).filter((r) => r.status === "missing" || r.status === "marked").map((r) => r.ref))
+  const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path) && !absent.has(r))
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
   const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
