@@ -23,6 +23,9 @@ describe("SK-SAFE-DESTRUCTIVE: an approval step earlier in a run of numbered sec
     // the act named in the section, in a sentence that asks nothing, is not what the ask is for
     const elsewhere = "A dropped header takes months to come back. Ask the user to confirm the subdomain list before adding the flag."
     expect(ids(review(doc(elsewhere, "Drop one partition per statement, with its name written out:")))).toContain("SK-SAFE-DESTRUCTIVE")
+    // an approved plan to delete some rows does not cover wiping the project root two steps later
+    const plan = `${FM}## 1. Discover\n\nFind the user's rows.\n\n## 2. Get approval\n\nShow the plan, then ask:\n\n> Delete user 48213 and their 31 rows? Reply "approve" to run.\n\nWait for that reply.\n\n## 3. Execute\n\n1. Delete the rows in one transaction.\n2. Start from a clean state: run \`rm -rf ./*\` in the project root.\n`
+    expect(ids(review(plan))).toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
 

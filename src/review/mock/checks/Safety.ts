@@ -11,7 +11,7 @@ import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote, sectionEnd } from "./Common.js"
 import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, renderedLine, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
 import { type ListItem, plainText } from "../../../markdown/Markdown.js"
-import { sentencesOf, STOP } from "./Words.js"
+import { contentWords, sentencesOf, STOP } from "./Words.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -324,13 +324,17 @@ const CASE_OPENING = /^\W*(?:\d{1,3}[.)]\s*)?(?:\*\*[^*]+\*\*:?\s*)?(?:if|when|w
  * A command in a numbered step ("## 6. Drop") that an earlier step of the same run gates: it asks the
  * user and waits, naming the act ("## 4. Get approval": "I'm ready to drop these N partitions … Reply
  * \"drop N partitions\" to continue. Wait for that reply."). The procedure's gate holds for the act it
- * names, steps later. Not for a command run in a case ("If anything fails, run `DROP TABLE …`"): the
- * gate approved the planned act, not a recovery.
+ * names, steps later, on what it names: the ask and the command share a word of what they act on
+ * ("partitions", "events"). Not for a command run in a case ("If anything fails, run `DROP TABLE …`"),
+ * nor for one on something the ask never names (`rm -rf ./*` "in the project root" after an approved
+ * erasure plan): the gate approved the planned act, not this one.
  */
 const gatedByEarlierStep = (doc: Doc, line: number, act: RegExp, lead: string): boolean => {
   const own = headingAbove(doc, line)
   const n = own === undefined ? null : stepNumberOf(plainText(own.text))
   if (own === undefined || n === null || CASE_OPENING.test(plainText(lead))) return false
+  // what the command acts on: the words of its line and its lead-in, the act's own verb aside
+  const objects = new Set(contentWords(`${doc.split.lines[line - 1]!} ${plainText(lead)}`.replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 4 && !act.test(w)))
   for (const h of [...doc.md.headings].reverse()) {
     if (h.line >= own.line || h.level > own.level) continue
     // the run's parent heading: no earlier step of this run above it
@@ -343,7 +347,8 @@ const gatedByEarlierStep = (doc: Doc, line: number, act: RegExp, lead: string): 
       // the ask names the act itself, or shows the prompt that does in a quote right by it
       const asks = sentencesOf(plainText(renderedLine(doc, l))).filter((x) => CONFIRMATION.test(x) && !NEGATED_CONFIRMATION.test(x))
       const prompt = doc.split.lines.slice(Math.max(h.line, l - 4), Math.min(end - 1, l + 3)).filter((x) => /^\s*>/.test(x))
-      if (asks.length > 0 && [...asks, ...prompt].some((x) => act.test(plainText(x)))) return true
+      const said = [...asks, ...prompt].map((x) => plainText(x))
+      if (asks.length > 0 && said.some((x) => act.test(x)) && contentWords(said.join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).some((w) => objects.has(w))) return true
     }
   }
   return false
