@@ -88,3 +88,40 @@ describe("SK-EX-MISSING: a link to an example file the bundle does not have show
     expect(findingOf(reviewWithFiles(body("See [the walkthrough](examples/walkthrough.md)."), ["examples/walkthrough.md"]), "SK-EX-MISSING")).toBeUndefined()
   })
 })
+
+describe("the twenty-eighth round, written blind and read once", () => {
+  const skill = (body: string) => `---\nname: artifact-cleanup\ndescription: Deletes old build artifacts from a repository manager. Use when storage runs out.\n---\n\n# Artifact cleanup\n\n${body}`
+
+  it("SK-CONS-ALWAYS-NEVER: \"If it fails, the file is incomplete. Don't pick candidates from it.\" holds in that case against a step; without the pronoun it is a rule of its own", () => {
+    const steps = (note: string) => skill(`## Steps\n\n1. **List components.** Run the lister. If it exits with an error, the file is incomplete. ${note}\n2. **Pick candidates from the list.** Run the picker on the file.\n3. **Delete them** after approval.\n`)
+    expect(ids(review(steps("Don't pick candidates from it.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+    expect(ids(review(steps("Don't pick candidates from the list.")))).toContain("SK-CONS-ALWAYS-NEVER")
+    // an "always" rule claims that case too
+    expect(ids(review(`${steps("Don't pick candidates from it.")}\n## Rules\n\n- Always pick candidates from it.\n`))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+
+  it("SK-STRUCT-UNBALANCED-TAG: a tag a hard wrap put first on its line, its sentence going on, is a mention", () => {
+    const tagged = (mention: string) => skill(`<instructions>\nCheck every wire against the call-back record, and write the result in the format below (see\n${mention}). Don't skip a check.\n</instructions>\n\n<output_format>\nOne block per wire.\n</output_format>\n`)
+    expect(ids(review(tagged("<output_format>")))).not.toContain("SK-STRUCT-UNBALANCED-TAG")
+    expect(ids(review(skill("<instructions>\nCheck every wire.\n</instructions>\n\n<output_format>\nOne block per wire.\n\n<output_format>\nThe totals.\n</output_format>\n")))).toContain("SK-STRUCT-UNBALANCED-TAG")
+  })
+
+  it("SK-SAFE-UNBOUNDED: \"Don't stop or restart anything on their word alone\" stops a process; \"don't stop or ask\" goes on unasked", () => {
+    const rule = (s: string) => skill(`## Steps\n\n1. Read the order.\n2. Apply it to the next payroll.\n3. ${s}\n`)
+    expect(ids(review(rule("Don't stop or restart anything on the employee's word alone; get the court notice.")))).not.toContain("SK-SAFE-UNBOUNDED")
+    expect(ids(review(rule("Don't stop or ask the user; keep going until it works.")))).toContain("SK-SAFE-UNBOUNDED")
+  })
+
+  it("SK-CLAR-VAGUE: \"at least the previous year, ideally all history\" asks for more than a stated minimum", () => {
+    const rule = (s: string) => skill(`## Steps\n\n1. Export the records.\n2. ${s}\n3. Count them.\n`)
+    expect(ids(review(rule("Include records from before the period start: at least the previous year, ideally all history.")))).not.toContain("SK-CLAR-VAGUE")
+    expect(ids(review(rule("Include records from before the period start, ideally all history.")))).toContain("SK-CLAR-VAGUE")
+  })
+
+  it("SK-STRUCT-ENDS-EARLY: a last list of habits after a cheat sheet of tables is a section of its own kind", () => {
+    const table = (n: number) => `## Calls ${"ABCD"[n]}\n\n| Call | Does |\n|---|---|\n| GET /x${n} | Reads |\n\n`
+    const tables = [0, 1, 2, 3].map(table).join("")
+    expect(ids(review(skill(`A cheat sheet.\n\n${tables}## Habits\n\n- Log every write.\n- Read before you overwrite.\n`)))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(skill(`A cheat sheet.\n\n${tables}## Habits\n\nLog every write.\n`)))).toContain("SK-STRUCT-ENDS-EARLY")
+  })
+})

@@ -56,6 +56,12 @@ interface Statement {
   readonly kind: "positive" | "negative"
   /** an imperative step, read as a positive statement */
   readonly step: boolean
+  /**
+   * the case of the sentence before, for a rule that points back at it ("If it fails, the file is
+   * incomplete. Don't pick candidates from it."): weighed against a step, which is one occasion; an
+   * "always" rule claims that case too
+   */
+  readonly inherited?: ReadonlySet<string> | undefined
 }
 
 
@@ -166,8 +172,13 @@ const statements = (doc: Doc): Array<Statement> => {
         const pos = neg ? null : positive
         const m = neg ?? pos
         if (m) {
-          const { words, when, exception, carved } = parse(clause, m, topic, neg === null)
-          if (words.size >= 1) out.push({ line: n, text: sentence, words, when, exception, carved, kind: neg ? "negative" : "positive", step: false })
+          const parsed = parse(clause, m, topic, neg === null)
+          // "If it exits with an error, the file is incomplete. Don't pick candidates from it.": a rule that
+          // points back with a pronoun, in no case of its own, holds in the case the sentence before opens
+          // (against a step; see `inherited`)
+          const before = si > 0 && parsed.when.size === 0 && /\b(?:it|them)\b/i.test(clause) ? /^\s*(?:if|when|whenever)\b[^,]*/i.exec(plainText(sentences[si - 1]!)) : null
+          const inherited = before ? new Set(contentWords(before[0])) : undefined
+          if (parsed.words.size >= 1) out.push({ line: n, text: sentence, ...parsed, inherited, kind: neg ? "negative" : "positive", step: false })
         }
         // a clause without a rule word names what the next one is about ("Trailing zero (X.0 mg) - never use …")
         topic = m ? "" : plainText(clause)
@@ -188,7 +199,7 @@ const sameCase = (a: ReadonlySet<string>, b: ReadonlySet<string>) =>
  * the exception allows ("never delete unless asked", then "delete the named ones").
  */
 const meet = (a: Statement, b: Statement) =>
-  (sameCase(a.when, b.when) && !(a.step && b.carved === true) && !(b.step && a.carved === true)) || (!a.step && !b.step && ((a.exception === true && b.when.size === 0) || (b.exception === true && a.when.size === 0)))
+  (sameCase(b.step ? a.inherited ?? a.when : a.when, a.step ? b.inherited ?? b.when : b.when) && !(a.step && b.carved === true) && !(b.step && a.carved === true)) || (!a.step && !b.step && ((a.exception === true && b.when.size === 0) || (b.exception === true && a.when.size === 0)))
 
 const subset = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].every((w) => b.has(w))
 const overlap = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length

@@ -118,6 +118,8 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
         // don't control", "you probably haven't decided"); before a verb it leaves the action open
         if (term.label === "probably" && !ACTS.test(sentence.slice(sentence.search(term.pattern)).replace(term.pattern, ""))) continue
         if (term.kind === "conditional" && (FALLBACK.test(sentence.slice(sentence.search(term.pattern))) || /^\s*(otherwise|if not|else)\b/i.test(next))) continue
+        // "at least the previous year, ideally all history": the hedge asks for more than a stated minimum
+        if (term.label === "ideally" && /\bat (?:the )?least\b|\bno (?:fewer|less) than\b|\bminimum\b/i.test(sentence.slice(0, sentence.search(term.pattern)).split(/[;(]/).at(-1) ?? "")) continue
         found.push({ label: term.label, advice: term.advice })
       }
     })

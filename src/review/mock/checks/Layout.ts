@@ -297,7 +297,8 @@ const unbalancedTags = (o: Out, { doc }: CheckContext): void => {
       if (m[0].endsWith("/>")) continue
       // an opening tag mid-sentence that does not close on its line names a section ("see <constraints>",
       // "per grant (<approval>)"); a tag opens a block at the start of its line or wraps words inline
-      if (!m[1] && text.slice(0, m.index).trim() !== "" && !text.includes(`</${m[2]!}>`, m.index)) continue
+      // (so does one that a hard wrap put first on its line, its sentence going on: "(see⏎<output_format>).")
+      if (!m[1] && (text.slice(0, m.index).trim() !== "" || /^[)\].,;:!?]/.test(text.slice(m.index + m[0].length))) && !text.includes(`</${m[2]!}>`, m.index)) continue
       const map = m[1] ? closes : opens
       const list = map.get(m[2]!) ?? []
       list.push(n)

@@ -202,8 +202,9 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
       const mine = partsOf(i, top, true)
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       // a last section with a block of its own that none before it has (the script's commands after a
-      // cheat sheet of tables) is another kind of section, complete in its own form, not a cut member
-      const ownForm = [...blocksIn(i)].some((x) => /^a (code block|table)$/.test(x) && !members.slice(0, -1).some((j) => blocksIn(j).has(x)))
+      // cheat sheet of tables, a list of habits after them) is another kind of section, complete in its
+      // own form, not a cut member
+      const ownForm = [...blocksIn(i)].some((x) => /^a (code block|table|list)$/.test(x) && !members.slice(0, -1).some((j) => blocksIn(j).has(x)))
       if (lacking.length > 0 && !ownForm) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
         break
