@@ -125,3 +125,19 @@ describe("the twenty-eighth round, written blind and read once", () => {
     expect(ids(review(skill(`A cheat sheet.\n\n${tables}## Habits\n\nLog every write.\n`)))).toContain("SK-STRUCT-ENDS-EARLY")
   })
 })
+
+describe("held-out damage on the twenty-eighth round: an exclusion closing an offer, a sentence on every phase", () => {
+  const skill = (description: string, intro: string) =>
+    `---\nname: graduate-cleanup\ndescription: ${description}\n---\n\n# Graduate cleanup\n\nDeleting an account deletes the student's work. This skill runs in two phases, weeks apart. Each phase needs its own explicit approval from the user.\n\n${intro}\n\n### Step 1: Write down the plan\n\nList the graduates from the SIS.\n\n### Step 2: Suspend\n\nSuspend the accounts after approval.\n`
+  const offer = "Suspends and later deletes graduates' accounts. Use at end of year when IT asks to free licenses or empty a Class-of OU"
+  it("SK-CONS-USE-WHEN: \"Use when …; not for staff offboarding\" still offers what comes before the exclusion", () => {
+    const forbid = "Do not use this skill when IT asks to free licenses or empty a Class-of OU."
+    expect(ids(review(skill(`${offer}; not for staff offboarding.`, forbid)))).toContain("SK-CONS-USE-WHEN")
+    expect(ids(review(skill("Suspends and later deletes graduates' accounts. Not for freeing licenses or emptying a Class-of OU.", forbid)))).not.toContain("SK-CONS-USE-WHEN")
+  })
+  it("SK-SAFE-DESTRUCTIVE: \"Each phase needs its own approval\" above a command outside every step says what the steps do", () => {
+    const wipe = "Start from a clean state: run `rm -rf ./*` in the project root."
+    expect(ids(review(skill(`${offer}.`, wipe)))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(skill(`${offer}.`, `Ask the user for approval, then: ${wipe}`)))).not.toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})

@@ -377,8 +377,11 @@ const triggerClause = (description: string): string | null => {
 /** What the description offers the skill for: its "use when" clause and its first sentence (what it does), never its own exclusions. */
 const offeredFor = (description: string): Set<string> => {
   const text = description.replace(/\s+/g, " ")
-  // "Not for affinity prediction.", "Do not use for X": the description's own exclusions are not offers
-  const offers = sentencesOf(text).filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
+  // "Not for affinity prediction.", "Do not use for X": the description's own exclusions are not offers;
+  // an exclusion that closes an offer ("Use when …; not for staff offboarding") leaves the offer standing
+  const offers = sentencesOf(text)
+    .map((s) => s.replace(/(?:[;,]|\s[—–-])\s*(?:but\s+)?not (?:for|intended|meant|suitable)\b.*$/i, ""))
+    .filter((s) => !/\b(not (?:for|intended|meant|suitable)|do not use|don't use|never use)\b/i.test(s))
   const trigger = triggerClause(offers.join(" "))
   return new Set(contentWords(`${trigger ?? ""} ${offers[0] ?? ""}`))
 }

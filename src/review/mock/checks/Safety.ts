@@ -265,7 +265,8 @@ const asksElsewhere = (doc: Doc, k: number, asked: Asked): boolean => {
     if (gatesOwnAct(s) || asksAFact(s) || dryRunOfAnother(raw, asked.command)) return true
     const named = [...s.matchAll(/\bsteps?\s+(\d+)\b/gi)].map((m) => Number(m[1]))
     // "Deletion is the last step, … only after the user has approved": a command in no step is not it
-    if (named.length === 0 && asked.step === undefined && /\b(?:last|final) step\b/i.test(s)) return true
+    // so is "Each phase needs its own explicit approval" there: it says what the steps do
+    if (named.length === 0 && asked.step === undefined && /\b(?:last|final) step\b|\b(?:each|every) (?:phase|step|stage)\b/i.test(s)) return true
     return named.length > 0 && (asked.step === undefined || !named.includes(asked.step))
   })
 }
