@@ -9,7 +9,7 @@ import { INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
-import { contentWords } from "./Words.js"
+import { contentWords, contentWordsApart } from "./Words.js"
 
 export type BlockKind = "paragraph" | "ordered" | "bullets" | "code" | "table" | "other"
 
@@ -89,7 +89,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const own = doc.md.headings.find((h) => h.line === from - 1)
     const inStep = own !== undefined && NUMBERED_TITLE.test(plainText(own.text))
     const proseSample = (x: Block) => /^(?:markdown|md|text|txt|plain|plaintext|)$/i.test((doc.md.codeBlocks.find((c) => c.startLine === x.start)?.info ?? "").split(/\s+/)[0] ?? "")
-    const wordsOf = (x: Block) => new Set(contentWords(doc.split.lines.slice(x.start - 1, x.end).join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 3))
+    const wordsOf = (x: Block) => new Set(contentWordsApart(doc.split.lines.slice(x.start - 1, x.end).join(" ")).filter((w) => w.length >= 3))
     const shared = (list: Block, code: Block) => {
       const mine = wordsOf(code)
       return [...wordsOf(list)].filter((w) => mine.has(w)).length
@@ -108,7 +108,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // a word's first six letters stand for it, as criteria and criterion are one word
     const openerNamesTable = (all: ReadonlyArray<Block>, table: Block) => {
       const root = (w: string) => w.slice(0, 6)
-      const header = new Set(contentWords(plainText(doc.split.lines[table.start - 1] ?? "").replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 4).map(root))
+      const header = new Set(contentWordsApart(plainText(doc.split.lines[table.start - 1] ?? "")).filter((w) => w.length >= 4).map(root))
       const opener = all[0]
       const opens = opener !== undefined && opener.kind === "paragraph" && opener !== table ? [...wordsOf(opener)] : []
       const titled = own === undefined ? [] : contentWords(plainText(own.text)).filter((w) => w.length >= 4)

@@ -11,7 +11,7 @@ import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote, sectionEnd } from "./Common.js"
 import { leadInAbove, notAnInstruction, prohibitedList, proseSentence, ownWords, renderedLine, TEMP_VARIABLE, unitText, withoutQuotes } from "./Runs.js"
 import { type ListItem, plainText } from "../../../markdown/Markdown.js"
-import { contentWords, sentencesOf, STOP } from "./Words.js"
+import { contentWordsApart, sentencesOf, STOP } from "./Words.js"
 
 export type Hazard = "secret" | "prompt_injection" | "exfiltration" | "destructive" | "pipe_to_shell" | "unbounded"
 
@@ -335,7 +335,7 @@ const gatedByEarlierStep = (doc: Doc, line: number, act: RegExp, lead: string): 
   const n = own === undefined ? null : stepNumberOf(plainText(own.text))
   if (own === undefined || n === null || CASE_OPENING.test(plainText(lead))) return false
   // what the command acts on: the words of its line and its lead-in, the act's own verb aside
-  const objects = new Set(contentWords(`${doc.split.lines[line - 1]!} ${plainText(lead)}`.replace(/[^\p{L}\p{N}]+/gu, " ")).filter((w) => w.length >= 4 && !act.test(w)))
+  const objects = new Set(contentWordsApart(`${doc.split.lines[line - 1]!} ${plainText(lead)}`).filter((w) => w.length >= 4 && !act.test(w)))
   for (const h of [...doc.md.headings].reverse()) {
     if (h.line >= own.line || h.level > own.level) continue
     // the run's parent heading: no earlier step of this run above it
@@ -349,7 +349,7 @@ const gatedByEarlierStep = (doc: Doc, line: number, act: RegExp, lead: string): 
       const asks = sentencesOf(plainText(renderedLine(doc, l))).filter((x) => CONFIRMATION.test(x) && !NEGATED_CONFIRMATION.test(x))
       const prompt = doc.split.lines.slice(Math.max(h.line, l - 4), Math.min(end - 1, l + 3)).filter((x) => /^\s*>/.test(x))
       const said = [...asks, ...prompt].map((x) => plainText(x))
-      if (asks.length > 0 && said.some((x) => act.test(x)) && contentWords(said.join(" ").replace(/[^\p{L}\p{N}]+/gu, " ")).some((w) => objects.has(w))) return true
+      if (asks.length > 0 && said.some((x) => act.test(x)) && contentWordsApart(said.join(" ")).some((w) => objects.has(w))) return true
     }
   }
   return false

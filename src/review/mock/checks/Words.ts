@@ -22,6 +22,9 @@ export const lightStem = (w: string): string => w.replace(/(?<=\w{3})(ies)$/, "y
 export const contentWords = (text: string): Array<string> =>
   (plainText(text).toLowerCase().replace(/n't\b/g, " not").match(/[\p{L}\p{N}_-]{2,}/gu) ?? []).filter((w) => !STOP.has(w)).map(lightStem)
 
+/** Content words of a text with its punctuation split apart: `retention_pending.events_2023_01` gives "retention", "pending", "events". */
+export const contentWordsApart = (text: string): Array<string> => contentWords(text.replace(/[^\p{L}\p{N}]+/gu, " "))
+
 /** A determiner, then no verb form before the first punctuation: a noun phrase. */
 const NOUN_PHRASE = /^\s*(?:the|a|an|its|their|your|his|her|each|every|one|two|three)\s+(?!.*\b(?:is|are|was|were|be|been|gets?|got|has|have|had|will|would|can|could|should|must|may|might|does|do|did)\b)[^]*$/i
 
