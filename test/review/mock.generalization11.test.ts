@@ -141,3 +141,12 @@ describe("held-out damage on the twenty-eighth round: an exclusion closing an of
     expect(ids(review(skill(`${offer}.`, `Ask the user for approval, then: ${wipe}`)))).not.toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
+
+describe("the twenty-ninth round, written blind and read once: an example worked out in prose", () => {
+  const sheet = (example: string) =>
+    `---\nname: cost-basis\ndescription: A cheat sheet for cost basis and wash sales on US tax returns. Use when reconciling a 1099-B.\n---\n\n# Cost basis cheat sheet\n\n## Wash sales\n\n- A loss is disallowed when the same security is bought within 30 days.\n- The disallowed loss is added to the new shares' basis.\n\n${example}\n\n## Lot methods\n\n| Method | Picks |\n|---|---|\n| FIFO | the oldest lot |\n`
+  it("SK-EX-NOT-CONCRETE: \"Example:\" with its numbers worked out is concrete; \"Example:\" with none is not", () => {
+    expect(ids(review(sheet("Example: buy 100 XYZ at $50 (Jan 5). Sell 100 at $40 on Mar 1 (loss $1,000). Buy 100 at $42 on Mar 20. The loss is disallowed; the new basis is $5,200.")))).not.toContain("SK-EX-NOT-CONCRETE")
+    expect(ids(review(sheet("Example: a sale at a loss followed by a purchase of the same shares soon after.")))).toContain("SK-EX-NOT-CONCRETE")
+  })
+})

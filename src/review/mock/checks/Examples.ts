@@ -4,6 +4,7 @@
  * whether the kind of skill needs one (split from Procedure.ts).
  */
 import type { Severity } from "../../Types.js"
+import { plainText } from "../../../markdown/Markdown.js"
 import { commandLines } from "../../../markdown/Instructions.js"
 import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { resolveRefs } from "../../../markdown/BundleRefs.js"
@@ -192,7 +193,13 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+  // a labelled example worked out in prose, with its numbers ("Example: buy 100 XYZ at $50 (Jan 5). Sell
+  // 100 at $40 …"), is concrete: twelve words and three numbers at least in its paragraph
+  const workedOut = labels.some((n) => {
+    const text = plainText(renderedLine(doc, n))
+    return text.split(/\s+/).length >= 12 && (text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3
+  })
+  if (strong > 0 && blocks.length === 0 && !workedOut && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",
