@@ -469,7 +469,9 @@ const scan = (doc: Doc): Array<Finding> => {
     }
     const pipe = PIPE_TO_SHELL.exec(line)
     // a checksum near the pipe guards it only when it checks the script or the download, not another file
-    const reviewed = SCRIPT_REVIEWED.test(line) || (SCRIPT_REVIEWED.test(nearby) && /\b(script|installer|install|download)/i.test(nearby))
+    // (its lead-in says so: the command's own `install.sh` does not make "record a checksum" of an export about it)
+    const lead = nearby.slice(line.length)
+    const reviewed = SCRIPT_REVIEWED.test(line) || (SCRIPT_REVIEWED.test(lead) && /\b(script|installer|install|download)/i.test(lead))
     // the same roles as a destructive command's: a quoted mistake, a sentence about it, the road not taken
     const pipeNamed = pipe !== null && notAnInstruction(doc, n, pipe.index, pipe.index + pipe[0].length, pipe[0])
     if (pipe && !(!inCode && NEGATED.test(line.slice(0, pipe.index))) && !reviewed && !pipeNamed) {
