@@ -124,6 +124,21 @@ const shownInUse = (doc: Doc, judged: ReadonlyArray<number>, snippets: number): 
   return (judged.length > 0 && snippets >= 2) || (judged.length >= 2 && judgedCode >= 1 && !needsOf(doc).writesCode)
 }
 
+/** The example files the document links and the bundle has: a dangling link to `examples/walkthrough.md` shows nothing. */
+const exampleFilesOf = (ctx: CheckContext) => {
+  const absent = new Set(resolveRefs(ctx).filter((r) => r.status === "missing" || r.status === "marked").map((r) => r.ref))
+  return ctx.doc.refs.filter((r) => /example|sample|template/i.test(r.path) && !absent.has(r))
+}
+
+/**
+ * A labelled example worked out in prose, with its numbers ("Example: buy 100 XYZ at $50 (Jan 5). Sell
+ * 100 at $40 …"): concrete, with twelve words and three numbers at least in its paragraph.
+ */
+const workedOut = (doc: Doc, line: number): boolean => {
+  const text = plainText(renderedLine(doc, line))
+  return text.split(/\s+/).length >= 12 && (text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -133,9 +148,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
   const judged = judgedSamples(doc)
   labels.push(...judged)
-  // a file the bundle does not have shows nothing: a dangling link to `examples/walkthrough.md` is no example
-  const absent = new Set(resolveRefs(ctx).filter((r) => r.status === "missing" || r.status === "marked").map((r) => r.ref))
-  const exampleFiles = doc.refs.filter((r) => /example|sample|template/i.test(r.path) && !absent.has(r))
+  const exampleFiles = exampleFilesOf(ctx)
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
   const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
@@ -193,13 +206,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(20, "examples only in other files")
   }
-  // a labelled example worked out in prose, with its numbers ("Example: buy 100 XYZ at $50 (Jan 5). Sell
-  // 100 at $40 …"), is concrete: twelve words and three numbers at least in its paragraph
-  const workedOut = labels.some((n) => {
-    const text = plainText(renderedLine(doc, n))
-    return text.split(/\s+/).length >= 12 && (text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3
-  })
-  if (strong > 0 && blocks.length === 0 && !workedOut && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+  if (strong > 0 && blocks.length === 0 && !labels.some((n) => workedOut(doc, n)) && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
     o.issue(
       "no_concrete_example",
       "minor",
