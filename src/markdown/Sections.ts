@@ -128,8 +128,11 @@ export const QUOTED_TITLE =
 /** A heading that is a file's name ("### scripts/run.py"): a section describing one resource of a list. */
 export const FILE_TITLE = /^\S*(?:\/|\.\w{1,5}$)\S*$/
 
-/** A section that closes the work ("## Cleanup", "## When you're done", "## Hand-off"): an act of its own, written as it needs. */
-export const CLOSING_TITLE = /^\W*(?:clean(?:ing)?[- ]?up|tear(?:ing)?[- ]?down|wrap(?:ping)?[- ]up|afterwards|when (?:you(?:'re| are) )?(?:done|finished)|finish(?:ing)? up|hand[- ]?(?:off|over)|close[- ]out)\b/i
+/**
+ * A section that closes the work ("## Cleanup", "## When you're done", "## Hand-off"): an act of its
+ * own, written as it needs; so does a note that closes the document ("## Scope note", "## Caveats").
+ */
+export const CLOSING_TITLE = /^\W*(?:clean(?:ing)?[- ]?up|tear(?:ing)?[- ]?down|wrap(?:ping)?[- ]up|afterwards|when (?:you(?:'re| are) )?(?:done|finished)|finish(?:ing)? up|hand[- ]?(?:off|over)|close[- ]out|(?:an? |scope |final |closing )?notes?(?: on)?|scope|caveats?|limitations?|disclaimers?)\b/i
 
 /**
  * A numbered heading, of any label: "Phase 2: Compare", "3. Deploy", "2a. Build", "Use Case 4". A run

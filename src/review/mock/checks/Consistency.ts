@@ -165,8 +165,11 @@ const statements = (doc: Doc): Array<Statement> => {
       for (const marked of clausesOf(sentence)) {
         // emphasis marks a word, it does not change it: "Do **not** delete" is a prohibition
         const clause = marked.replace(/(\*{1,3}|_{2,3})(?=\S)([^*_\n]+?)(?<=\S)\1/g, "$2")
-        const negation = NEGATIVE.exec(clause)
-        const positive = POSITIVE.exec(clause)
+        // the rule word is the rule's, not its reason's ("must be rigged so that the entrant cannot sink"):
+        // read it before ", because …" or " so that …" (a prefix, so the indices hold for the clause)
+        const ruled = clause.replace(REASON, "")
+        const negation = NEGATIVE.exec(ruled)
+        const positive = POSITIVE.exec(ruled)
         const relative = negation !== null && positive !== null && positive.index < negation.index && RELATIVE_NEGATION.test(clause.slice(positive.index + positive[0].length, negation.index).slice(-80))
         const neg = relative ? null : negation
         const pos = neg ? null : positive

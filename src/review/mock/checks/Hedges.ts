@@ -109,7 +109,8 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
       const next = sentences[i + 1] ?? ""
       for (const term of HEDGE_TERMS) {
         if (!term.pattern.test(sentence) || found.some((f) => f.label === term.label)) continue
-        if (term.label === "try to" && ATTEMPT.test(sentence)) continue
+        // "do not try to force it": forbidding the attempt forbids the act, precisely
+        if (term.label === "try to" && (ATTEMPT.test(sentence) || /\b(?:do not|don['’]t|never|nor)\s+try to\b/i.test(sentence))) continue
         // a clause with its own subject ("If it needs more, the tool probably does too much") judges a
         // thing; the hedge is in the diagnosis, not in what the agent is told to do
         const clause = sentence.slice(0, sentence.search(term.pattern)).split(/,\s+/).at(-1) ?? ""

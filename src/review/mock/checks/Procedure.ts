@@ -72,14 +72,21 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
   // a skill that writes a document and gives its parts in order ("## The parts, in order", "## Structure")
   // orders the work by the document's shape: writing it is filling those parts in (a note)
   const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order)\b/i.test(plainText(h.text)))
-  if (!procedureType && run.size <= 1 && (!task || shaped)) {
+  // a skill that runs nothing and shows what it produces, worked in an example section ("## Output
+  // format", "## Examples" of input and output): a judgement turned into a document, which the
+  // format and the examples order; steps are a nicety there (a note)
+  const roles = new Set(doc.md.headings.map((h) => sectionRole(h.text)))
+  const worked = run.size === 0 && roles.has("outputs") && roles.has("examples")
+  if (!procedureType && ((run.size <= 1 && (!task || shaped)) || worked)) {
     // guidance in prose that runs a command at most (how to delegate, how to act in a user's browser): the
     // judgement it teaches has no order to number; blind authors wrote four such skills, all clear
     o.issue(
       "missing",
       "info",
       bodyStart(doc),
-      shaped && task
+      worked
+        ? "No numbered steps: it runs nothing, and its output format and worked examples show the work; number the steps if the work has an order"
+        : shaped && task
         ? "No numbered steps: the document's parts, given in order, order the work; number the steps if there is more to it"
         : "No numbered steps: guidance in prose, which runs a command at most; number the steps if the work has an order",
       "Where the work has an order, add a numbered procedure ('1. Read ...', '2. Run ...')."

@@ -76,6 +76,9 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
   // a bold label on a line of its own ("**Use X for diagrams:**") heads the code and the list under it
   const label = (line: number) => /^\s*(\*\*|__)[^*_]{2,100}\1\s*:?\s*$|^\s*(\*\*|__)[^*_]{2,100}:\1\s*$/.test(doc.split.lines[line - 1] ?? "")
   const bounds = [...doc.md.headings.map((h) => h.line), doc.split.lines.length + 1]
+  // a document whose sections are checklists (`- [ ]` items under two headings or more): a checklist
+  // after a table is the document's own form going on, in this section as in the others
+  const checklistSections = new Set(doc.md.listItems.filter((i) => /^\[[ xX]\]\s/.test(i.text)).map((i) => doc.md.headings.filter((h) => h.line < i.line).length)).size
   const starts = [doc.md.bodyStartLine, ...doc.md.headings.map((h) => h.line + 1)]
   for (let i = 0; i < starts.length; i++) {
     const from = starts[i]!
@@ -114,6 +117,9 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const titled = own === undefined ? [] : contentWords(plainText(own.text)).filter((w) => w.length >= 4)
       return [...opens, ...titled].some((w) => header.has(root(w)))
     }
+    // a list under a code block, twice or more in one section, is the section's layout (each command
+    // with the results to expect from it): a lost heading joins two parts once
+    const codeThenList = blocks.filter((x, k) => k > 0 && x.kind === "bullets" && blocks[k - 1]!.kind === "code").length
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
@@ -121,7 +127,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
       // did: the section's own checks, not a part whose heading was lost
       const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || a.kind === "table")) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && codeThenList < 2 && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || (a.kind === "table" && !(checklistSections >= 2 && taskList(doc, b))))) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
@@ -132,44 +138,53 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const ledInto = (a.kind === "bullets" || a.kind === "ordered") && /:[*_\s]*$/.test(doc.split.lines[a.end - 1] ?? "")
       if (joined && !ledInto) out.push({ block: b, after: a })
     }
-    // a procedure inside the section that says when to use the skill (or what it is), after that
-    // section's own content: the steps ran into it, as when their heading ("## How to use") was lost.
-    // In any other section, a procedure with no introduction at all (the paragraph right above it
-    // neither leads into it with ":" nor is a bold label), after the section's own list, code or table
-    const heading = doc.md.headings.find((h) => h.line === from - 1)
-    const intro = heading !== undefined && INTRO_TITLE.test(plainText(heading.text))
-    for (let k = 1; heading && k < blocks.length; k++) {
-      const b = blocks[k]!
-      if (out.some((x) => x.block === b)) continue
-      // a procedure: a numbered list of actions or, outside the introduction, numbered lines in a code block
-      const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
-      const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
-      const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
-      if (!procedure && !numberedCode) continue
-      const prev = blocks[k - 1]!
-      const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
-      if (!intro) {
-        // a bold label heads it; a sentence pointing forward ("… are listed below.", "the following") introduces it
-        const labelled = prev.kind === "paragraph" && (/^\s*(\*\*|__)/.test(doc.split.lines[prev.start - 1] ?? "") ||
-          /\b(below|the following|as follows)\b[^.!?]*[.!?]?\s*$/i.test(doc.split.lines[prev.end - 1] ?? ""))
-        const content = blocks.slice(0, k - 1).some((x) => x.kind === "bullets" || x.kind === "ordered" || x.kind === "code" || x.kind === "table")
-        // sections written as XML tags are apart from each other
-        const tagged = doc.split.lines.slice(from - 1, b.start - 1).some((l) => /^\s*<\/?[A-Za-z][\w-]*>\s*$/.test(l))
-        // a procedure whose steps name what the heading names ("## Applying", "Apply it only after …") is the section's own
-        const steps = new Set(contentWords(doc.split.lines.slice(b.start - 1, b.end).join(" ")))
-        const named = contentWords(heading.text).some((w) => steps.has(w))
-        if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged || named) continue
-        out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
-        continue
-      }
-      // its lead-in sentence ("To write any internal communication:") goes with it
-      const lead = leadsIn ? k - 1 : k
-      if (lead === 0) continue
-      out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
-    }
+    out.push(...unintroducedProcedures(doc, from, blocks, out))
   }
   return out
 })
+
+/**
+ * A procedure inside the section that says when to use the skill (or what it is), after that
+ * section's own content: the steps ran into it, as when their heading ("## How to use") was lost.
+ * In any other section, a procedure with no introduction at all (the paragraph right above it
+ * neither leads into it with ":" nor is a bold label), after the section's own list, code or table.
+ * `found`: the joins already read in the section (starting at line `from`), not read twice.
+ */
+const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Block>, found: ReadonlyArray<{ readonly block: Block }>) => {
+  const out: Array<{ block: Block; after: Block; section?: string; list?: number }> = []
+  const heading = doc.md.headings.find((h) => h.line === from - 1)
+  const intro = heading !== undefined && INTRO_TITLE.test(plainText(heading.text))
+  for (let k = 1; heading && k < blocks.length; k++) {
+    const b = blocks[k]!
+    if (found.some((x) => x.block === b)) continue
+    // a procedure: a numbered list of actions or, outside the introduction, numbered lines in a code block
+    const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
+    const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
+    const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
+    if (!procedure && !numberedCode) continue
+    const prev = blocks[k - 1]!
+    const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
+    if (!intro) {
+      // a bold label heads it; a sentence pointing forward ("… are listed below.", "the following") introduces it
+      const labelled = prev.kind === "paragraph" && (/^\s*(\*\*|__)/.test(doc.split.lines[prev.start - 1] ?? "") ||
+        /\b(below|the following|as follows)\b[^.!?]*[.!?]?\s*$/i.test(doc.split.lines[prev.end - 1] ?? ""))
+      const content = blocks.slice(0, k - 1).some((x) => x.kind === "bullets" || x.kind === "ordered" || x.kind === "code" || x.kind === "table")
+      // sections written as XML tags are apart from each other
+      const tagged = doc.split.lines.slice(from - 1, b.start - 1).some((l) => /^\s*<\/?[A-Za-z][\w-]*>\s*$/.test(l))
+      // a procedure whose steps name what the heading names ("## Applying", "Apply it only after …") is the section's own
+      const steps = new Set(contentWords(doc.split.lines.slice(b.start - 1, b.end).join(" ")))
+      const named = contentWords(heading.text).some((w) => steps.has(w))
+      if (prev.kind !== "paragraph" || leadsIn || labelled || !content || tagged || named) continue
+      out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
+      continue
+    }
+    // its lead-in sentence ("To write any internal communication:") goes with it
+    const lead = leadsIn ? k - 1 : k
+    if (lead === 0) continue
+    out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
+  }
+  return out
+}
 
 /** Every item of a list block is a task item (`- [ ] …`, `- [x] …`). */
 const taskList = (doc: Doc, b: Block): boolean => {

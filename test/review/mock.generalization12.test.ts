@@ -1,0 +1,68 @@
+/**
+ * Near misses, thirty-eighth stop (issue 22): the thirtieth round of skills written blind, read once.
+ * Findings on good text, each as the smallest text next to the text the rule must still catch.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ruleIds as ids, reviewText as review, severityOf } from "./support.js"
+
+const FM = "---\nname: ont-turnup\ndescription: Provisions a fibre ONT on an OLT and verifies it. Use when a work order asks for a new subscriber turn-up.\n---\n\n# ONT turn-up\n\n"
+
+describe("SK-STRUCT-RUN-TOGETHER: each command with the results to expect from it", () => {
+  const check = (command: string, results: string) => `\`\`\`\n${command}\n\`\`\`\n- ${results}\n`
+  const doc = (pairs: ReadonlyArray<string>) =>
+    `${FM}## Provision\n\n1. Add the ONT by serial number.\n2. Bind the service profile.\n3. Save the configuration.\n\n## Verify\n\nAll of these must pass before you close the work order:\n\n${pairs.join("\n")}\nThen ask the field tech to confirm the subscriber gets an address.\n`
+  it("a list under a code block twice or more in a section is its layout; once, on another subject, it is a part run in", () => {
+    const state = check("display ont info 0 1 3 5", "`Run state: online`, `Config state: normal`, `Match state: match`")
+    const power = check("display ont optical-info 3 5", "Receive power between about -8 and -27 dBm; worse than -25 is marginal.")
+    const vlan = check("display service-port port 0/1/3 ont 5", "One entry, state `up`, on the expected VLAN.")
+    expect(ids(review(doc([state, power, vlan])))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc([state.replace(/- .*\n$/, "\n"), "- Keep the work order open until the tech leaves.\n- Note the serial in the ticket.\n"])))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: a note that closes the document", () => {
+  const doc = (title: string) =>
+    `${FM}## Hard stops\n\n- The bin is being unloaded.\n- No one is stationed outside.\n\n## Rules\n\n- Lock out every auger.\n- Test the air before entry.\n\n## Producing the permit\n\n1. Ask for the bin and the crew.\n2. Fill in the template, leaving readings blank.\n\n## ${title}\n\nThe standard covers grain handling facilities, and many family farms fall outside its enforcement. The hazards are the same, so use it as the minimum everywhere.\n`
+  it("a last \"Scope note\" or \"Caveats\" in prose is complete; a last \"Troubleshooting\" in prose is not", () => {
+    expect(ids(review(doc("Scope note")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(doc("Caveats")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(doc("Troubleshooting")))).toContain("SK-STRUCT-ENDS-EARLY")
+  })
+})
+
+describe("SK-CLAR-VAGUE: forbidding the attempt is precise", () => {
+  const doc = (line: string) =>
+    `${FM}## Calibrate\n\n1. Time the tractor over the course.\n2. Compare the average to the target.\n   - Off by more than 10%: change the speed or the nozzle size. ${line}\n3. Record the result.\n`
+  it("\"Do not try to force it\" forbids; \"Try to force it\" hedges", () => {
+    expect(ids(review(doc("Do not try to force a large correction with pressure.")))).not.toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Try to keep the correction small with pressure.")))).toContain("SK-CLAR-VAGUE")
+  })
+})
+
+describe("SK-STEPS-MISSING: a skill that runs nothing and shows its output worked out", () => {
+  const doc = (examples: string) =>
+    `---\nname: reharmonize\ndescription: Suggests new chords under an existing melody, checking each against the melody note. Use when a songwriter wants fresher chords under a tune.\n---\n\n# Reharmonize\n\n## What to get from the user\n\nKey, meter, the chords with bar lines, the melody notes on strong beats, a style and how adventurous to be.\n\n## Toolbox\n\n| Device | Move |\n|---|---|\n| Secondary dominant | V7/x before chord x |\n| Tritone sub | V7 to the dominant a tritone away |\n\n## The melody check\n\nFor each new chord, classify the melody note over it: a chord tone is fine, an available tension is fine, an avoid note rejects the chord.\n\n## Output format\n\nGive two or three options with the chart, one line per changed chord, and a melody check line.\n\n${examples}`
+  it("an output format and a worked example section make steps a note; without the examples the work is left to infer", () => {
+    const worked = "## Examples\n\n**Input**\nKey C, chords `| C | Am | F | G7 |`, melody `| E | C | A | D |`.\n\n**Output**\n`| Cmaj7 A7 | Dm9 | Fmaj7 | G7sus4 |`: melody E is the 5th of A7.\n"
+    expect(severityOf(review(doc(worked)), "SK-STEPS-MISSING")).toBe("info")
+    expect(severityOf(review(doc("## Tone\n\nWrite it warmly, as a teacher would.\n")), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: a checklist after a table, in a document of checklists", () => {
+  const doc = (second: string) =>
+    `---\nname: stem-export\ndescription: Prepares multitrack stems for a mix engineer. Use when a producer hands a session off for mixing.\n---\n\n# Stem export\n\n## Alignment\n\n- [ ] Every file starts at bar 1.\n- [ ] Every file ends past the last reverb tail.\n\n## What to print\n\n| Keep it printed | Export dry |\n|---|---|\n| Amp sims | Reverb used only for space |\n| Virtual instruments | Bus compression |\n\n${second}\n## Naming\n\nUse \`NN_Instrument_Detail.wav\`.\n`
+  it("a checklist under the table goes on with the document's checklists; a plain list under it starts a part", () => {
+    expect(ids(review(doc("- [ ] **Master bus processing is bypassed**: no limiter, no clipper.\n- [ ] **Sidechain effects** that make the sound are printed.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Zip the files with the session name.\n- Upload them to the shared drive.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-CONS-ALWAYS-NEVER: the rule word is the rule's, not its reason's", () => {
+  const doc = (extra: string) =>
+    `${FM}## Rules\n\n- Inspect the harness and the anchor. The lifeline must be rigged so that the entrant cannot sink deeper than waist level.\n- Test the air before entry.\n\n## Notes\n\nKeep the permit with the bin records.${extra}\n`
+  it("\"must be rigged so that … cannot sink\" is a positive rule its negation contradicts", () => {
+    expect(ids(review(doc("")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+    expect(ids(review(doc(" The lifeline must not be rigged so that the entrant cannot sink deeper than waist level.")))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+})
