@@ -3,7 +3,7 @@
  * Findings on good text, each as the smallest text next to the text the rule must still catch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ruleIds as ids, reviewText as review, severityOf } from "./support.js"
+import { ruleIds as ids, reviewText as review, reviewWithFiles, severityOf } from "./support.js"
 
 const FM = "---\nname: ont-turnup\ndescription: Provisions a fibre ONT on an OLT and verifies it. Use when a work order asks for a new subscriber turn-up.\n---\n\n# ONT turn-up\n\n"
 
@@ -64,5 +64,53 @@ describe("SK-CONS-ALWAYS-NEVER: the rule word is the rule's, not its reason's", 
   it("\"must be rigged so that … cannot sink\" is a positive rule its negation contradicts", () => {
     expect(ids(review(doc("")))).not.toContain("SK-CONS-ALWAYS-NEVER")
     expect(ids(review(doc(" The lifeline must not be rigged so that the entrant cannot sink deeper than waist level.")))).toContain("SK-CONS-ALWAYS-NEVER")
+  })
+})
+
+describe("SK-STEPS-MISSING: sections of worked examples carry out a calculation", () => {
+  const doc = (rest: string) =>
+    `---\nname: backtiming\ndescription: Back-times a broadcast rundown and says whether the show is heavy or light. Use when a producer asks whether the show fits or how much to cut.\n---\n\n# Rundown back-timing\n\n## The three numbers\n\nThe back time of an item is the hard out minus the durations of everything after it. Heavy means the show is longer than its slot; light means shorter.\n\n${rest}## Rules for answers\n\n- Lead with heavy or light and by how much.\n- Never propose shortening a commercial break.\n`
+  it("worked example sections make steps a note; with none the finding stands", () => {
+    const worked = "## Example 1: Does the planned show fit?\n\nInput: hard out 18:29:30, items 3:00, 2:30, 4:10.\n\nOutput: back times 18:19:50, 18:22:50, 18:25:20; the show is 40 seconds heavy.\n\n"
+    expect(severityOf(review(doc(worked)), "SK-STEPS-MISSING")).toBe("info")
+    expect(severityOf(review(doc("## Output\n\nSay heavy or light, by how much, and the back time of the next item.\n\n")), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-CLAR-PLACEHOLDER: a marker the data may hold", () => {
+  const doc = (line: string) => `${FM}## Rules\n\n- Lead with the total.\n- ${line}\n`
+  it("\"missing or marked TBD\" is what the agent meets; a bare TBD in the skill's own text is unfinished", () => {
+    expect(ids(review(doc("If durations are missing or marked TBD (a live shot), give the back time for the item after it.")))).not.toContain("SK-CLAR-PLACEHOLDER")
+    expect(ids(review(doc("If durations are missing, TBD.")))).toContain("SK-CLAR-PLACEHOLDER")
+  })
+})
+
+describe("SK-FAIL-MISSING: asking for what is missing, telling someone in a case", () => {
+  const doc = (inputs: string, last: string) =>
+    `---\nname: rooming-check\ndescription: Checks a hotel rooming list against the contracted block. Use when an agent has a rooming list to send to a hotel.\n---\n\n# Rooming list check\n\nA rooming list tells the hotel who sleeps where, on which nights, at the group rate. Errors in it surface at the front desk, so check it against the block before it leaves the agency.\n\n## Inputs\n\n${inputs}\n\n- The rooming list, one row per guest: room, names, room type, arrival and departure.\n- The contracted block, one row per night and room type, from the signed contract.\n\n## Procedure\n\n1. Run the check:\n\n   \`\`\`bash\n   python3 scripts/check.py rooming.csv --block block.csv\n   \`\`\`\n\n   It prints a table of block against pickup and never changes the input files.\n2. List duplicate guests and the nights over the block, with room counts.\n3. ${last}\n4. Produce the summary for the agent: decisions needed first, then nights over the block, then pickup.\n\n## Guardrails\n\n- Never email the list to the hotel; the agent sends it.\n- Keep names exactly as supplied, accents included.\n`
+  it("\"Ask for anything missing\" and \"If pickup is below the floor, tell the agent\" handle failure; with neither, nothing does", () => {
+    const withFiles = (md: string) => ids(reviewWithFiles(md, ["scripts/check.py"]))
+    expect(withFiles(doc("Ask for anything missing; do not rebuild a block from memory.", "Compare pickup with the block."))).not.toContain("SK-FAIL-MISSING")
+    expect(withFiles(doc("Both come from the agent.", "If pickup is below the attrition floor, tell the agent before the cutoff."))).not.toContain("SK-FAIL-MISSING")
+    expect(withFiles(doc("Both come from the agent.", "Compare pickup with the block."))).toContain("SK-FAIL-MISSING")
+  })
+})
+
+describe("SK-CLAR-VAGUE: an optional item at the end of a list of things", () => {
+  const doc = (line: string) => `${FM}## Step 1: Get an inventory\n\n${line}\n\n## Step 2: Classify\n\n1. Assign each container a class.\n2. List the pairs that share a cabinet.\n`
+  it("\"chemical name and, if possible, quantity\" asks for what exists; \"and, if possible, delete the copies\" and \"and ideally the smallest quantity\" hedge", () => {
+    expect(ids(review(doc("You need, per container: **storage location at the level of one storage unit** (a cabinet or a shelf bay, not just a room), container ID, chemical name and, if possible, quantity.")))).not.toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Copy the inventory, keep the original, and, if possible, delete the copies afterwards.")))).toContain("SK-CLAR-VAGUE")
+    // "ideally" before an item leaves open whether it is required
+    expect(ids(review(doc("Each entry you write should name the container, the class, and ideally the smallest quantity that matters.")))).toContain("SK-CLAR-VAGUE")
+  })
+})
+
+describe("SK-STEPS-MISSING: the title names the skill, not a section", () => {
+  const doc = (title: string, extra: string) =>
+    `---\nname: wire-check\ndescription: Guards the moment a homebuyer wires closing funds. Use whenever a user shares wiring instructions or says a closing wire was sent.\n---\n\n# ${title}\n\nCriminals who read an agent's mailbox send new wiring instructions at the last minute. Treat every set of instructions as unverified until the user has confirmed them by voice.\n\n## Your rules\n\n- You never send, schedule or approve a wire.\n- Instructions are verified only when the user has phoned the closing company at a number they found themselves.\n- Any change of bank is a red flag.\n\n## How it sounds\n\n> **User:** The title company emailed new instructions. Can you fill in the wire form?\n>\n> **You:** I won't fill it in from this email. Please call the title company on a number from your contract first.\n${extra}`
+  it("\"# Closing wire verification\" over rules and dialogues is no task to order; a verification section is", () => {
+    expect(severityOf(review(doc("Closing wire verification", "")), "SK-STEPS-MISSING")).not.toBe("major")
+    expect(severityOf(review(doc("Closing wires", "\n## Verification\n\nThe user reads back the last four digits, and the closing company confirms them.\n")), "SK-STEPS-MISSING")).toBe("major")
   })
 })

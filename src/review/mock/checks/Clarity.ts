@@ -31,10 +31,11 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
     const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
-    // so is the marker as a thing the skill talks about ("A TODO needs a ticket", "TODO comments rot")
-    // and a placeholder named as what not to use ("render a real page (not lorem ipsum)", "never leave a TODO")
+    // so is the marker as a thing the skill talks about ("A TODO needs a ticket", "TODO comments rot"),
+    // a placeholder named as what not to use ("render a real page (not lorem ipsum)", "never leave a TODO"),
     const refused = m !== null && /\b(?:not|no|never|avoid|instead of|rather than|without|than|don't|do not)\s+(?:(?:a|an|the|any|with|leave|use|ship|write)\s+){0,2}$/i.test(text.slice(0, m.index))
-    const named = refused || m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare)\s+$/i.test(text.slice(0, m.index)) ||
+    // and a value the data may hold ("durations missing or marked TBD"): what the agent meets, not a gap here
+    const named = refused || m?.[1] !== undefined && (/\b(?:a|an|the|each|every|this|that|no|any|one|your|their|a bare|(?:marked|labell?ed|flagged|tagged|listed|shown|set)(?: as| to)?)\s+$/i.test(text.slice(0, m.index)) ||
       /^\s+(?:comments?|markers?|items?|notes?|tags?|lists?|needs|is|are|isn't|must|should|without|with)\b/i.test(text.slice(m.index! + m[0].length)))
     const bracketed = m?.[1] !== undefined && text[m.index! - 1] === "["
     const onPurpose = bracketed && (conventions.has(m![1]!.toUpperCase()) || /^\s*>/.test(doc.split.lines[n - 1] ?? ""))

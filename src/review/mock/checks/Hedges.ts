@@ -91,6 +91,22 @@ export interface Hedge {
   readonly advice: string
 }
 
+/**
+ * "container ID, chemical name and, if possible, quantity": "if possible" set off before the last item
+ * of a list of things marks that item optional (gather it when it exists); no action is left open.
+ * Before a verb ("and, if possible, delete the copies") it hedges the act; "ideally" before an item
+ * ("and ideally the smallest effect") leaves open whether the item is required.
+ */
+const optionalItem = (sentence: string, pattern: RegExp): boolean => {
+  const m = pattern.exec(sentence)
+  if (!m) return false
+  const before = sentence.slice(0, m.index)
+  const item = sentence.slice(m.index + m[0].length).split(/[.;:(]/)[0]!.replace(/^[\s,]+/, "")
+  const words = item.trim().split(/\s+/).filter((w) => w !== "")
+  return before.includes(",") && /(?:,|\band|\bor)[\s,]*$/.test(before) && words.length >= 1 && words.length <= 4 &&
+    !ACTS.test(item) && !IMPERATIVE_VERBS.has(firstWord(item))
+}
+
 /** Every line holding a hedge inside an instruction (one entry per line). */
 export const hedges = perDoc((doc: Doc): Array<Hedge> => {
   const out: Array<Hedge> = []
@@ -118,6 +134,7 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
         // "probably" or "possibly" before anything but an action judges a fact ("and possibly in logs you
         // don't control", "you probably haven't decided"); before a verb it leaves the action open
         if (term.label === "probably" && !ACTS.test(sentence.slice(sentence.search(term.pattern)).replace(term.pattern, ""))) continue
+        if (term.label === "if possible" && optionalItem(sentence, term.pattern)) continue
         if (term.kind === "conditional" && (FALLBACK.test(sentence.slice(sentence.search(term.pattern))) || /^\s*(otherwise|if not|else)\b/i.test(next))) continue
         // "at least the previous year, ideally all history": the hedge asks for more than a stated minimum
         if (term.label === "ideally" && /\bat (?:the )?least\b|\bno (?:fewer|less) than\b|\bminimum\b/i.test(sentence.slice(0, sentence.search(term.pattern)).split(/[;(]/).at(-1) ?? "")) continue

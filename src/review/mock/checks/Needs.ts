@@ -215,7 +215,7 @@ const SIDE_EFFECT =
  * that fails leaves an invalid index: drop it …"), a condition that stops or asks, a fallback.
  */
 export const FAILURE_LINE =
-  /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell the user|skip|warn)\b/i
+  /\b(if\b.{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|ask for (?:anything|whatever|what|any \w+)\b[^.]{0,30}\bmissing|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell (?:the|your) \w+|skip|warn)\b/i
 
 /** An expected result stated: "is done when …", "must equal", "should return nothing", "exits 0". */
 const EXPECTED =

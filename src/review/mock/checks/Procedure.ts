@@ -68,15 +68,15 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
     for (let n = b.startLine + 1; n < b.endLine; n++) if (/^\s*[^\s#]/.test(doc.split.lines[n - 1] ?? "")) run.add(`${n}:${doc.split.lines[n - 1]!.trim()}`)
   }
   // a task (its inputs, outputs, examples or checks have sections) has work to order, even with no commands
-  const task = doc.md.headings.some((h) => ["verification", "outputs", "examples", "procedure", "quick_start", "inputs"].includes(sectionRole(h.text)))
+  // (the title names the skill, not a section: "# Closing wire verification" is no verification section)
+  const task = doc.md.headings.some((h, i) => !(i === 0 && h.level === 1) && ["verification", "outputs", "examples", "procedure", "quick_start", "inputs"].includes(sectionRole(h.text)))
   // a skill that writes a document and gives its parts in order ("## The parts, in order", "## Structure")
   // orders the work by the document's shape: writing it is filling those parts in (a note)
   const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order)\b/i.test(plainText(h.text)))
-  // a skill that runs nothing and shows what it produces, worked in an example section ("## Output
-  // format", "## Examples" of input and output): a judgement turned into a document, which the
-  // format and the examples order; steps are a nicety there (a note)
-  const roles = new Set(doc.md.headings.map((h) => sectionRole(h.text)))
-  const worked = run.size === 0 && roles.has("outputs") && roles.has("examples")
+  // a skill that runs nothing and shows the work in sections of worked examples ("## Examples" of
+  // input and output, "## Example 2: Live, after a segment ran long"): a judgement or a calculation the
+  // examples carry out in order; steps are a nicety there (a note)
+  const worked = run.size === 0 && doc.md.headings.some((h) => sectionRole(h.text) === "examples")
   if (!procedureType && ((run.size <= 1 && (!task || shaped)) || worked)) {
     // guidance in prose that runs a command at most (how to delegate, how to act in a user's browser): the
     // judgement it teaches has no order to number; blind authors wrote four such skills, all clear
@@ -85,7 +85,7 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
       "info",
       bodyStart(doc),
       worked
-        ? "No numbered steps: it runs nothing, and its output format and worked examples show the work; number the steps if the work has an order"
+        ? "No numbered steps: it runs nothing, and its worked examples show the work; number the steps if the work has an order"
         : shaped && task
         ? "No numbered steps: the document's parts, given in order, order the work; number the steps if there is more to it"
         : "No numbered steps: guidance in prose, which runs a command at most; number the steps if the work has an order",
