@@ -7,7 +7,7 @@ import type { Severity } from "../../Types.js"
 import { plainText } from "../../../markdown/Markdown.js"
 import { commandLines } from "../../../markdown/Instructions.js"
 import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
-import { resolveRefs } from "../../../markdown/BundleRefs.js"
+import { resolveRefs, type ResolvedRef } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { isInlineCommand, type Teaching, teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
@@ -33,7 +33,7 @@ const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|config(?
 const noExampleAtAll = (
   o: Out,
   ctx: CheckContext,
-  { inline, codeLines, sample, commandRows }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number>; readonly commandRows: number }
+  { inline, codeLines, sample, commandRows, resolved }: { readonly inline: number; readonly codeLines: ReadonlyArray<number>; readonly sample: ReadonlyArray<number>; readonly commandRows: number; readonly resolved: ReadonlyArray<ResolvedRef> }
 ) => {
   // the code or commands it teaches, shown nowhere: the agent has names and no usage (major for a
   // skill or prompt); with nothing taught in code, an example is a nicety (a note)
@@ -58,7 +58,7 @@ const noExampleAtAll = (
   const runsUnshown = skillLike && !teaches && !shapesOutput && inline === 0 && commandRows < 2 && needs.procedure.length > 0 && ran.length >= 2 && written < 2
   // code it teaches, shown in a bundle file the skill links (a reference implementation in references/):
   // one hop away, not absent (minor)
-  const holding = teaches ? resolveRefs(ctx).filter((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false)) : []
+  const holding = teaches ? resolved.filter((r) => r.status === "ok" && r.resolved !== undefined && r.resolved !== doc.path && (ctx.docAt(r.resolved)?.md.codeBlocks.some((b) => b.closed) ?? false)) : []
   const codeElsewhere = holding.length > 0
   // and the text, which names little code itself, sends the agent there for it ("Vendor syntax is in
   // [references/vendor.md]"): the code is kept out of the skill on purpose, loaded when needed (a note)
@@ -125,8 +125,8 @@ const shownInUse = (doc: Doc, judged: ReadonlyArray<number>, snippets: number): 
 }
 
 /** The example files the document links and the bundle has: a dangling link to `examples/walkthrough.md` shows nothing. */
-const exampleFilesOf = (ctx: CheckContext) => {
-  const absent = new Set(resolveRefs(ctx).filter((r) => r.status === "missing" || r.status === "marked").map((r) => r.ref))
+const exampleFilesOf = (ctx: CheckContext, resolved: ReadonlyArray<ResolvedRef>) => {
+  const absent = new Set(resolved.filter((r) => r.status === "missing" || r.status === "marked").map((r) => r.ref))
   return ctx.doc.refs.filter((r) => /example|sample|template/i.test(r.path) && !absent.has(r))
 }
 
@@ -148,7 +148,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
   const judged = judgedSamples(doc)
   labels.push(...judged)
-  const exampleFiles = exampleFilesOf(ctx)
+  // the document's links resolved once: the example files, and the files holding the code it teaches
+  const resolved = resolveRefs(ctx)
+  const exampleFiles = exampleFilesOf(ctx, resolved)
   const weak = proseMatches(doc, /\b(e\.g\.|for example|for instance|such as)/i)
   // inline examples: a quoted sample of two words or more ("I'm using the X skill"), a before/after pair
   const quoted = proseMatches(doc, /"[^"\s][^"]*\s[^"]*"|“[^”]+\s[^”]+”|\b(before|after|good|bad|input|output)\s*:/i)
@@ -182,7 +184,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const sample = [...proseMatches(doc, /"[^"]*(?:\s[^"\s]+){5,}[^"]*"|“[^”]*(?:\s[^”\s]+){5,}[^”]*”|^\s*>\s+\S|\b(before|after|input|output)\s*:/i), ...outputWording(doc), ...workedSamples(doc)]
   // table rows giving the exact command for a task (`| one package | \`make test PKG=x\` |`) show it in use
   const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
-  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows })
+  if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows, resolved })
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
     // the examples live only in other files: the agent sees their shape only after opening one; a skill
     // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
