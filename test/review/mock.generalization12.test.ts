@@ -114,3 +114,42 @@ describe("SK-STEPS-MISSING: the title names the skill, not a section", () => {
     expect(severityOf(review(doc("Closing wires", "\n## Verification\n\nThe user reads back the last four digits, and the closing company confirms them.\n")), "SK-STEPS-MISSING")).toBe("major")
   })
 })
+
+describe("SK-STRUCT-NO-SECTIONS: sections a level down are sections", () => {
+  const step = (n: number) => `### Step ${n}: Check part ${n}\n\n${Array.from({ length: 12 }, (_, k) => `- Record reading ${k + 1} of part ${n} in the log before you go on.`).join("\n")}\n`
+  const doc = (heading: (n: number) => string) => `${FM}${[1, 2, 3, 4, 5, 6, 7].map(heading).join("\n")}`
+  it("\"### Step N\" under the title is the skipped level's finding alone; with no heading below the title the document has no sections", () => {
+    const deeper = review(doc(step))
+    expect(ids(deeper)).not.toContain("SK-STRUCT-NO-SECTIONS")
+    expect(ids(deeper)).toContain("SK-STRUCT-SKIPPED-LEVEL")
+    expect(ids(review(doc((n) => step(n).replace(/^### (.*)$/m, "**$1**"))))).toContain("SK-STRUCT-NO-SECTIONS")
+  })
+})
+
+describe("SK-STEPS-MISSING: a decision table routes each case to its action", () => {
+  const doc = (header: string) =>
+    `---\nname: delivery-exceptions\ndescription: Triage rules for failed last-mile deliveries, deciding reattempt, hold or return. Use when a dispatcher reviews the day's failed stops.\n---\n\n# Failed delivery exceptions\n\nEach failed stop needs three decisions: was the attempt genuine, what happens to the parcel next, and what we tell the customer.\n\n## Rules\n\n- A scan more than 150 m from the geocode, or one made while the vehicle was moving, is an unverified attempt.\n- An unverified attempt does not count toward the attempt limit, and goes to the driver's supervisor, not into the customer message.\n- Customers never get the driver's name, phone number or location history, and drivers get no customer data beyond the stop.\n- Return to sender is final for most shippers: the attempt count and the shipper's rule come first.\n- Perishables, medication and age-restricted items follow the shipper's special-handling rule, which beats everything below.\n\n## Cases\n\n| Exception | ${header} |\n|---|---|---|\n| Not home | Customer replies in time | Next-day reattempt |\n| Address not found | A correction passes geocoding | Hold one day |\n| Refused | Never | Return to sender |\n| Damaged | Never | Photograph and hold |\n\n## Customer messages\n\nKeep them short and factual. Say what happened, what happens next and when, and how to change it.\n\n> We tried to deliver your parcel today at 14:10 but nobody was home. We will try again tomorrow between 9:00 and 13:00. Reply to this message to choose a pickup point instead.\n\n> We could not find the address on your parcel. Reply with the full street address and any access notes, and we will deliver it tomorrow.\n\n## End-of-shift summary for the dispatcher\n\nGive the counts of unverified attempts, returns and holds, with the stops of each.\n`
+  it("a header that branches (\"if…\", \"Otherwise\", \"Next step\") is a procedure; a table of facts is not", () => {
+    expect(severityOf(review(doc("Same-day reattempt if… | Otherwise")), "SK-STEPS-MISSING")).not.toBe("major")
+    expect(severityOf(review(doc("Cause | Next step")), "SK-STEPS-MISSING")).not.toBe("major")
+    expect(severityOf(review(doc("Share of stops | Typical cause")), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-STEPS-MISSING: a report's template orders the writing", () => {
+  const doc = (title: string) =>
+    `---\nname: staff-report\ndescription: Drafts a zoning variance staff report for a planner to sign. Use when a planner needs a staff report for a variance hearing.\n---\n\n# Variance staff report\n\nYou are drafting a staff report for a planner who will sign it and defend it at a hearing.\n\n## Before you write\n\nGet the exact criteria from the local code, the standard being varied and what is proposed.\n\n## How to analyse each criterion\n\nTake the criteria in the order the code lists them. For each, quote it, give the facts with their source, and write a finding: met, not met, or insufficient information.\n\n## ${title}\n\n\`\`\`markdown\n# Staff Report — Variance <case no.>\n\n## Request\n\n## Findings\n\n## Recommendation\n\`\`\`\n`
+  it("\"## Template\" over the report's skeleton gives the order; a section of another name holding it does not", () => {
+    expect(severityOf(review(doc("Template")), "SK-STEPS-MISSING")).toBe("info")
+    expect(severityOf(review(doc("Hearing day")), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: a formula in a block, then its worked cases", () => {
+  const doc = (list: string) =>
+    `${FM}## Phase 4: Order quantity\n\nMultiply the consumption by the order.\n\n\`\`\`\nfabric to book = per-garment consumption × order quantity\n\`\`\`\n\n${list}\n`
+  it("items computing the formula with numbers belong to it; items on something else start a part", () => {
+    expect(ids(review(doc("- Shirts: 1.655 m × 3,000 pcs = 4,965 m.\n- T-shirts: 2.613 kg/dz × 500 dz = 1,306 kg.")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Send the booking to the mill buyer.\n- Keep a copy with the style file.")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})

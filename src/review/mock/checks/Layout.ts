@@ -191,7 +191,9 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
     // sections written as XML tags (`<instructions>`, `<examples>`, `<edge_cases>`, each on its own lines) are sections;
     // a body of 80 lines or fewer reads whole (a short procedure, its rules and a sample under the title;
     // blind authors wrote 47-, 60- and 74-line skills so, all clear): sections would add headings, not structure
-    if (!hs.some((h) => h.level === 2) && bodyLines > 80 && xmlSections(doc) < 2) {
+    // sections under a deeper level ("### Step 1" right under the title) are sections: the level skipped
+    // is its own finding
+    if (!hs.some((h) => h.level >= 2) && bodyLines > 80 && xmlSections(doc) < 2) {
       o.issue(
         "no_sections",
         "minor",

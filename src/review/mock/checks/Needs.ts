@@ -37,7 +37,7 @@ export interface StepForms {
   readonly actions: number
   /** rows of a table of numbered steps (`| 1. Verify the download | \`sha256sum -c …\` | prints OK |`) */
   readonly table: number
-  /** questions of a decision tree: bullets asking a question, with their answers nested under them */
+  /** questions of a decision tree (bullets asking a question, with their answers nested under them), and rows of a decision table */
   readonly tree: number
   /** entries of a lookup whose repeated bold label gives an action each time (`**Fix:** install …`) */
   readonly entries: number
@@ -89,6 +89,28 @@ const decisionTree = (doc: Doc): number => {
     if (/\?[*_\s]*$/.test(plainText(i.text)) && items[k + 1]!.indent > i.indent) questions++
   }
   return questions >= 2 ? questions : 0
+}
+
+/**
+ * A decision table: three rows or more under a header that branches ("| Exception | Same-day reattempt
+ * if… | Otherwise |", "| If | Then |", "| Reason | What it means | Next step |") or a heading that
+ * calls it one ("## Decision table"). Each row
+ * routes a case to its action, as a decision tree's answers do; the rows count with the tree's questions.
+ */
+const decisionTable = (doc: Doc): number => {
+  const lines = doc.split.lines
+  let rows = 0
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n] || !/^\s*\|/.test(lines[n - 1]!) || /^\s*\|/.test(lines[n - 2] ?? "")) continue
+    let end = n
+    while (end < lines.length && !doc.md.inCode[end + 1] && /^\s*\|/.test(lines[end]!)) end++
+    const header = plainText(lines[n - 1]!)
+    const titled = /\bdecision (?:table|matrix)\b/i.test(plainText(doc.md.headings.filter((h) => h.line < n).at(-1)?.text ?? ""))
+    // the header, the separator row, then the rows
+    if ((titled || /\b(?:if|then|otherwise|else|next steps?|what to do)\b/i.test(header)) && end - n - 1 >= 3) rows += end - n - 1
+    n = end
+  }
+  return rows
 }
 
 /**
@@ -326,7 +348,7 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   const actions = actionSections(headings)
   const tables = stepTables(doc)
   const table = tables.reduce((n, t) => n + t.rows, 0)
-  const tree = decisionTree(doc)
+  const tree = decisionTree(doc) + decisionTable(doc)
   const entries = labelledEntries(doc)
   const steps: StepForms = {
     items: lists.reduce((n, l) => n + l.items.length, 0), headings: stepHeadings.length, bold, inCode, checklist,

@@ -70,9 +70,10 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
   // a task (its inputs, outputs, examples or checks have sections) has work to order, even with no commands
   // (the title names the skill, not a section: "# Closing wire verification" is no verification section)
   const task = doc.md.headings.some((h, i) => !(i === 0 && h.level === 1) && ["verification", "outputs", "examples", "procedure", "quick_start", "inputs"].includes(sectionRole(h.text)))
-  // a skill that writes a document and gives its parts in order ("## The parts, in order", "## Structure")
-  // orders the work by the document's shape: writing it is filling those parts in (a note)
-  const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order)\b/i.test(plainText(h.text)))
+  // a skill that writes a document and gives its parts in order ("## The parts, in order", "## Structure",
+  // "## Template" over the report's skeleton) orders the work by the document's shape: writing it is
+  // filling those parts in (a note)
+  const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order|template|skeleton)\b/i.test(plainText(h.text)))
   // a skill that runs nothing and shows the work in sections of worked examples ("## Examples" of
   // input and output, "## Example 2: Live, after a segment ran long"): a judgement or a calculation the
   // examples carry out in order; steps are a nicety there (a note)

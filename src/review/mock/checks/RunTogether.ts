@@ -212,10 +212,16 @@ const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])
 /**
  * A list that comments on the code block right above it: one of its items names a token of that code
  * (its exit code, a flag, a file, a function, a key of a config), written in inline code or as it is,
- * or quotes a piece of it in inline code, verbatim (`errors="coerce"`, `toHaveCount`).
- * Notes on a script need no heading of their own; a list that names nothing of the code is another part.
+ * or quotes a piece of it in inline code, verbatim (`errors="coerce"`, `toHaveCount`), or its items
+ * work out the formula the block states. Notes on a script need no heading of their own; a list that names nothing of the code is another part.
  */
 const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
+  // items that work out a formula the block states (`fabric to book = consumption × order quantity`, then
+  // "Shirts: 1.655 m × 3,000 pcs = 4,965 m"): the formula's worked cases, numbers on both sides of "="
+  const formula = doc.split.lines.slice(code.start, code.end - 1).filter((l) => l.trim() !== "")
+  const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+  if (formula.length > 0 && formula.length <= 4 && formula.every((l) => /\s=\s/.test(l)) && items.length > 0 &&
+    items.filter((i) => /\d[^=]*=\s*[≈~$€£]?\s*\d/.test(i.text)).length * 2 >= items.length) return true
   const codeTokens = new Set<string>()
   // the keys of a config block (`"automerge": true`, `timeout: 5s`) are its vocabulary: a list naming one explains the setting
   const config = CONFIG_LANGUAGE.test((doc.md.codeBlocks.find((b) => b.startLine === code.start)?.info ?? "").split(/\s+/)[0]!)
