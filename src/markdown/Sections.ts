@@ -120,10 +120,19 @@ export const INTRO_TITLE = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|trigge
 
 /**
  * Sections whose text is quoted material, not instructions: samples, the excuses a skill warns
- * against, before/after pairs, word lists. A hedge there is the sample's wording.
+ * against, before/after pairs, word lists. A hedge there is the sample's wording. "Bad", "wrong",
+ * "before" and "after" name a pair only as the whole title or paired ("Before / after", "Good vs bad"):
+ * "## Re-checking after a module substitution", "## Before you start" and "## When something goes
+ * wrong" are instructions.
  */
-export const QUOTED_TITLE =
-  /\b(examples?|samples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|bad|wrong|before|after|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/i
+export const QUOTED_TITLE = new RegExp(
+  [
+    /\b(examples?|samples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/.source,
+    /^\W*(?:bad|wrong|before|after)\W*$/.source,
+    /\b(?:bad|wrong|before|after|good|right|better)\s*(?:\/|vs\.?|versus|and|or|→|->|&)\s*(?:bad|wrong|before|after|good|right|better)\b/.source
+  ].join("|"),
+  "i"
+)
 
 /** A heading that is a file's name ("### scripts/run.py"): a section describing one resource of a list. */
 export const FILE_TITLE = /^\S*(?:\/|\.\w{1,5}$)\S*$/

@@ -153,3 +153,25 @@ describe("SK-STRUCT-RUN-TOGETHER: a formula in a block, then its worked cases", 
     expect(ids(review(doc("- Send the booking to the mill buyer.\n- Keep a copy with the style file.")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })
+
+describe("SK-CLAR-VAGUE: \"before\" and \"after\" name a pair only as a pair", () => {
+  const doc = (title: string) =>
+    `${FM}## Provision\n\n1. Add the ONT by serial number.\n2. Bind the service profile.\n\n## ${title}\n\n1. You might want to rerun the check with the new serial.\n2. Report the result to the field tech.\n`
+  it("a section named for a moment (\"Re-checking after a swap\") holds instructions; \"Before / after\" holds samples", () => {
+    expect(ids(review(doc("Re-checking after a module swap")))).toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Before you start")))).toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Before / after")))).not.toContain("SK-CLAR-VAGUE")
+  })
+})
+
+describe("SK-CLAR-VAGUE: a hedge before a colon, and \"below\" that measures nothing", () => {
+  const doc = (line: string) => `${FM}## Workflow\n\n1. ${line}\n2. Run the checks on the file.\n3. Report issues grouped by pattern.\n`
+  it("\"You might want to find out the context: …\" hedges; \"Step 1: find out the context\" does not", () => {
+    expect(ids(review(doc("You might want to find out the context: local catalogue only, or also a shared one.")))).toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Step one: find out the context, local catalogue only or also a shared one.")))).not.toContain("SK-CLAR-VAGUE")
+  })
+  it("\"If possible, read … (table below, …\" hedges; \"If possible, keep it under 5 minutes\" states its measure", () => {
+    expect(ids(review(doc("If possible, read a sample of records by eye (table below, rows marked judgement).")))).toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("If possible, keep each check under 5 minutes.")))).not.toContain("SK-CLAR-VAGUE")
+  })
+})

@@ -52,7 +52,7 @@ const ATTEMPT = /\btry to (?:find|locate|reproduce|recover|reach|contact|connect
 const ACTS = new RegExp(`^[\\s,]*(?:(?:also|just|still|first|then)\\s+)?(?:(?:want|wants|need|needs|have|has|ought|should|must|will|'ll)\\s+to\\b|(?:should|must|will|can)\\s+\\w|(?:${[...IMPERATIVE_VERBS].join("|")})\\b)`, "i")
 
 /** A fallback or a measure that makes a conditional hedge precise. */
-const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|under|below|within|up to)\b|\d/i
+const FALLBACK = /\b(otherwise|else|if not\b|if (?:it|that|this|they) (?:fails?|doesn'?t|does not|can'?t|cannot)|if you can(?:not|'t)|when (?:it is|it's|that is) not|failing that|at (?:the )?(?:least|most)|no (?:more|fewer|less) than|(?:under|below|within|up to)\s+(?:the|a|an|one)\b)\b|\d/i
 
 
 /**
@@ -72,7 +72,12 @@ const HEDGE_OPENING = new RegExp(`^\\s*(?:${HEDGE_TERMS.map((t) => t.pattern.sou
 
 /** A sentence that tells the agent what to do: an imperative, one opened by a hedge, or one addressed to "you". */
 const instructs = (sentence: string): boolean => {
-  const s = sentence.replace(/^\s*\*\*[^*]{1,60}\*\*:?\s*/, "").replace(/^[^:]{1,40}:\s+(?=[A-Za-z])/, "")
+  // a label before a colon ("Step 2: run …") is left out, unless it is itself the instruction ("You might
+  // want to find out the context: local ILS only, or …")
+  const unbolded = sentence.replace(/^\s*\*\*[^*]{1,60}\*\*:?\s*/, "")
+  const label = /^([^:]{1,40}):\s+(?=[A-Za-z])/.exec(unbolded)
+  if (label && /\byou\b/i.test(label[1]!) && ANY_HEDGE.test(label[1]!)) return true
+  const s = unbolded.replace(/^[^:]{1,40}:\s+(?=[A-Za-z])/, "")
   const w = firstWord(s)
   if (IMPERATIVE_VERBS.has(w) || STEP_CONNECTIVES.has(w)) return true
   // a sentence opened by a hedge instructs when an action follows it ("Maybe run …", "If possible, keep …");
