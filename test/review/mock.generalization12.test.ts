@@ -171,7 +171,17 @@ describe("SK-CLAR-VAGUE: a hedge before a colon, and \"below\" that measures not
     expect(ids(review(doc("Step one: find out the context, local catalogue only or also a shared one.")))).not.toContain("SK-CLAR-VAGUE")
   })
   it("\"If possible, read … (table below, …\" hedges; \"If possible, keep it under 5 minutes\" states its measure", () => {
-    expect(ids(review(doc("If possible, read a sample of records by eye (table below, rows marked judgement).")))).toContain("SK-CLAR-VAGUE")
+    // hard-wrapped inside the parenthesis, as authors wrap
+    expect(ids(review(doc("If possible, read a sample of records by eye (table below, rows marked\n   *judgement*): is the title as on the source.")))).toContain("SK-CLAR-VAGUE")
     expect(ids(review(doc("If possible, keep each check under 5 minutes.")))).not.toContain("SK-CLAR-VAGUE")
+  })
+})
+
+describe("SK-EX-NO-CODE: markers in doubled brackets and labels as written on equipment", () => {
+  const doc = (a: string, b: string) =>
+    `---\nname: mop-authoring\ndescription: Drafts a method of procedure for a change to live data center power. Use when an engineer needs a MOP drafted for review.\n---\n\n# MOP authoring\n\nThis skill produces a draft. Where a detail is unknown, leave a visible ${a} marker; never fill it with a guess.\n\n## Rules\n\n- One physical action per step.\n- Name devices exactly as labelled: ${b}.\n- Every switching step is followed by a verification step.\n\n## Examples\n\n**Bad:** "Switch the UPS to bypass."\n\n**Good:** "Close the maintenance bypass breaker; confirm the mimic panel shows bypass."\n`
+  it("`[[TBD: …]]` and `UPS-2A output breaker Q4 (UPS-2A cabinet)` teach no code; a call and a command line do", () => {
+    expect(ids(review(doc("`[[TBD: breaker number]]`", "`UPS-2A output breaker Q4 (UPS-2A cabinet)`")))).not.toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("`render_marker(step_id)`", "`set_label(panel=\"UPS-2A\")`")))).toContain("SK-EX-NO-CODE")
   })
 })

@@ -56,6 +56,20 @@ const CAPS_PLACEHOLDER = /^\[[A-Z][A-Z'’]+(?:[ _][A-Z][A-Z'’]*)*(?:\s+[—�
 const BRACKETED = /^\[[^\]\s][^\]]*\]$/
 const CALLED_PLACEHOLDER = /\b(?:placeholders?|marked|markers?)\b/i
 
+/**
+ * A label written as it appears on a thing (`UPS-2A output breaker Q4 (UPS-2A cabinet)`): three words or
+ * more, half of them plain lower-case words, with none of code's punctuation (no `=`, braces, `$`, a pipe,
+ * a call's `name(`) and none of a query's or a program's keywords. A name to match, not code.
+ */
+const equipmentLabel = (t: string): boolean => {
+  const tokens = t.split(/\s+/).filter((x) => x !== "")
+  return tokens.length >= 3 && tokens.filter((x) => /^\(?[a-z]+[),.]?$/.test(x)).length * 2 >= tokens.length && !/[=;{}<>$|\\`*]|\w\(/.test(t) &&
+    !tokens.some((x) => CODE_KEYWORD.test(x))
+}
+
+/** Words of a query or a program (`select count from events`, `import os`): code, however plain. */
+const CODE_KEYWORD = /^(?:select|from|where|join|group|order|insert|update|delete|create|alter|drop|import|def|return|let|const|var|function|class|await|async|lambda|print|echo|export)$/i
+
 /** A domain name alone (`example.gov`, `status.acme.com`): an address, not code. */
 const DOMAIN = /^(?:[a-z0-9-]+\.)+(?:com|org|net|gov|edu|mil|int|io|dev|co|us|uk|eu|de|fr|ca|au|example)$/
 
@@ -130,14 +144,16 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     if (MCP_TOOL.test(t)) continue
     // a message a tool prints, quoted to be matched (`error[E0432]: unresolved import`, `linking with cc
     // failed`): words, not code being taught
-    if (quotedMessage(t) || MARKER.test(t) || CAPS_PLACEHOLDER.test(t) || DOMAIN.test(t)) continue
-    if (BRACKETED.test(t) && CALLED_PLACEHOLDER.test(doc.split.lines[c.line - 1] ?? "")) continue
+    // a marker in doubled brackets (`[[TBD: breaker number]]`, a template's convention) is the same marker
+    const marker = t.replace(/^\[(\[[^\]]*\])\]$/, "$1")
+    if (quotedMessage(t) || MARKER.test(marker) || CAPS_PLACEHOLDER.test(marker) || DOMAIN.test(t)) continue
+    if (BRACKETED.test(marker) && CALLED_PLACEHOLDER.test(doc.split.lines[c.line - 1] ?? "")) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
     else if (snippet(t)) {
       snippets.add(c.line)
       code.add(c.line)
-    } else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t)) code.add(c.line)
+    } else if (CODEISH.test(t) && t.length >= 3 && !(PATH_ONLY.test(t) && FILE_LIKE.test(t)) && !/^(pip|conda|uv|npm|brew|apt(-get)?)\b/.test(t) && !equipmentLabel(t)) code.add(c.line)
   }
   for (const [n, text] of doc.prose) {
     if (/\b(run (the following|this command|these commands)|the (following|this) (command|snippet|query|script|code|config(uration)?|schema|template|format|output|example)|syntax|as (json|yaml|csv)|in (json|yaml|csv) format|code (block|snippet|sample))\b/i.test(text)) code.add(n)
