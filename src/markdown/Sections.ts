@@ -123,11 +123,13 @@ export const INTRO_TITLE = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|trigge
  * against, before/after pairs, word lists. A hedge there is the sample's wording. "Bad", "wrong",
  * "before" and "after" name a pair only as the whole title or paired ("Before / after", "Good vs bad"):
  * "## Re-checking after a module substitution", "## Before you start" and "## When something goes
- * wrong" are instructions.
+ * wrong" are instructions. So "sample" names samples of text only alone or with the text it samples
+ * ("## Sample output", "## Sample replies"): "## Collecting a sample" of soil is a procedure.
  */
 export const QUOTED_TITLE = new RegExp(
   [
-    /\b(examples?|samples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/.source,
+    /\b(examples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/.source,
+    /^\W*samples?\W*$|\bsamples?\s+(?:outputs?|repl(?:y|ies)|messages?|reports?|e-?mails?|texts?|responses?|prompts?|notes?|letters?|tags?|cards?|copy|phrasing|dialogu?es?|conversations?|answers?)\b|\b(?:output|reply|message|report|text|response|writing) samples?\b/.source,
     /^\W*(?:bad|wrong|before|after)\W*$/.source,
     /\b(?:bad|wrong|before|after|good|right|better)\s*(?:\/|vs\.?|versus|and|or|→|->|&)\s*(?:bad|wrong|before|after|good|right|better)\b/.source
   ].join("|"),

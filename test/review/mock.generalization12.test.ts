@@ -185,3 +185,32 @@ describe("SK-EX-NO-CODE: markers in doubled brackets and labels as written on eq
     expect(ids(review(doc("`render_marker(step_id)`", "`set_label(panel=\"UPS-2A\")`")))).toContain("SK-EX-NO-CODE")
   })
 })
+
+describe("SK-EX-NO-CODE: a to-do marker the skill has the agent leave", () => {
+  const doc = (a: string, b: string) =>
+    `---\nname: kickoff-plan\ndescription: Drafts a customer kickoff agenda and success plan from sales notes. Use when a customer success manager prepares a kickoff.\n---\n\n# Kickoff plan\n\n## Gather\n\n- Goals in the customer's words.\n- Promises made during the sale.\n\nQuote the source for every promise. If something is not in the material, leave a visible ${a} instead of filling it in.\n\n## Examples\n\n> **Input:** "They want better visibility into support."\n> **Output:** "Support leads see first-response time by queue weekly, by 15 March."\n\n## Before it goes out\n\n- [ ] No ${b} items left in the customer version.\n- [ ] The CSM has reviewed it.\n`
+  it("`TODO(ask):` is a marker; a call is code", () => {
+    expect(ids(review(doc("`TODO(ask):`", "`TODO(ask): target FRT`")))).not.toContain("SK-EX-NO-CODE")
+    expect(ids(review(doc("`mark_gap(field)`", "`list_gaps(plan)`")))).toContain("SK-EX-NO-CODE")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: rules under the table that opens their section", () => {
+  const doc = (list: string) =>
+    `---\nname: plant-tags\ndescription: Writes nursery plant tags and bench cards. Use when a grower needs tag copy for a new crop.\n---\n\n# Plant tags\n\nA tag tells the shopper what the plant is and how to keep it alive.\n\n## Name formatting\n\n| Element | Rule | Example |\n|---|---|---|\n| Genus | Capitalized, italic | *Salvia* |\n| Cultivar | Single quotes, not italic | *Salvia nemorosa* 'Caradonna' |\n| Trade name | No quotes, never replacing the cultivar | Cloudburst™ *Hydrangea* |\n\n${list}\n## Claims that need a source\n\nDo not state a hardiness zone the grower has not given.\n`
+  it("a list on what the table holds goes on with it; a list on something else, or of links, starts a part", () => {
+    expect(ids(review(doc("- Never use double quotes for a cultivar.\n- Write ™ exactly as the trade name's owner does.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Print bench cards on waterproof stock.\n- Keep a copy of every card in the shared drive.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+    // links to the docs of what the table names are a resources part whose heading was lost
+    expect(ids(review(doc("- Cultivar names, the ICNCP: https://example.org/icncp\n- Trade name rules: https://example.org/trade-names\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-CLAR-VAGUE: \"sample\" names samples of text only alone or with the text it samples", () => {
+  const doc = (title: string) =>
+    `---\nname: pourthru\ndescription: Runs the PourThru test on container crops and reads pH and EC. Use when a grower wants substrate pH and EC checked.\n---\n\n# PourThru testing\n\n## Calibrate\n\n1. Calibrate the pH meter with pH 7 and pH 4 buffers.\n2. Check the EC meter against a 1.413 mS/cm standard.\n\n## ${title}\n\n1. Water the crop an hour before.\n2. If possible, set the container in a clean saucer on a level surface.\n3. Pour enough distilled water to collect about 50 ml.\n`
+  it("\"## Collecting a sample\" of soil holds instructions; \"## Sample output\" holds samples", () => {
+    expect(ids(review(doc("Collecting a sample")))).toContain("SK-CLAR-VAGUE")
+    expect(ids(review(doc("Sample output")))).not.toContain("SK-CLAR-VAGUE")
+  })
+})

@@ -117,6 +117,15 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const titled = own === undefined ? [] : contentWords(plainText(own.text)).filter((w) => w.length >= 4)
       return [...opens, ...titled].some((w) => header.has(root(w)))
     }
+    // a list right under the table that opens the section, on what the table holds (two words in common:
+    // "never use double quotes for a cultivar" under a table of name formats), goes on with its rules; a
+    // list of links there (the docs of the tools a troubleshooting table names) is a part of its own
+    const tableNotes = (list: Block, table: Block, k: number) => {
+      if (k !== 1 || shared(list, table) < 2) return false
+      const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+      const linked = items.filter((i, n) => doc.split.lines.slice(i.line - 1, (items[n + 1]?.line ?? list.end + 1) - 1).some((l) => /https?:\/\/|\]\(/.test(l)))
+      return linked.length * 2 < items.length
+    }
     // a list under a code block, twice or more in one section, is the section's layout (each command
     // with the results to expect from it): a lost heading joins two parts once
     const codeThenList = blocks.filter((x, k) => k > 0 && x.kind === "bullets" && blocks[k - 1]!.kind === "code").length
@@ -127,7 +136,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
       // did: the section's own checks, not a part whose heading was lost
       const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && codeThenList < 2 && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || (a.kind === "table" && !(checklistSections >= 2 && taskList(doc, b))))) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && codeThenList < 2 && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || (a.kind === "table" && !(checklistSections >= 2 && taskList(doc, b)) && !tableNotes(b, a, k)))) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case

@@ -70,6 +70,9 @@ const equipmentLabel = (t: string): boolean => {
 /** Words of a query or a program (`select count from events`, `import os`): code, however plain. */
 const CODE_KEYWORD = /^(?:select|from|where|join|group|order|insert|update|delete|create|alter|drop|import|def|return|let|const|var|function|class|await|async|lambda|print|echo|export)$/i
 
+/** A to-do marker opening the span, with its tag and colon: `TODO(ask):`, `TODO: confirm date`, `TBD(legal): …`. */
+const TODO_MARKER = /^(?:TODO|FIXME|TBD|XXX)(?:\([\w .-]{1,20}\))?:/
+
 /** A domain name alone (`example.gov`, `status.acme.com`): an address, not code. */
 const DOMAIN = /^(?:[a-z0-9-]+\.)+(?:com|org|net|gov|edu|mil|int|io|dev|co|us|uk|eu|de|fr|ca|au|example)$/
 
@@ -146,7 +149,8 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     // failed`): words, not code being taught
     // a marker in doubled brackets (`[[TBD: breaker number]]`, a template's convention) is the same marker
     const marker = t.replace(/^\[(\[[^\]]*\])\]$/, "$1")
-    if (quotedMessage(t) || MARKER.test(marker) || CAPS_PLACEHOLDER.test(marker) || DOMAIN.test(t)) continue
+    // so is a to-do marker the skill has the agent leave in a draft (`TODO(ask): target FRT`, `TBD: owner`)
+    if (quotedMessage(t) || MARKER.test(marker) || CAPS_PLACEHOLDER.test(marker) || DOMAIN.test(t) || TODO_MARKER.test(t)) continue
     if (BRACKETED.test(marker) && CALLED_PLACEHOLDER.test(doc.split.lines[c.line - 1] ?? "")) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
