@@ -102,7 +102,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // or its outcomes ("- **Subject:** imperative mood …" under a sample commit message, "- **No
     // migrations**: go ahead." under the command that lists them)
     const labelledNotes = (list: Block, code: Block) => {
-      const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+      const items = topItems(doc, list)
       return items.length >= 2 && items.every((i) => /^(\*\*|__)[^*_]{1,60}\1/.test(i.text)) && shared(list, code) >= 1
     }
     // the paragraph that opens the section names what its table holds ("Ask for the style guide and
@@ -122,7 +122,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // list of links there (the docs of the tools a troubleshooting table names) is a part of its own
     const tableNotes = (list: Block, table: Block, k: number) => {
       if (k !== 1 || shared(list, table) < 2) return false
-      const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+      const items = topItems(doc, list)
       const linked = items.filter((i, n) => doc.split.lines.slice(i.line - 1, (items[n + 1]?.line ?? list.end + 1) - 1).some((l) => /https?:\/\/|\]\(/.test(l)))
       return linked.length * 2 < items.length
     }
@@ -195,9 +195,12 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
   return out
 }
 
+/** The items of a list block at its margin (nested items belong to them). */
+const topItems = (doc: Doc, b: Block) => doc.md.listItems.filter((i) => i.line >= b.start && i.line <= b.end && i.indent === 0)
+
 /** Every item of a list block is a task item (`- [ ] …`, `- [x] …`). */
 const taskList = (doc: Doc, b: Block): boolean => {
-  const items = doc.md.listItems.filter((i) => i.line >= b.start && i.line <= b.end && i.indent === 0)
+  const items = topItems(doc, b)
   return items.length > 0 && items.every((i) => /^\[[ xX]\]\s/.test(i.text))
 }
 
@@ -228,7 +231,7 @@ const commentsOn = (doc: Doc, list: Block, code: Block): boolean => {
   // items that work out a formula the block states (`fabric to book = consumption × order quantity`, then
   // "Shirts: 1.655 m × 3,000 pcs = 4,965 m"): the formula's worked cases, numbers on both sides of "="
   const formula = doc.split.lines.slice(code.start, code.end - 1).filter((l) => l.trim() !== "")
-  const items = doc.md.listItems.filter((i) => i.line >= list.start && i.line <= list.end && i.indent === 0)
+  const items = topItems(doc, list)
   if (formula.length > 0 && formula.length <= 4 && formula.every((l) => /\s=\s/.test(l)) && items.length > 0 &&
     items.filter((i) => /\d[^=]*=\s*[≈~$€£]?\s*\d/.test(i.text)).length * 2 >= items.length) return true
   const codeTokens = new Set<string>()
