@@ -76,6 +76,19 @@ const TODO_MARKER = /^(?:TODO|FIXME|TBD|XXX)(?:\([\w .-]{1,20}\))?:/
 /** A domain name alone (`example.gov`, `status.acme.com`): an address, not code. */
 const DOMAIN = /^(?:[a-z0-9-]+\.)+(?:com|org|net|gov|edu|mil|int|io|dev|co|us|uk|eu|de|fr|ca|au|example)$/
 
+/**
+ * Inline code that is text written as it is, not code being taught: a message a tool prints, quoted to
+ * be matched (`error[E0432]: unresolved import`, `linking with cc failed`); a marker or placeholder the
+ * skill has the agent leave in its text, in single or doubled brackets (`[chart: …]`, `[[TBD: breaker
+ * number]]`, `[CLIENT NAME]`, `[confirm]` on a line that calls it a mark) or as a to-do with its tag
+ * (`TODO(ask): target FRT`); a domain name.
+ */
+const writtenAsIs = (t: string, line: string): boolean => {
+  const marker = t.replace(/^\[(\[[^\]]*\])\]$/, "$1")
+  return quotedMessage(t) || MARKER.test(marker) || CAPS_PLACEHOLDER.test(marker) || DOMAIN.test(t) || TODO_MARKER.test(t) ||
+    (BRACKETED.test(marker) && CALLED_PLACEHOLDER.test(line))
+}
+
 /** An MCP tool as agents name it: `mcp__<server>__<tool>`. */
 const MCP_TOOL = /^mcp__[\w-]+__[\w-]+$/
 
@@ -145,13 +158,7 @@ export const teaching = perDoc((doc: Doc): Teaching => {
     // a tool's name (`mcp__mail__search_threads`, an MCP server's tool as the agent calls it) names a
     // tool, as a command's name does: it is called with arguments, not written as code
     if (MCP_TOOL.test(t)) continue
-    // a message a tool prints, quoted to be matched (`error[E0432]: unresolved import`, `linking with cc
-    // failed`): words, not code being taught
-    // a marker in doubled brackets (`[[TBD: breaker number]]`, a template's convention) is the same marker
-    const marker = t.replace(/^\[(\[[^\]]*\])\]$/, "$1")
-    // so is a to-do marker the skill has the agent leave in a draft (`TODO(ask): target FRT`, `TBD: owner`)
-    if (quotedMessage(t) || MARKER.test(marker) || CAPS_PLACEHOLDER.test(marker) || DOMAIN.test(t) || TODO_MARKER.test(t)) continue
-    if (BRACKETED.test(marker) && CALLED_PLACEHOLDER.test(doc.split.lines[c.line - 1] ?? "")) continue
+    if (writtenAsIs(t, doc.split.lines[c.line - 1] ?? "")) continue
     if (isInlineCommand(t)) commands.add(c.line)
     else if (wholeCellInput(doc, c.line, t)) inputs.add(c.line)
     else if (snippet(t)) {
