@@ -4,9 +4,16 @@
 import { plainText } from "../../../markdown/Markdown.js"
 import { type CheckContext, type CheckOutcome, Out, quote } from "./Common.js"
 import { hedges } from "./Hedges.js"
-import { sentencesOf } from "./Words.js"
+import { sentencesOf, TODO_WORDS } from "./Words.js"
 
 // ---------------------------------------------------------------- clarity
+
+/** A to-do word opening a bracketed marker (`[TBD: confirm period]`). */
+const BRACKETED_TODO = new RegExp(`^\\[(${TODO_WORDS})\\b`, "i")
+/** A placeholder in prose: a to-do word not in quotes, filler text, an "[insert …]" slot. */
+const PLACEHOLDER = new RegExp(`(?<!["'“‘])\\b(${TODO_WORDS})\\b(?!["'”’])|lorem ipsum|\\[insert [^\\[\\]]*\\]|<insert [^<>]*>`, "i")
+/** The to-do word in capitals, as a gap is left; "todo" in a sentence is a word. */
+const TODO_CAPS = new RegExp(`^(?:${TODO_WORDS})$`)
 
 export const clarity = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("clarity", ctx.disabledRules)
@@ -27,10 +34,10 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   let todos = 0
   // a marker the skill has the agent write (the `[TBD]` list, "or a `[TBD]`"), bracketed in its text or
   // in a quoted sample of its output ("> … [TBD: confirm period]"), is a gap left on purpose
-  const conventions = new Set(doc.md.inlineCode.map((c) => /^\[(TODO|FIXME|TBD|XXX)\b/i.exec(c.text.trim())?.[1]?.toUpperCase()).filter((x) => x !== undefined))
+  const conventions = new Set(doc.md.inlineCode.map((c) => BRACKETED_TODO.exec(c.text.trim())?.[1]?.toUpperCase()).filter((x) => x !== undefined))
   for (const [n, text] of doc.prose) {
     // a marker mentioned in quotes ("look for "TODO" markers") is not itself a placeholder
-    const m = text.match(/(?<!["'“‘])\b(TODO|FIXME|TBD|XXX)\b(?!["'”’])|lorem ipsum|\[insert [^\[\]]*\]|<insert [^<>]*>/i)
+    const m = text.match(PLACEHOLDER)
     // so is the marker as a thing the skill talks about ("A TODO needs a ticket", "TODO comments rot"),
     // a placeholder named as what not to use ("render a real page (not lorem ipsum)", "never leave a TODO"),
     const refused = m !== null && /\b(?:not|no|never|avoid|instead of|rather than|without|than|don't|do not)\s+(?:(?:a|an|the|any|with|leave|use|ship|write)\s+){0,2}$/i.test(text.slice(0, m.index))
@@ -39,7 +46,7 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
       /^\s+(?:comments?|markers?|items?|notes?|tags?|lists?|needs|is|are|isn't|must|should|without|with)\b/i.test(text.slice(m.index! + m[0].length)))
     const bracketed = m?.[1] !== undefined && text[m.index! - 1] === "["
     const onPurpose = bracketed && (conventions.has(m![1]!.toUpperCase()) || /^\s*>/.test(doc.split.lines[n - 1] ?? ""))
-    if (m && !named && !onPurpose && (/^(TODO|FIXME|TBD|XXX)$/.test(m[1] ?? "") || !m[1])) {
+    if (m && !named && !onPurpose && (TODO_CAPS.test(m[1] ?? "") || !m[1])) {
       todos++
       o.issue("placeholder", "major", n, `An unfinished placeholder (${quote(m[0], 30)})`, "Replace the placeholder with the real instruction, or remove it.")
     }

@@ -369,13 +369,15 @@ export const undoneSteps = (doc: Doc): Array<UndoneStep> => {
 const NOT_FOR = /\b(?:do not|don't|never|must not|should not)\s+use\s+(?:this skill|this|it|the skill)\s+(?:when|for|to|if|on|with|while|before|after|during)\b(.*)|\bthis skill (?:is not|isn't) (?:meant |intended |designed )?(?:for|to)\b(.*)|\bnot (?:meant|intended|designed|suitable) (?:for|to)\b(.*)/i
 
 /** A description's use sentence and what follows its opening words ("Use at month-end close, when …"). */
-const TRIGGER_CLAUSE = new RegExp(`\\b(${USE_OPENING}|used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\\b(.*?)(?:\\.\\s|$)`, "i")
+const USE_CLAUSE = new RegExp(`\\b(${USE_OPENING})\\b(.*?)(?:\\.\\s|$)`, "i")
+/** The same in other words ("Used when …", "Invoke when …"), read when there is no "Use when". */
+const OTHER_TRIGGER_CLAUSE = /\b(used (?:when|for|to)|invoke when|trigger(?:ed)? (?:when|by))\b(.*?)(?:\.\s|$)/i
 
-/** The "use when" clause of a description (what the skill is for). */
-const triggerClause = (description: string): string | null => {
-  const m = TRIGGER_CLAUSE.exec(description)
-  return m ? m[2]! : null
-}
+/**
+ * The "use when" clause of a description (what the skill is for). "Use when" first, wherever it is: a
+ * passive before it ("so that counts can be used for occupancy analysis. Use when …") is no trigger.
+ */
+const triggerClause = (description: string): string | null => (USE_CLAUSE.exec(description) ?? OTHER_TRIGGER_CLAUSE.exec(description))?.[2] ?? null
 
 /** What the description offers the skill for: its "use when" clause and its first sentence (what it does), never its own exclusions. */
 const offeredFor = (description: string): Set<string> => {

@@ -11,7 +11,7 @@ import { resolveRefs, type ResolvedRef } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { isInlineCommand, type Teaching, teaching } from "./Teaching.js"
 import { outputWording, workedSamples } from "./Samples.js"
-import { renderedLine } from "./Runs.js"
+import { renderedLine, unitText } from "./Runs.js"
 import { sentencesOf } from "./Words.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingMatches, Out, proseMatches, sectionHas } from "./Common.js"
@@ -26,6 +26,9 @@ import { bodyStart, type CheckContext, type CheckOutcome, headingAbove, headingM
  */
 /** What a document with a code block, an example block or an example table teaches without one: nothing. */
 const NOTHING_TAUGHT: Teaching = { code: [], commands: [], inputs: [], snippets: [] }
+
+/** A sentence that has the agent put a template to use: print it, copy it, fill it in, start from it. */
+const USES_TEMPLATE = /^\W*(?:print|copy|fill(?: in| out)?|use|start from|duplicate)\b/i
 
 /** What a sentence that links a file says it holds: the syntax, the commands, the code. */
 const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|config(?:uration)? (?:examples|snippets))\b/i
@@ -139,6 +142,20 @@ const workedOut = (doc: Doc, line: number): boolean => {
   return text.split(/\s+/).length >= 12 && (text.match(/\d+(?:[.,]\d+)*/g) ?? []).length >= 3
 }
 
+/**
+ * An example file the text sends the agent to where it needs it: a skill whose procedure is to open the
+ * right one of them (a router); a template linked from the section that defines the output ("## Output:
+ * use templates/report.md"), where the format lives; a list of the bundle's files ("## Bundled files"),
+ * an index; a template the sentence linking it has the agent print, copy or fill in ("Print the
+ * datasheet from templates/…"), a form to use, not an example to learn from.
+ */
+const routedTo = (doc: Doc, r: Doc["refs"][number]): boolean => {
+  const section = headingAbove(doc, r.line)?.text ?? ""
+  const sentence = sentencesOf(unitText(doc, r.line)).find((x) => x.includes(r.written)) ?? ""
+  return needsOf(doc).procedure.some(([a, b]) => a <= r.line && r.line <= b) || SECTION_TOPICS.outputs.test(section) || REFERENCE_TITLE.test(section) ||
+    (/template/i.test(r.path) && USES_TEMPLATE.test(plainText(sentence)))
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -186,16 +203,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const commandRows = taught.commands.filter((n) => /^\s*\|/.test(doc.split.lines[n - 1] ?? "")).length
   if (strong === 0) noExampleAtAll(o, ctx, { inline: weak.length + quoted.length, codeLines, sample, commandRows, resolved })
   if (blocks.length === 0 && exampleHeadings.length === 0 && labels.length === 0 && exampleFiles.length > 0 && !teachesCodeWithoutBlock) {
-    // the examples live only in other files: the agent sees their shape only after opening one; a skill
-    // whose procedure is to open the right one of them (a router) shows them exactly where it needs to
-    const procedure = needsOf(doc).procedure
-    // so does a template linked from the section that defines the output ("## Output: use
-    // templates/report.md"): the file is where the format lives; and a list of the bundle's files
-    // ("## Bundled files") is an index, not where examples are shown
-    const routed = exampleFiles.some((r) => {
-      const section = headingAbove(doc, r.line)?.text ?? ""
-      return procedure.some(([a, b]) => a <= r.line && r.line <= b) || SECTION_TOPICS.outputs.test(section) || REFERENCE_TITLE.test(section)
-    })
+    // the examples live only in other files: the agent sees their shape only after opening one, unless
+    // the text sends it to them where it needs them
+    const routed = exampleFiles.some((r) => routedTo(doc, r))
     // a sample in the text itself (a long quote, a blockquote, a before/after pair) shows the shape
     // already; a quoted phrase or an "e.g." in passing does not
     const inlineSamples = sample.length > 0

@@ -12,6 +12,7 @@ import { commandLines, isCommandLine, isImperative, orderedLists } from "../../.
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { STEP_HEADING } from "../../../markdown/Sections.js"
 import { unmarkedHeadings } from "./Shape.js"
+import { endsWithColon } from "./Words.js"
 
 
 /** "**Step 1:** …", "**1. Build**": a step written as a bold label on its own line. */
@@ -252,7 +253,7 @@ export const explicitCheck = (doc: Doc, line: number): boolean => {
   for (let n = line; n <= lines.length && n < line + 4 && lines[n - 1]!.trim() !== ""; n++) {
     if (!doc.md.inCode[n] && EXPECTED.test(lines[n - 1]!.replace(/`[^`]*`/g, "x"))) return true
   }
-  if (!/:[*_\s]*$/.test(lines[line - 1] ?? "")) return false
+  if (!endsWithColon(lines[line - 1] ?? "")) return false
   let k = line + 1
   while (k <= lines.length && lines[k - 1]!.trim() === "") k++
   return doc.md.inCode[k] === true || /^\s*(?:[-*+]|\d{1,3}[.)])\s/.test(lines[k - 1] ?? "")

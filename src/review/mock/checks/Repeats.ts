@@ -146,13 +146,17 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
     .map(({ paragraph, of }) => ({ paragraph, of }))
 })
 
+/** The words that open a restatement: "In other words,", "Put simply,", "To put it another way,", "That is,", "Again,", "As noted above,". */
+const RESTATES = /^\s*(?:in other words|put simply|simply put|to put it (?:another way|simply)|that is|again|as (?:noted|said|mentioned) (?:above|before|earlier)),\s*/i
+
 /**
  * Whether `later` says again what `earlier` says: nearly the same text, or mostly the same word
  * sequences with the same content words (a rewording keeps the content; two items built on one frame,
  * "Use X when …" / "Use Y when …", each bring their own).
  */
 const saysAgain = (earlier: string, later: string): boolean => {
-  const sim = similarity(earlier, later)
+  // a lead that announces a restatement ("In other words, …", "Put simply, …") is read past: what follows it is what is said again
+  const sim = similarity(earlier, later.replace(RESTATES, ""))
   if (sim >= 0.9) return true
   if (sim < 0.5) return false
   const a = new Set(contentWords(earlier))

@@ -9,7 +9,7 @@ import { INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
-import { contentWords, contentWordsApart } from "./Words.js"
+import { contentWords, contentWordsApart, endsWithColon } from "./Words.js"
 
 export type BlockKind = "paragraph" | "ordered" | "bullets" | "code" | "table" | "other"
 
@@ -97,7 +97,6 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
       const mine = wordsOf(code)
       return [...wordsOf(list)].filter((w) => mine.has(w)).length
     }
-    const stepNotes = (list: Block, code: Block) => shared(list, code) >= 2
     // a list of bold-labelled items right under a block, naming something in it, spells out its parts
     // or its outcomes ("- **Subject:** imperative mood …" under a sample commit message, "- **No
     // migrations**: go ahead." under the command that lists them)
@@ -129,14 +128,24 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // a list under a code block, twice or more in one section, is the section's layout (each command
     // with the results to expect from it): a lost heading joins two parts once
     const codeThenList = blocks.filter((x, k) => k > 0 && x.kind === "bullets" && blocks[k - 1]!.kind === "code").length
+    // a list right under block k-1 (a code block or a table) that belongs to it, in one of the ways above
+    const goesOnWith = (k: number): boolean => {
+      const a = blocks[k - 1]!
+      const b = blocks[k]!
+      if (a.kind === "table") return (checklistSections >= 2 && taskList(doc, b)) || tableNotes(b, a, k)
+      if (a.kind !== "code") return false
+      // a bold label over the code heads the list under it too
+      const labelled = k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
+      // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
+      // did: the section's own checks, not a part whose heading was lost
+      const closingChecklist = k === blocks.length - 1 && taskList(doc, b)
+      const notes = (inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && shared(b, a) >= 2
+      return codeThenList >= 2 || labelled || closingChecklist || notes || labelledNotes(b, a) || commentsOn(doc, b, a)
+    }
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      const labelled = a.kind === "code" && k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
-      // a checklist (`- [ ]` items) that closes its section after the section's code checks what the code
-      // did: the section's own checks, not a part whose heading was lost
-      const closingChecklist = a.kind === "code" && k === blocks.length - 1 && taskList(doc, b)
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || (a.kind === "code" && codeThenList < 2 && !labelled && !closingChecklist && !((inStep || k === 1 || !proseSample(a)) && !taskList(doc, b) && stepNotes(b, a)) && !labelledNotes(b, a) && !commentsOn(doc, b, a)) || (a.kind === "table" && !(checklistSections >= 2 && taskList(doc, b)) && !tableNotes(b, a, k)))) ||
+      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || ((a.kind === "code" || a.kind === "table") && !goesOnWith(k)))) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
@@ -144,7 +153,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
         (b.kind === "table" && (a.kind === "bullets" || a.kind === "ordered" || a.kind === "table") && !pointsToTable(doc, a, b) && !openerNamesTable(blocks, b))
       // a list whose last item ends on a colon ("2. **As an editor.** For each of these, one or two
       // sentences:") leads into what follows it, as a paragraph's colon does
-      const ledInto = (a.kind === "bullets" || a.kind === "ordered") && /:[*_\s]*$/.test(doc.split.lines[a.end - 1] ?? "")
+      const ledInto = (a.kind === "bullets" || a.kind === "ordered") && endsWithColon(doc.split.lines[a.end - 1] ?? "")
       if (joined && !ledInto) out.push({ block: b, after: a })
     }
     out.push(...unintroducedProcedures(doc, from, blocks, out))
@@ -172,7 +181,7 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
     const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
     if (!procedure && !numberedCode) continue
     const prev = blocks[k - 1]!
-    const leadsIn = prev.kind === "paragraph" && /:[*_\s]*$/.test(doc.split.lines[prev.end - 1] ?? "")
+    const leadsIn = prev.kind === "paragraph" && endsWithColon(doc.split.lines[prev.end - 1] ?? "")
     if (!intro) {
       // a bold label heads it; a sentence pointing forward ("… are listed below.", "the following") introduces it
       const labelled = prev.kind === "paragraph" && (/^\s*(\*\*|__)/.test(doc.split.lines[prev.start - 1] ?? "") ||

@@ -13,6 +13,7 @@ import { perDoc } from "../../../markdown/PerDoc.js"
 import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
 import { isInlineCommand } from "./Teaching.js"
 import { headingAbove } from "./Common.js"
+import { endsWithColon } from "./Words.js"
 
 // ---------------------------------------------------------------- cut short
 
@@ -200,6 +201,9 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     if (members.length >= (top ? 4 : 3) && members[members.length - 1] === i && !closing) {
       const earlier = members.slice(0, -1).map((j) => partsOf(j, top))
       const mine = partsOf(i, top, true)
+      // three sentences of instructions or more in a row ("Print it in large type. Don't read it from a
+      // phone. Pause after each laugh line.") are a list of tips written as prose: the last section has it
+      if (instructions(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1) >= 3) mine.add("a list")
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       // a last section with a block of its own that none before it has (the script's commands after a
       // cheat sheet of tables, a list of habits after them) is another kind of section, complete in its
@@ -215,9 +219,12 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
   return out
 }
 
-/** Two sentences or more of instructions between two lines ("Store raw responses apart. Save each record with its URL."): a section stating what to do, complete. */
-const instructs = (doc: Doc, from: number, to: number): boolean =>
-  doc.prose.filter(([n]) => n > from && n < to).map(([, t]) => t.trim()).join(" ").split(/(?<=[.!?])\s+(?=[A-Z])/).filter((x) => isImperative(x) === true).length >= 2
+/** The sentences of instructions in the prose between two lines ("Store raw responses apart. Save each record with its URL." is two). */
+const instructions = (doc: Doc, from: number, to: number): number =>
+  doc.prose.filter(([n]) => n > from && n < to).map(([, t]) => t.trim()).join(" ").split(/(?<=[.!?])\s+(?=[A-Z])/).filter((x) => isImperative(x) === true).length
+
+/** Two sentences or more of instructions between two lines: a section stating what to do, complete. */
+const instructs = (doc: Doc, from: number, to: number): boolean => instructions(doc, from, to) >= 2
 
 /**
  * A list written in a sentence: a colon, "with" or "including", then three or more items separated by
@@ -230,9 +237,6 @@ const inlineList = (line: string): boolean => {
   if (opener === null) return false
   return line.slice(opener.index + opener[0].length).replace(/\([^()]*\)/g, "").split(/[,;]/).filter((x) => x.trim() !== "").length >= 3
 }
-
-/** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
-const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
 
 /** The last word is a URL or an e-mail address (read without a regex over the whole line: lines can be huge). */
 const endsWithLink = (text: string): boolean => {
@@ -350,7 +354,28 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
       if (shown < want) out.push({ line: n, what: `the ${want === 2 ? "two" : "three"} commands it counts` })
     }
   }
+  out.push(...emptyTemplates(doc))
   return out
+}
+
+/**
+ * A section headed as a template ("## Letter templates", "### Report template") that has text but no
+ * template in any form: no code block, table, list, quote, example tag, subsection or linked file. Its
+ * heading promises what the section does not show.
+ */
+const emptyTemplates = (doc: Doc): Array<Promised> => {
+  const headings = doc.md.headings
+  return headings.flatMap((h, i) => {
+    if (h.level < 2 || !/\btemplates?$/i.test(plainText(h.text).trim())) return []
+    const end = headings[i + 1]?.line ?? doc.split.lines.length + 1
+    const own = doc.split.lines.slice(h.line, end - 1)
+    const shown = own.some((l, k) => doc.md.inCode[h.line + 1 + k] === true || /^\s*(?:[-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /\]\(|`[^`\s]+\.\w{1,5}`/.test(l)) ||
+      (headings[i + 1] !== undefined && headings[i + 1]!.level > h.level)
+    // a heading with nothing under it groups the sections after it ("## Workflow: Finding and Using Templates")
+    const empty = own.every((l) => l.trim() === "")
+    const title = plainText(h.text).trim()
+    return shown || empty ? [] : [{ line: h.line, what: "its template", message: `The section ${quoteShort(title)} is headed as a template but holds none: no block, table, list or linked file shows it` }]
+  })
 }
 
 /** Commands counted in a sentence: "both commands", "the two commands", "all three commands". */

@@ -5,6 +5,7 @@
 import type { Doc } from "../../../markdown/Document.js"
 import { isCommandLine } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
+import { TODO_WORDS } from "./Words.js"
 
 // ---------------------------------------------------------------- code taught without code
 
@@ -71,7 +72,7 @@ const equipmentLabel = (t: string): boolean => {
 const CODE_KEYWORD = /^(?:select|from|where|join|group|order|insert|update|delete|create|alter|drop|import|def|return|let|const|var|function|class|await|async|lambda|print|echo|export)$/i
 
 /** A to-do marker opening the span, with its tag and colon: `TODO(ask):`, `TODO: confirm date`, `TBD(legal): …`. */
-const TODO_MARKER = /^(?:TODO|FIXME|TBD|XXX)(?:\([\w .-]{1,20}\))?:/
+const TODO_MARKER = new RegExp(`^(?:${TODO_WORDS})(?:\\([\\w .-]{1,20}\\))?:`)
 
 /** A domain name alone (`example.gov`, `status.acme.com`): an address, not code. */
 const DOMAIN = /^(?:[a-z0-9-]+\.)+(?:com|org|net|gov|edu|mil|int|io|dev|co|us|uk|eu|de|fr|ca|au|example)$/

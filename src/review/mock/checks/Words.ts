@@ -15,6 +15,12 @@ export const STOP = new Set(
  */
 export const sentencesOf = (text: string): Array<string> => text.split(/(?<=[.!?][)"'”’*_]*)\s+/).map((s) => s.trim()).filter((s) => s !== "")
 
+/** A line that introduces what follows it: it ends with ":", perhaps inside emphasis ("**Approach:**"). */
+export const endsWithColon = (text: string): boolean => /:[*_\s]*$/.test(text)
+
+/** The words an author leaves for a gap still to fill, as an alternation (`TODO|FIXME|TBD|XXX`). */
+export const TODO_WORDS = "TODO|FIXME|TBD|XXX"
+
 /** A light stem of a lower-case word, so "migrations" meets "migration", "running" "run" and "studies" "study". */
 export const lightStem = (w: string): string => w.replace(/(?<=\w{3})(ies)$/, "y").replace(/(?<=\w{3})(ing|ed|es|s)$/, "").replace(/(?<=\w{2})e$/, "")
 
