@@ -3,7 +3,7 @@
  * Findings on good text, each as the smallest text next to the text the rule must still catch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ruleIds as ids, reviewText as review, reviewWithFiles } from "./support.js"
+import { ruleIds as ids, reviewText as review, reviewWithFiles, severityOf } from "./support.js"
 
 describe("SK-STRUCT-ENDS-EARLY: a last section of tips written as prose", () => {
   const FM = "---\nname: toast-writing\ndescription: Helps someone write a wedding toast in their own voice. Use when a guest asks for help with a toast.\n---\n\n# Toast writing\n\n"
@@ -56,5 +56,63 @@ describe("SK-STRUCT-PROMISED: a section headed as a template that holds none", (
     expect(ids(review(doc(prose)))).toContain("SK-STRUCT-PROMISED")
     expect(ids(review(doc(`Cash gift:\n\n\`\`\`text\nDear {salutation},\n\nThank you for your gift of \${amount}.\n\`\`\`\n\n${prose}`)))).not.toContain("SK-STRUCT-PROMISED")
     expect(ids(review(doc(`Start from [templates/cash.md](templates/cash.md). ${prose}`)))).not.toContain("SK-STRUCT-PROMISED")
+  })
+})
+
+// ---------------------------------------------------------------- the thirty-sixth round
+
+describe("SK-STEPS-MISSING: a skill that wraps one bundled script, named only in its commands", () => {
+  const skill = (second: string) =>
+    `---\nname: snowmaking-windows\ndescription: Turns an hourly forecast into snowmaking go/no-go windows from wet-bulb temperature. Use when a snowmaking manager asks which hours to run.\n---\n\n# Snowmaking windows\n\n## What you need from the user\n\n- The hourly forecast for each elevation.\n- The resort's threshold chart.\n\n## Running the calculation\n\n\`\`\`bash\npython3 scripts/wet_bulb.py --temp -3 --rh 65 --elevation-m 1800\n\`\`\`\n\n\`\`\`bash\n${second}\n\`\`\`\n\n## Turning hours into a recommendation\n\nLook for runs of hours at or below the threshold, and report each with its start, end and trend.\n`
+  it("one script, a file of the bundle, holds the order; two tools leave the agent to infer it", () => {
+    expect(severityOf(reviewWithFiles(skill("python3 scripts/wet_bulb.py --csv summit.csv --elevation-m 2450"), ["scripts/wet_bulb.py"]), "SK-STEPS-MISSING")).toBeUndefined()
+    expect(severityOf(reviewWithFiles(skill("python3 scripts/windows.py --csv summit.csv"), ["scripts/wet_bulb.py", "scripts/windows.py"]), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-SAFE-UNBOUNDED: the confirmation a lab result gives", () => {
+  const doc = (rule: string) =>
+    `---\nname: precautions-lookup\ndescription: Gives the transmission-based precautions for a suspected or confirmed infection. Use when a nurse asks which room and PPE a patient needs.\n---\n\n# Precautions lookup\n\n## Rules\n\n- The facility's infection prevention policy wins over this table.\n- ${rule}\n- When two rows apply, use the union.\n`
+  it("\"Do not wait for confirmation\" after \"before a lab result comes back\" waits for no user; alone it drops the user's say", () => {
+    expect(ids(review(doc("Start precautions on the **syndrome**, before a lab result comes back. Do not wait for confirmation.")))).not.toContain("SK-SAFE-UNBOUNDED")
+    expect(ids(review(doc("Move the patient and start the cleaning. Do not wait for confirmation.")))).toContain("SK-SAFE-UNBOUNDED")
+  })
+})
+
+describe("SK-CLAR-SHOUTING: grades a table defines", () => {
+  const legend = "| Severity | Meaning |\n|---|---|\n| STOP | The step could energize the work zone |\n| MUST FIX | A step the rules require is missing |\n| SHOULD FIX | An ambiguity that invites error |\n\n"
+  const findings = "| # | Step | Severity | Finding |\n|---|---|---|---|\n| 1 | 4 | STOP | No test for absence of voltage. |\n| 2 | 3 | STOP | No hold tags. |\n| 3 | 1 | MUST FIX | No phasing check. |\n| 4 | 2 | MUST FIX | A non-load-break switch opened under load. |\n| 5 | 6 | SHOULD FIX | Grounds not counted. |\n| 6 | 7 | STOP | The clearance is released before the crew is clear. |\n| 7 | 8 | MUST FIX | No count of grounds removed. |\n"
+  const doc = (table: string) =>
+    `---\nname: switching-review\ndescription: Reviews a written switching order for safety gaps before it is issued. Use when an engineer asks for a second pair of eyes on a switching order.\n---\n\n# Switching order review\n\n## Output\n\nReturn a findings table, most serious first.\n\n${table}${findings}`
+  it("STOP and MUST FIX as the legend's grades are a vocabulary; without the legend they shout", () => {
+    expect(ids(review(doc(legend)))).not.toContain("SK-CLAR-SHOUTING")
+    expect(ids(review(doc("")))).toContain("SK-CLAR-SHOUTING")
+  })
+})
+
+describe("SK-DESC-VAGUE: what a prediction estimates", () => {
+  const skill = (description: string) =>
+    `---\nname: outage-rollup\ndescription: ${description}\n---\n\n# Outage rollup\n\n## Steps\n\n1. Load the calls and the meter pings.\n2. Run the rollup script.\n3. Report the predicted device with its evidence.\n`
+  it("\"predict which device probably operated\" names what is estimated; \"probably run it\" hedges the act", () => {
+    expect(ids(review(skill("Groups outage calls onto the network model to predict which protective device probably operated. Use when the outage desk has a burst of calls.")))).not.toContain("SK-DESC-VAGUE")
+    expect(ids(review(skill("Groups outage calls onto the network model. Use when the outage desk has a burst of calls; probably run it before dispatch.")))).toContain("SK-DESC-VAGUE")
+  })
+})
+
+describe("SK-STRUCT-PROMISED: a section of what a script prints", () => {
+  const doc = (pointer: string) =>
+    `---\nname: shrink-variance\ndescription: Analyses a store's inventory shrink from count and sales files. Use when a store manager asks why the shrink number moved.\n---\n\n# Shrink variance analysis\n\n## Phase 1: Run the report\n\n\`\`\`bash\npython3 scripts/shrink_report.py --counts counts.csv --sales sales.csv\n\`\`\`\n\n${pointer} Duplicate rows or negative on-hand mean the headline is not yet trustworthy.\n\n## Phase 2: Recounts\n\n1. Pick the departments over the threshold.\n2. Ask the store to recount them.\n`
+  it("\"the DATA PROBLEMS section\", in capitals no heading has, is the report's; \"the Data problems section\" is this document's", () => {
+    expect(ids(review(doc("Read the DATA PROBLEMS section first.")))).not.toContain("SK-STRUCT-PROMISED")
+    expect(ids(review(doc("Read the Data problems section first.")))).toContain("SK-STRUCT-PROMISED")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: figures worked out under a table of figures", () => {
+  const doc = (list: string) =>
+    `---\nname: checkpoint-accuracy\ndescription: Computes map accuracy from surveyed checkpoints and writes the report. Use when a mapping deliverable needs its accuracy stated.\n---\n\n# Checkpoint accuracy\n\n## Worked example\n\nResiduals in centimetres:\n\n| Pt | dx | dy | dz |\n|---|---|---|---|\n| CP1 | 2.1 | -1.5 | 4.1 |\n| CP2 | -3.4 | 2.2 | 5.5 |\n| CP3 | 1.2 | 3.0 | 1.8 |\n\n${list}\n## Report\n\nState the accuracy class and the checkpoint count.\n`
+  it("a list whose every item carries figures works the table out; a list of rules under it is a part run in", () => {
+    expect(ids(review(doc("- RMSEx 2.4, RMSEy 2.0 cm; means 0.3 cm: no horizontal bias.\n- RMSE_V 4.6 cm, but mean dz is +4.3 cm.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Never drop a checkpoint to improve the result.\n- Ask the surveyor for the raw file.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })

@@ -61,6 +61,10 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
     const quoted = [...text.matchAll(/["“'`]([A-Z]{2,}(?: [A-Z]{2,})?)["”'`]/g)].map((m) => m[1]!)
     if (new Set(quoted).size >= 3) for (const q of quoted) defined.add(q.split(" ")[0]!)
   }
+  // and so are the grades a table defines, each the whole first cell of its row ("| STOP | the order
+  // must not go forward |", "| MUST FIX | … |"): a legend, two rows at least
+  const graded = doc.split.lines.map((l, i) => doc.md.inCode[i + 1] ? undefined : /^\s*\|\s*(?:\*\*)?([A-Z]{2,}(?: [A-Z]{2,})?)(?:\*\*)?\s*\|/.exec(l)?.[1]).filter((x) => x !== undefined)
+  if (graded.length >= 2) for (const g of graded) defined.add(g.split(" ")[0]!)
   for (const [n, text] of doc.prose) {
     const c = (text.match(/\b(MUST|NEVER|ALWAYS|CRITICAL|IMPORTANT|REQUIRED|MANDATORY|SHALL|STOP)\b/g) ?? []).filter((w) => !defined.has(w)).length
     if (c > 0) {

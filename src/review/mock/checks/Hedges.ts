@@ -154,7 +154,11 @@ export const hedges = perDoc((doc: Doc): Array<Hedge> => {
 /** Hedges in a description: "maybe", "probably", "something like", "stuff", outside quoted requests. */
 export const descriptionHedges = (description: string): Array<string> => {
   const text = stripAsides(description)
-  const labels = HEDGE_TERMS.filter((t) => t.kind === "whether" && t.pattern.test(text)).map((t) => t.label)
+  // "probably" before anything but an action judges a fact, as in an instruction: "predicts which
+  // device probably operated" is what the skill estimates, not a hedge on what it does
+  const judgesFact = (t: (typeof HEDGE_TERMS)[number]) =>
+    t.label === "probably" && [...text.matchAll(new RegExp(t.pattern.source, "gi"))].every((m) => !ACTS.test(text.slice(m.index! + m[0].length)))
+  const labels = HEDGE_TERMS.filter((t) => t.kind === "whether" && t.pattern.test(text) && !judgesFact(t)).map((t) => t.label)
   if (/\bsomething like\b/i.test(text)) labels.push("something like")
   if (/\bstuff\b/i.test(text)) labels.push("stuff")
   return labels

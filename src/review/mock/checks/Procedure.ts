@@ -107,14 +107,16 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
 
 /**
  * A skill that wraps one script: every command in its code blocks runs the same bundled script
- * (`bash scripts/reset-dev-db.sh`, `… --dry-run`). The script holds the order; the text around it
- * says when to run it and what to do when it refuses.
+ * (`bash scripts/reset-dev-db.sh`, `… --dry-run`), linked from the text or a file of the bundle. The
+ * script holds the order; the text around it says when to run it and what to do when it refuses.
  */
-const oneScript = (doc: Doc): boolean => {
+const oneScript = ({ doc, bundle }: CheckContext): boolean => {
   const inBlocks = commandLines(doc).filter((c) => doc.md.inCode[c.line])
   const script = (t: string) => /(?:^|[\s/])((?:\.\/)?scripts\/[\w./-]+\.(?:sh|py|js|mjs|ts|rb|ps1|pl))\b/.exec(t)?.[1]?.replace(/^\.\//, "")
   const named = new Set(inBlocks.map((c) => script(c.text)))
-  return inBlocks.length > 0 && named.size === 1 && !named.has(undefined) && doc.refs.some((r) => r.path.replace(/^\.\//, "") === [...named][0])
+  const only = [...named][0]
+  return inBlocks.length > 0 && named.size === 1 && only !== undefined &&
+    (doc.refs.some((r) => r.path.replace(/^\.\//, "") === only) || bundle.paths.some((p) => p === only || p.endsWith(`/${only}`)))
 }
 
 /** Imperative mood: each numbered step should start with the action the agent performs. */
@@ -261,7 +263,7 @@ export const steps = (ctx: CheckContext): CheckOutcome => {
   }
   o.deductEach(flat.length, 60, 80, "numbered steps run together into a paragraph", "flattened")
   if (flat.length > 0 && total === 0) return o.done()
-  if (total === 0 && oneScript(doc)) {
+  if (total === 0 && oneScript(ctx)) {
     o.note("no numbered steps: the work is one bundled script, whose own steps are the procedure")
     return o.done()
   }

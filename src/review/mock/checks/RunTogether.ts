@@ -132,7 +132,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const goesOnWith = (k: number): boolean => {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      if (a.kind === "table") return (checklistSections >= 2 && taskList(doc, b)) || tableNotes(b, a, k)
+      if (a.kind === "table") return (checklistSections >= 2 && taskList(doc, b)) || tableNotes(b, a, k) || figuresFrom(doc, b, a)
       if (a.kind !== "code") return false
       // a bold label over the code heads the list under it too
       const labelled = k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
@@ -229,6 +229,17 @@ const CONFIG_LANGUAGE = /^(?:json[c5]?|ya?ml|toml|ini|hcl|properties|env)$/i
 
 /** A token of code: a number, a flag, a dotted, slashed or snake_case name, a call, an assignment. */
 const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])$/i
+
+/**
+ * A list of figures right under a table of figures (checkpoint residuals, then "RMSEx 2.4, RMSEy 2.0
+ * cm; means 0.3 cm"): every item carries a number and most of the table's cells are numbers. The list
+ * works out what the table holds.
+ */
+const figuresFrom = (doc: Doc, list: Block, table: Block): boolean => {
+  const items = topItems(doc, list)
+  const cells = doc.split.lines.slice(table.start + 1, table.end).flatMap((l) => l.split("|").map((c) => c.trim()).filter((c) => c !== "" && !/^:?-+:?$/.test(c)))
+  return items.length >= 2 && items.every((i) => /\d/.test(i.text)) && cells.length > 0 && cells.filter((c) => /^[−+-]?\d[\d.,]*\s*\S{0,3}$/.test(c)).length * 2 >= cells.length
+}
 
 /**
  * A list that comments on the code block right above it: one of its items names a token of that code

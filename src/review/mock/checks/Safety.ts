@@ -146,6 +146,14 @@ const SCRIPT_REVIEWED = /\b(checksum|sha256|shasum|gpg --verify|signature|review
 const NEVER_STOP =
   /\b(never|do not|don't)\s+(stop(ping)?(?: to (?:ask|check|confirm|wait)|(?=\s*(?:[.;,:!)]|$|(?:until|till|before|for|working|trying|iterating|looping|retrying|early|prematurely|halfway|midway|partway|now|here|(?:and|or)\s+(?:ask|pause|wait|check|confirm|hesitate|report)|in the middle|at any)\b)))|paus(e|ing)( for| to)|wait(ing)? for (the user|approval|confirmation|permission|input|a (reply|response|go-ahead))|ask(ing)? (the user(?! to (?!(?:confirm|approve|decide|choose|check|review|verify)\b)[a-z])(?! for (?!(?:approval|permission|confirmation|input|a go-ahead|the go-ahead|a decision|sign-off)\b))|for (approval|permission|confirmation|input)|questions|before)|check(ing)? (in|back) with|request(ing)? (approval|permission|confirmation))\b|\b(never|do not|don't)\s+(stop|pause|ask)\s*[.;,]|\b(proceed|continue|act|go ahead|carry on|make (any|all|the) changes?|change (anything|everything)|do (it|anything|everything))\b[^.\n]{0,30}\bwithout (asking|approval|permission|confirmation|checking (in|with))\b/i
 
+/**
+ * "Do not wait for confirmation" where the paragraph names a result to come ("Start precautions on the
+ * syndrome, before a lab result comes back"): the confirmation is the result's (a diagnosis), not the user's.
+ */
+const awaitsResult = (doc: Doc, n: number, sentence: string): boolean =>
+  /\bwait(?:ing)? for confirmation\b/i.test(sentence) &&
+  /\b(?:lab(?:oratory)?|test|diagnos\w*|culture|assay|biopsy|scan)s?\b[^.]{0,40}\b(?:results?|comes? back|confirm\w*)\b/i.test(unitText(doc, n))
+
 /** The sentence is about what the agent does: an imperative, "you", "the agent", "yourself". */
 const AGENT_DIRECTED = /^\s*(?:[-*+]|\d{1,3}[.)])?\s*(?:\*\*[^*]+\*\*:?\s*)?(?:[A-Z][a-z]+(?:\s|,)|you\b)|\b(you|yourself|the agent|claude|the assistant|the model)\b/i
 
@@ -440,7 +448,7 @@ const scan = (doc: Doc): Array<Finding> => {
       // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent
       const own = withoutQuotes(s)
       const pushes = !negated && UNBOUNDED.some((re) => re.test(own)) && AGENT_DIRECTED.test(own) && !DESCRIBES.test(own)
-      if (!bounded && (NEVER_STOP.test(own) || pushes)) {
+      if (!bounded && ((NEVER_STOP.test(own) && !awaitsResult(doc, n, own)) || pushes)) {
         out.push({ hazard: "unbounded", line: n, match: s.trim() })
       }
     }
