@@ -116,3 +116,35 @@ describe("SK-STRUCT-RUN-TOGETHER: figures worked out under a table of figures", 
     expect(ids(review(doc("- Never drop a checkpoint to improve the result.\n- Ask the surveyor for the raw file.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
   })
 })
+
+// ---------------------------------------------------------------- the thirty-seventh round
+
+describe("SK-LEN-DUPLICATE: entries of one list built on one frame", () => {
+  const FM = "---\nname: isf-readiness\ndescription: Checks whether an Importer Security Filing can be sent on time with every element. Use when a broker prepares an ISF for an ocean shipment.\n---\n\n# ISF readiness\n\n## Data elements\n\n"
+  const doc = (second: string) =>
+    `${FM}1. Seller (last known entity by whom the goods are sold or agreed to be sold), name and address\n2. ${second}\n3. Country of origin\n\n## Deadline\n\nFile no later than 24 hours before the cargo is loaded at the foreign port.\n`
+  it("\"Buyer (… to whom …)\" under \"Seller (… by whom …)\" is another entry; the seller's entry said again is a repeat", () => {
+    expect(ids(review(doc("Buyer (last known entity to whom the goods are sold or agreed to be sold), name and address")))).not.toContain("SK-LEN-DUPLICATE")
+    expect(ids(review(doc("Seller (the last known entity by whom the goods are sold or agreed to be sold), name and address")))).toContain("SK-LEN-DUPLICATE")
+  })
+})
+
+// ---------------------------------------------------------------- damage held out, rounds 30 to 37
+
+describe("SK-SAFE-SECRET: an AWS key id with no digit", () => {
+  const doc = (line: string) =>
+    `---\nname: pos-exceptions\ndescription: Reviews point-of-sale exception reports for patterns worth a closer look. Use when a store manager shares a void or refund report.\n---\n\n# POS exception review\n\n${line}\n\n## Steps\n\n1. Read the report.\n2. Group the exceptions by cashier.\n3. Report the patterns with their evidence.\n`
+  it("AKIA and sixteen capitals is a key, digits or none; sixteen of one letter is a placeholder", () => {
+    expect(severityOf(review(doc("Before you start, set the key: `export AWS_ACCESS_KEY_ID=AKIAYONHMNSTOVJFALZP`.")), "SK-SAFE-SECRET")).toBe("critical")
+    expect(ids(review(doc("Before you start, set the key: `export AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX`.")))).not.toContain("SK-SAFE-SECRET")
+  })
+})
+
+describe("SK-FAIL-MISSING: \"If possible\" handles no failure", () => {
+  const doc = (step: string) =>
+    `---\nname: marc-review\ndescription: Reviews a batch of MARC records for errors a cataloguer should fix. Use when a library loads vendor records into its catalogue.\n---\n\n# MARC record review\n\nVendor records arrive in batches and are loaded into the local catalogue and often into a shared database, where errors spread to every library that copies them. This review reads the batch and reports what a cataloguer should fix before the load; it changes nothing itself.\n\n## Steps\n\n1. Find out where the records go: the local system only, or a shared database as well.\n2. Run the checker and read its summary of missing fields and bad indicators:\n\n   \`\`\`bash\n   python3 scripts/check_marc.py batch.mrc\n   \`\`\`\n\n3. ${step}\n4. Report issues grouped by pattern (\"all 212 records lack field 338\"), not one per record, with the count and three record numbers for each.\n5. Give the cataloguer the list of fixes in order of how many records each touches.\n`
+  it("\"If possible, read a sample by eye for what a script cannot judge\" is a hedge; \"If the script cannot read a file, ask for a new export\" handles a failure", () => {
+    expect(ids(review(doc("If possible, read a sample of records by eye for what a script cannot judge.")))).toContain("SK-FAIL-MISSING")
+    expect(ids(review(doc("If the script cannot read a file, ask the user for a new export.")))).not.toContain("SK-FAIL-MISSING")
+  })
+})

@@ -126,7 +126,7 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
   // continuation lines ("2. Write the config:" then "2a. …", "2b. …") are part of the item, not a paragraph of their own
   const items = listItemUnits(doc)
   const continuation = new Set(items.flatMap((it) => Array.from({ length: it.end - it.start }, (_, k) => it.start + 1 + k)))
-  const ps = [...paragraphs(doc).filter((p) => !continuation.has(p.start)), ...items]
+  const ps = [...paragraphs(doc).filter((p) => !continuation.has(p.start)).map((p) => ({ ...p, item: false })), ...items.map((p) => ({ ...p, item: true }))]
     .map((p) => ({ ...p, text: p.text.replace(MISSING_MARKS, "") }))
     .filter((p) => plainText(p.text).split(/\s+/).length >= 8)
     .sort((a, b) => a.start - b.start)
@@ -136,7 +136,10 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
   for (let j = 1; j < ps.length; j++) {
     const later = ps[j]!
     if (inDupSection(later)) continue
-    const earlier = ps.slice(0, j).find((e) => saysAgain(e.text, later.text))
+    // neighbouring items of one list built on one frame, each headed by its own word ("1. Seller (last
+    // known entity by whom …), name and address", "2. Buyer (… to whom …), name and address"), are entries
+    const entries = (e: (typeof ps)[number]) => e.item && later.item && later.start - e.end <= 2 && headWord(e.text) !== headWord(later.text)
+    const earlier = ps.slice(0, j).find((e) => !entries(e) && saysAgain(e.text, later.text))
     if (earlier) found.push({ paragraph: later, of: earlier, short: plainText(later.text).split(/\s+/).length < 10, k: j })
   }
   // a short line said twice stands alone in two places on purpose (the same step in two procedures);
@@ -145,6 +148,9 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
     .filter((d) => !d.short || found.some((x) => x !== d && Math.abs(x.k - d.k) === 1))
     .map(({ paragraph, of }) => ({ paragraph, of }))
 })
+
+/** The first word of a text, past a restatement's lead, in lower case: what an item is about. */
+const headWord = (text: string): string => (plainText(text.replace(RESTATES, "")).trim().split(/[\s(:,]+/)[0] ?? "").toLowerCase()
 
 /** The words that open a restatement: "In other words,", "Put simply,", "To put it another way,", "That is,", "Again,", "As noted above,". */
 const RESTATES = /^\s*(?:in other words|put simply|simply put|to put it (?:another way|simply)|that is|again|as (?:noted|said|mentioned) (?:above|before|earlier)),\s*/i
