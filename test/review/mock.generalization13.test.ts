@@ -136,6 +136,7 @@ describe("SK-SAFE-SECRET: an AWS key id with no digit", () => {
     `---\nname: pos-exceptions\ndescription: Reviews point-of-sale exception reports for patterns worth a closer look. Use when a store manager shares a void or refund report.\n---\n\n# POS exception review\n\n${line}\n\n## Steps\n\n1. Read the report.\n2. Group the exceptions by cashier.\n3. Report the patterns with their evidence.\n`
   it("AKIA and sixteen capitals is a key, digits or none; sixteen of one letter is a placeholder", () => {
     expect(severityOf(review(doc("Before you start, set the key: `export AWS_ACCESS_KEY_ID=AKIAYONHMNSTOVJFALZP`.")), "SK-SAFE-SECRET")).toBe("critical")
+    expect(severityOf(review(doc("Before you start, set the key: `export AWS_ACCESS_KEY_ID=AKIAS54B5BMQSLGGM4KG`.")), "SK-SAFE-SECRET")).toBe("critical")
     expect(ids(review(doc("Before you start, set the key: `export AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX`.")))).not.toContain("SK-SAFE-SECRET")
   })
 })
@@ -146,5 +147,14 @@ describe("SK-FAIL-MISSING: \"If possible\" handles no failure", () => {
   it("\"If possible, read a sample by eye for what a script cannot judge\" is a hedge; \"If the script cannot read a file, ask for a new export\" handles a failure", () => {
     expect(ids(review(doc("If possible, read a sample of records by eye for what a script cannot judge.")))).toContain("SK-FAIL-MISSING")
     expect(ids(review(doc("If the script cannot read a file, ask the user for a new export.")))).not.toContain("SK-FAIL-MISSING")
+  })
+})
+
+describe("SK-CONS-ALWAYS-NEVER: \"X but do not Y\" is two rules", () => {
+  const doc = (later: string) =>
+    `---\nname: em-level-audit\ndescription: Audits the level billed for an office visit against the note. Use when a coder asks whether a visit's level is supported.\n---\n\n# Office visit level audit\n\nHistory and exam must be "medically appropriate" but do not affect the level. Audit both the decision making and the time.\n\n## Steps\n\n1. Score the decision making from the note.\n2. Add up the time on the date of the visit.\n3. Report the higher supported level.\n\n## Notes\n\n${later}\n`
+  it("\"must not be medically appropriate but …\" against \"must be … but …\" is a contradiction; the same rule said again is not", () => {
+    expect(ids(review(doc("History and exam must not be \"medically appropriate\" but do not affect the level.")))).toContain("SK-CONS-ALWAYS-NEVER")
+    expect(ids(review(doc("History and exam must be \"medically appropriate\" and are documented as usual.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
   })
 })

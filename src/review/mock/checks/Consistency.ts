@@ -65,13 +65,14 @@ interface Statement {
 }
 
 
-const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)/i
+const RULE_CLAUSES = /\s*;\s*|\s+[—–-]\s+|—|(?<!\be\.g\.|\bi\.e\.):\s+|,\s+(?=(?:but|and|or)\s+(?:never|always|do not|don't|must)\b)|\s+(?=but\s+(?:never|do not|don't|must not)\b)/i
 const RULE_CLAUSES_RUN = new RegExp(`${RULE_CLAUSES.source}|(?:,|\\s+(?:and|but|or))\\s+(?=(?:never|always|do not|don't)\\b)`, "i")
 const OPENS_WITH_RULE = /^[*_\s]*(?:always|never|do not|don't|must)\b/i
 
 /**
  * A sentence's clauses: rules are often two to a sentence ("X — never Y", "do X; never Y", "X: never Y",
- * "X, but never Y"), or a run of them in a sentence that opens with one ("Always X, don't Y and never Z").
+ * "X, but never Y", "X but do not Y"), or a run of them in a sentence that opens with one ("Always X, don't Y
+ * and never Z").
  */
 const clausesOf = (sentence: string) =>
   sentence

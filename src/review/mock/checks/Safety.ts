@@ -50,8 +50,9 @@ const looksRandom = (value: string) => {
   const body = value.replace(/^(?:sk|pk|rk|gh[pousr]|glpat|xox[abposr]|npm|github_pat)[-_]/, "")
   if (PLACEHOLDER.test(body)) return false
   if (!/[A-Za-z]/.test(body)) return false
-  // an AWS key id is AKIA and sixteen capitals or digits: one in thirty has no digit (`AKIAYONHMNSTOVJFALZP`)
-  if (/^(?:AKIA|ASIA)[0-9A-Z]{16}$/.test(value)) return new Set(value.slice(4)).size >= 10
+  // an AWS key id is AKIA and sixteen capitals or digits, eight of them distinct at least: one in thirty
+  // has no digit (`AKIAYONHMNSTOVJFALZP`), and a placeholder repeats a few (`AKIAXXXXXXXXXXXXXXXX`)
+  if (/^(?:AKIA|ASIA)[0-9A-Z]{16}$/.test(value)) return new Set(value.slice(4)).size >= 8
   // a random key may hold no digit (one in seventy of 24 base62 characters do): both cases and sixteen distinct
   // letters, where a name in CamelCase ("StripeSecretKeyGoesHere") repeats its few
   if (!/[0-9]/.test(body)) return /[a-z]/.test(body) && /[A-Z]/.test(body) && new Set(body.replace(/[^A-Za-z]/g, "")).size >= 16
