@@ -158,3 +158,12 @@ describe("SK-CONS-ALWAYS-NEVER: \"X but do not Y\" is two rules", () => {
     expect(ids(review(doc("History and exam must be \"medically appropriate\" and are documented as usual.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
   })
 })
+
+describe("SK-STRUCT-CUT-SHORT: an example that stops at its input", () => {
+  const FM = "---\nname: westgard-check\ndescription: Evaluates control results against Westgard rules and says which runs to reject. Use when a lab reviews its daily QC.\n---\n\n# Westgard check\n\n**Input requirements:** one row per control result, with run, analyte, level and value.\n\n## Workflow\n\n1. Load the results and the targets.\n2. Run the rule check.\n3. Report each rejected run with the rule it broke.\n\n## Example\n\nInput (`examples/results.csv`):\n\n```\nrun_id,analyte,level,value\nR1,GLU,1,106.0\n```\n"
+  it("an Input with no Output after it is cut short; the pair, or an \"Input requirements\" line alone, is whole", () => {
+    expect(ids(review(FM))).toContain("SK-STRUCT-CUT-SHORT")
+    expect(ids(review(`${FM}\nOutput:\n\n\`\`\`\nR1 GLU reject 1-3s\n\`\`\`\n`))).not.toContain("SK-STRUCT-CUT-SHORT")
+    expect(ids(review(FM.replace(/## Example[^]*$/, "")))).not.toContain("SK-STRUCT-CUT-SHORT")
+  })
+})

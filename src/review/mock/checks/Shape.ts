@@ -81,7 +81,32 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
     const given = doc.md.headings.filter((h) => new RegExp(`^${noun}\\s+\\d{1,2}\\b`, "i").test(plainText(h.text))).length
     if (promised >= 3 && given > 0 && given < promised) out.push({ line: n, reason: `it promises ${promised} ${m[2]!.toLowerCase()} and gives ${given}` })
   }
+  const input = inputWithoutOutput(doc)
+  if (input !== null) out.push({ line: input, reason: "its last example gives an input (\"Input …\") and never the output it leads to" })
   return out
+}
+
+/** An example's input, labelled as one ("Input:", "**Input** (`examples/orders.csv`):", "Input `daily_revenue`"). */
+const INPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?Input(?:\*\*|__)?(?=\s*(?:[:(`]|\*\*|$))/
+/** Its output, labelled: "Output:", "**Expected output**", "Example output". */
+const OUTPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:example\s+|expected\s+)?output\b/i
+
+/**
+ * The line of the last labelled example input when no output label follows it anywhere: the example
+ * stops at its input. Good skills pair every "Input:" with its "Output:"; a text that stopped early
+ * often ends between the two. An "Input requirements" list or "Input formats are …" is no label.
+ */
+const inputWithoutOutput = (doc: Doc): number | null => {
+  const prose = (n: number) => n >= doc.md.bodyStartLine && !doc.md.inCode[n]
+  const lines = doc.split.lines
+  let input: number | null = null
+  for (let n = 1; n <= lines.length; n++) {
+    if (!prose(n)) continue
+    // "Input: … Output: …" on one line is the pair whole
+    if (INPUT_LABEL.test(lines[n - 1]!)) input = /\boutput\b/i.test(lines[n - 1]!.replace(INPUT_LABEL, "")) ? null : n
+    else if (input !== null && OUTPUT_LABEL.test(lines[n - 1]!)) input = null
+  }
+  return input
 }
 
 /** The top-level items of the list that line n leads into (the list right below its paragraph), or 0. */
