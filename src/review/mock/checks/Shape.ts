@@ -97,11 +97,10 @@ const OUTPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:example\s+|expected\s+)?ou
  * often ends between the two. An "Input requirements" list or "Input formats are …" is no label.
  */
 const inputWithoutOutput = (doc: Doc): number | null => {
-  const prose = (n: number) => n >= doc.md.bodyStartLine && !doc.md.inCode[n]
   const lines = doc.split.lines
   let input: number | null = null
-  for (let n = 1; n <= lines.length; n++) {
-    if (!prose(n)) continue
+  for (let n = doc.md.bodyStartLine; n <= lines.length; n++) {
+    if (doc.md.inCode[n]) continue
     // "Input: … Output: …" on one line is the pair whole
     if (INPUT_LABEL.test(lines[n - 1]!)) input = /\boutput\b/i.test(lines[n - 1]!.replace(INPUT_LABEL, "")) ? null : n
     else if (input !== null && OUTPUT_LABEL.test(lines[n - 1]!)) input = null
@@ -285,6 +284,9 @@ const POINTER =
 /** A section named in quotes with where it is, without the word "section": `(see "Review" below)`. */
 const QUOTED_POINTER = /\b(?:[Ss]ee|[Ff]ollow|[Rr]ead|[Ii]n|[Uu]nder) (?:the )?["“]([A-Z][\w /&-]{2,40}?)["”] (?:below|above)\b/g
 
+/** A line that shows content, not prose: a list item, a table row, a quote, a tag. */
+const SHOWS = /^\s*(?:[-*+]|\d{1,3}[.)]|\||>|<\w)/
+
 /** Pointers at content that is not there: "see the Troubleshooting section", "the steps below". */
 export const promisedSections = (doc: Doc): Array<Promised> => {
   const out: Array<Promised> = []
@@ -352,7 +354,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
       let shown = false
       for (let k = n + 1; k < next && !shown; k++) {
         const l = doc.split.lines[k - 1]!
-        shown = doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /^ {4,}\S/.test(l)
+        shown = doc.md.inCode[k] === true || SHOWS.test(l) || /^ {4,}\S/.test(l)
       }
       if (!shown) out.push({ line: n, what: `the ${(announced[1] ?? "content").toLowerCase()} it announces` })
       continue
@@ -365,7 +367,7 @@ export const promisedSections = (doc: Doc): Array<Promised> => {
       const { start, end } = sectionAround(n)
       let shown = false
       for (let k = start + 1; k < end && !shown; k++) {
-        shown = k !== n && (doc.md.inCode[k] === true || /^\s*([-*+]|\d{1,3}[.)]|\||>|<\w)/.test(doc.split.lines[k - 1]!))
+        shown = k !== n && (doc.md.inCode[k] === true || SHOWS.test(doc.split.lines[k - 1]!))
       }
       if (!shown) out.push({ line: n, what: `the ${mid[1]!.toLowerCase()} it announces` })
     }
@@ -397,7 +399,7 @@ const emptyTemplates = (doc: Doc): Array<Promised> => {
     if (h.level < 2 || !/\btemplates?$/i.test(plainText(h.text).trim())) return []
     const end = headings[i + 1]?.line ?? doc.split.lines.length + 1
     const own = doc.split.lines.slice(h.line, end - 1)
-    const shown = own.some((l, k) => doc.md.inCode[h.line + 1 + k] === true || /^\s*(?:[-*+]|\d{1,3}[.)]|\||>|<\w)/.test(l) || /\]\(|`[^`\s]+\.\w{1,5}`/.test(l)) ||
+    const shown = own.some((l, k) => doc.md.inCode[h.line + 1 + k] === true || SHOWS.test(l) || /\]\(|`[^`\s]+\.\w{1,5}`/.test(l)) ||
       (headings[i + 1] !== undefined && headings[i + 1]!.level > h.level)
     // a heading with nothing under it groups the sections after it ("## Workflow: Finding and Using Templates")
     const empty = own.every((l) => l.trim() === "")
