@@ -199,6 +199,9 @@ export const proseLines = (doc: MarkdownDoc): Array<readonly [number, string]> =
 }
 
 /** Strips markdown emphasis, links and code ticks from a short text. */
+/** The cells of a table row, trimmed: `| a | b |` gives "a", "b" (the outer pipes are no cells). */
+export const tableCells = (row: string): Array<string> => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
+
 export const plainText = (text: string): string =>
   text
     .replace(/!?\[([^\[\]]*)\]\([^()]*\)/g, "$1")

@@ -5,7 +5,7 @@
  * step; a procedure that runs commands or calls services needs to say what to do when they fail and
  * how to check the result; an agent that pushes, deploys, sends or orders needs boundaries.
  */
-import { plainText } from "../../../markdown/Markdown.js"
+import { plainText, tableCells } from "../../../markdown/Markdown.js"
 import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { commandLines, isCommandLine, isImperative, orderedLists } from "../../../markdown/Instructions.js"
@@ -59,7 +59,7 @@ export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly e
     let actions = 0
     const steps: Array<{ line: number; text: string }> = []
     for (let k = n; k <= end; k++) {
-      const cells = lines[k - 1]!.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
+      const cells = tableCells(lines[k - 1]!)
       const first = /^(?:\*\*|__)?(?:step\s*)?(\d{1,2})(?:[.):]\s*|(?:\*\*|__)?$)(.*)$/i.exec(cells[0] ?? "")
       if (!first || Number(first[1]) !== expect) continue
       expect++
@@ -70,7 +70,7 @@ export const stepTables = (doc: Doc): Array<{ readonly start: number; readonly e
     }
     // numbered rows that name things ("| 1 | **The Architect** |") are a catalogue, not steps, unless
     // the header calls them checks or steps to take ("| # | Check | Problem when | Usual fix |")
-    const header = lines[n - 1]!.trim().replace(/^\||\|$/g, "").split("|").map((c) => plainText(c.trim()))
+    const header = tableCells(lines[n - 1]!).map((c) => plainText(c))
     const checks = header.some((c) => /^(?:checks?|steps?|tasks?|actions?|tests?)$/i.test(c))
     if (expect > 3 && (checks || actions >= (expect - 1) * 0.6)) out.push({ start: n, end, rows: expect - 1, steps })
     n = end

@@ -1,6 +1,7 @@
 /** Steps, commands, constraints, output format, inputs, verification and failure handling (examples: Examples.ts). */
 import { getField } from "../../../markdown/Frontmatter.js"
 import { plainText } from "../../../markdown/Markdown.js"
+import { resolvePath } from "../../../markdown/Paths.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
@@ -110,13 +111,13 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
  * (`bash scripts/reset-dev-db.sh`, `… --dry-run`), linked from the text or a file of the bundle. The
  * script holds the order; the text around it says when to run it and what to do when it refuses.
  */
-const oneScript = ({ doc, bundle }: CheckContext): boolean => {
+const oneScript = ({ doc, bundle, rootDir }: CheckContext): boolean => {
   const inBlocks = commandLines(doc).filter((c) => doc.md.inCode[c.line])
   const script = (t: string) => /(?:^|[\s/])((?:\.\/)?scripts\/[\w./-]+\.(?:sh|py|js|mjs|ts|rb|ps1|pl))\b/.exec(t)?.[1]?.replace(/^\.\//, "")
   const named = new Set(inBlocks.map((c) => script(c.text)))
   const only = [...named][0]
   return inBlocks.length > 0 && named.size === 1 && only !== undefined &&
-    (doc.refs.some((r) => r.path.replace(/^\.\//, "") === only) || bundle.paths.some((p) => p === only || p.endsWith(`/${only}`)))
+    (doc.refs.some((r) => r.path.replace(/^\.\//, "") === only) || bundle.has(resolvePath(rootDir, only) ?? ""))
 }
 
 /** Imperative mood: each numbered step should start with the action the agent performs. */

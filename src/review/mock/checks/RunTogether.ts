@@ -4,7 +4,7 @@
  * does not speak of, a table after a list, a procedure with no introduction), as when the heading
  * between them was lost.
  */
-import { plainText } from "../../../markdown/Markdown.js"
+import { plainText, tableCells } from "../../../markdown/Markdown.js"
 import { INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
@@ -237,7 +237,7 @@ const CODE_TOKEN = /^(?:-{1,2}[a-z][\w-]*|\d{2,}|[\w-]*[._/=(][\w.\/=()-]*[\w)])
  */
 const figuresFrom = (doc: Doc, list: Block, table: Block): boolean => {
   const items = topItems(doc, list)
-  const cells = doc.split.lines.slice(table.start + 1, table.end).flatMap((l) => l.split("|").map((c) => c.trim()).filter((c) => c !== "" && !/^:?-+:?$/.test(c)))
+  const cells = doc.split.lines.slice(table.start + 1, table.end).flatMap((l) => tableCells(l).filter((c) => c !== "" && !/^:?-+:?$/.test(c)))
   return items.length >= 2 && items.every((i) => /\d/.test(i.text)) && cells.length > 0 && cells.filter((c) => /^[−+-]?\d[\d.,]*\s*\S{0,3}$/.test(c)).length * 2 >= cells.length
 }
 

@@ -6,7 +6,7 @@
  * tell the agent to run it (the road not taken, what people do, a hazard named). Each reader below is
  * one of those roles, read from the structure around the command rather than from its words.
  */
-import type { CodeBlock } from "../../../markdown/Markdown.js"
+import { type CodeBlock, tableCells } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { NEGATION_TITLE, PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -244,7 +244,6 @@ const describedCommand = (doc: Doc, n: number, line: string, from: number, to: n
   return step === undefined || !/^\s*`/.test(step.text)
 }
 
-const cellsOf = (row: string) => row.trim().replace(/^\||\|$/g, "").split("|")
 
 /**
  * A row of a reference table whose first cell is the command ("| `git reset --hard` | Discard local
@@ -260,7 +259,7 @@ const referenceRow = (doc: Doc, n: number, line: string, at: number): boolean =>
   if (/^\s*\|\s*(?:step\s*)?\d/i.test(line)) return false
   let k = n
   while (k > 1 && /^\s*\|/.test(lines[k - 2]!)) k--
-  const header = cellsOf(lines[k - 1]!)[0] ?? ""
+  const header = tableCells(lines[k - 1]!)[0] ?? ""
   return !/^\s*(?:step|#|no\.?|order)\s*$/i.test(header)
 }
 

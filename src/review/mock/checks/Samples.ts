@@ -2,7 +2,7 @@
  * Samples in forms other than a code block: the output's exact wording in inline code, blockquoted
  * samples, a table of worse and better versions side by side. What the examples check counts as shown.
  */
-import { plainText } from "../../../markdown/Markdown.js"
+import { plainText, tableCells } from "../../../markdown/Markdown.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isInlineCommand } from "./Teaching.js"
@@ -43,7 +43,7 @@ export const workedSamples = (doc: Doc): Array<number> => {
     if (quote && previous !== n - 1 && /^\s*>\s*\S/.test(t) && !/^\s*>\s*(?:\[!\w+\]|(?:\*\*|__)?(?:warning|note|tip|important|caution|danger)\b)/i.test(t)) quotes.push(n)
     if (quote) previous = n
     if (!/^\s*\|/.test(t)) continue
-    const cells = t.trim().replace(/^\||\|$/g, "").split("|").map((c) => plainText(c.trim()).toLowerCase().replace(/[:*_]/g, "").trim())
+    const cells = tableCells(t).map((c) => plainText(c).toLowerCase().replace(/[:*_]/g, "").trim())
     if (cells.some((c) => WORSE_SIDE.test(c)) && cells.some((c) => BETTER_SIDE.test(c))) tables.push(n)
   }
   return [...(quotes.length >= 2 ? quotes : []), ...tables].sort((x, y) => x - y)
