@@ -118,6 +118,9 @@ export const RULE_STATEMENTS_TITLE =
 /** Sections about when to use a skill, or what it is: not where its procedure belongs. */
 export const INTRO_TITLE = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$|overview$|introduction$|about\b|keywords$)/i
 
+/** The sections that list when to use the skill, or when not to: a subset of the introduction's titles. */
+export const USE_CASES_TITLE = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|triggers?$)/i
+
 /**
  * Sections whose text is quoted material, not instructions: samples, the excuses a skill warns
  * against, before/after pairs, word lists. A hedge there is the sample's wording. "Bad", "wrong",

@@ -218,7 +218,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(20, "examples only in other files")
   }
-  if (strong > 0 && blocks.length === 0 && !labels.some((n) => workedOut(doc, n)) && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0) {
+  if (strong > 0 && blocks.length === 0 && !labels.some((n) => workedOut(doc, n)) && !doc.exampleBlocks.some((b) => b.end - b.start >= 2) && exampleFiles.length === 0 && commandLines(doc).length === 0 && quoted.length === 0 && shownInline === 0 && !sample.some((n) => /^\s*>\s/.test(doc.split.lines[n - 1] ?? ""))) {
     o.issue(
       "no_concrete_example",
       "minor",

@@ -156,6 +156,15 @@ export const name = (ctx: CheckContext): CheckOutcome => {
 /** A question reported from its asker, to the clause's end: "asks how we handle …", "wants to know what I owe". */
 const REPORTED_QUESTION = /\b(?:asks?|asking|wonders?|wants? to know)\s+(?:\w+\s+){0,2}?(?:how|what|why|whether|if|where|when|which|who)\b[^.;,]*/gi
 
+/**
+ * The description speaks as its author: "I", "me", "my", "we", "our". A quoted request ("what's my
+ * thinking style") or a reported one ("asks how we …") is the user speaking; an "I" joined to another
+ * word ("I/O", "I-MR" charts) is a name, and one that closes a phrase ("Kirchhoff I)", "Type I,") is a
+ * numeral: the pronoun is followed by its verb.
+ */
+const firstPerson = (value: string): boolean =>
+  /\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/(?<![\w/-])I(?=[-/]\w)|(?<=\w[-/])I\b|(?<=\w )I(?=[),;:.]|$)/g, "X").replace(REPORTED_QUESTION, " "))
+
 /** Findings on a frontmatter field's first line cover all its lines (block scalars, folded values). */
 const spanField = (out: CheckOutcome, field: FrontmatterField | undefined): CheckOutcome =>
   field && field.endLine > field.line
@@ -277,9 +286,7 @@ export const description = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(5, "description gives no 'what'")
   }
-  // a quoted request ("what's my thinking style") or a reported one ("asks how we …") is the user speaking;
-  // an "I" joined to another word ("I/O", "I-MR" charts) is a name
-  if (/\b(I|me|my|we|our)\b/.test(stripQuotes(value).replace(/(?<![\w/-])I(?=[-/]\w)|(?<=\w[-/])I\b/g, "X").replace(REPORTED_QUESTION, " "))) {
+  if (firstPerson(value)) {
     o.issue(
       "first_person",
       "minor",

@@ -237,10 +237,10 @@ const partsRunTogether = (o: Out, { doc }: CheckContext): void => {
         "run_together",
         "minor",
         j.block.start,
-        j.block.kind === "table"
-          ? `The table on line ${j.block.start} sits in the section ${quote(j.section)} with nothing introducing it, after the section's own content (line ${j.after.start}): it ran into a section about something else, as if its heading was lost`
+        j.block.kind === "table" || j.block.kind === "code"
+          ? `The ${j.block.kind === "table" ? "table" : "code block"} on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after the section's own content (line ${j.after.start}): it ran into a section about something else, as if its heading was lost`
           : `The numbered procedure on line ${j.list ?? j.block.start} sits in the section ${quote(j.section)}, after its own content (line ${j.after.start}): the steps ran into a section about something else, as if their heading was lost`,
-        j.block.kind === "table" ? "Give the table its own heading, or a sentence that introduces it." : "Give the procedure its own heading (## Steps, ## How to use)."
+        j.block.kind === "ordered" ? "Give the procedure its own heading (## Steps, ## How to use)." : `Give the ${j.block.kind === "table" ? "table" : "code block"} its own heading, or a sentence that introduces it.`
       )
       continue
     }

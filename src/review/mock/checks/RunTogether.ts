@@ -5,7 +5,7 @@
  * between them was lost.
  */
 import { plainText, tableCells } from "../../../markdown/Markdown.js"
-import { INTRO_TITLE, NUMBERED_TITLE } from "../../../markdown/Sections.js"
+import { INTRO_TITLE, NUMBERED_TITLE, USE_CASES_TITLE } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -121,9 +121,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     // list of links there (the docs of the tools a troubleshooting table names) is a part of its own
     const tableNotes = (list: Block, table: Block, k: number) => {
       if (k !== 1 || shared(list, table) < 2) return false
-      const items = topItems(doc, list)
-      const linked = items.filter((i, n) => doc.split.lines.slice(i.line - 1, (items[n + 1]?.line ?? list.end + 1) - 1).some((l) => /https?:\/\/|\]\(/.test(l)))
-      return linked.length * 2 < items.length
+      return !listOfLinks(doc, list)
     }
     // a list under a code block, twice or more in one section, is the section's layout (each command
     // with the results to expect from it): a lost heading joins two parts once
@@ -132,7 +130,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     const goesOnWith = (k: number): boolean => {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      if (a.kind === "table") return (checklistSections >= 2 && taskList(doc, b)) || tableNotes(b, a, k) || figuresFrom(doc, b, a)
+      if (a.kind === "table") return (checklistSections >= 2 && taskList(doc, b)) || tableNotes(b, a, k) || figuresFrom(doc, b, a) || (namesRows(doc, b, a) && !listOfLinks(doc, b))
       if (a.kind !== "code") return false
       // a bold label over the code heads the list under it too
       const labelled = k >= 2 && blocks[k - 2]!.kind === "paragraph" && label(blocks[k - 2]!.start)
@@ -163,7 +161,9 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
 
 /**
  * A procedure inside the section that says when to use the skill (or what it is), after that
- * section's own content: the steps ran into it, as when their heading ("## How to use") was lost.
+ * section's own content: the steps ran into it, as when their heading ("## How to use") was lost. A
+ * section of the cases of use ("## When NOT to use") holds its cases: a table, a code block or a
+ * numbered list after its list of cases is another part run into it, a procedure or not.
  * In any other section, a procedure with no introduction at all (the paragraph right above it
  * neither leads into it with ":" nor is a bold label), after the section's own list, code or table.
  * `found`: the joins already read in the section (starting at line `from`), not read twice.
@@ -172,6 +172,7 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
   const out: Array<{ block: Block; after: Block; section?: string; list?: number }> = []
   const heading = doc.md.headings.find((h) => h.line === from - 1)
   const intro = heading !== undefined && INTRO_TITLE.test(plainText(heading.text))
+  const cases = heading !== undefined && USE_CASES_TITLE.test(plainText(heading.text))
   for (let k = 1; heading && k < blocks.length; k++) {
     const b = blocks[k]!
     if (found.some((x) => x.block === b)) continue
@@ -179,7 +180,8 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
     const items = doc.md.listItems.filter((it) => it.ordered && it.indent === 0 && it.line >= b.start && it.line <= b.end)
     const procedure = b.kind === "ordered" && items.length >= 3 && items.filter((it) => isImperative(it.text) === true).length >= items.length * 0.6
     const numberedCode = !intro && b.kind === "code" && doc.split.lines.slice(b.start, b.end - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length >= 3
-    if (!procedure && !numberedCode) continue
+    const afterCases = cases && (b.kind === "table" || b.kind === "code" || b.kind === "ordered") && blocks.slice(0, k).some((x) => x.kind === "bullets")
+    if (!procedure && !numberedCode && !afterCases) continue
     const prev = blocks[k - 1]!
     const leadsIn = prev.kind === "paragraph" && endsWithColon(doc.split.lines[prev.end - 1] ?? "")
     if (!intro) {
@@ -206,6 +208,13 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
 
 /** The items of a list block at its margin (nested items belong to them). */
 const topItems = (doc: Doc, b: Block) => doc.md.listItems.filter((i) => i.line >= b.start && i.line <= b.end && i.indent === 0)
+
+/** Half the items of a list block or more hold a link: the docs of what the text names, a part of its own. */
+const listOfLinks = (doc: Doc, b: Block): boolean => {
+  const items = topItems(doc, b)
+  const linked = items.filter((i, n) => doc.split.lines.slice(i.line - 1, (items[n + 1]?.line ?? b.end + 1) - 1).some((l) => /https?:\/\/|\]\(/.test(l)))
+  return linked.length * 2 >= items.length
+}
 
 /** Every item of a list block is a task item (`- [ ] …`, `- [x] …`). */
 const taskList = (doc: Doc, b: Block): boolean => {
@@ -239,6 +248,20 @@ const figuresFrom = (doc: Doc, list: Block, table: Block): boolean => {
   const items = topItems(doc, list)
   const cells = doc.split.lines.slice(table.start + 1, table.end).flatMap((l) => tableCells(l).filter((c) => c !== "" && !/^:?-+:?$/.test(c)))
   return items.length >= 2 && items.every((i) => /\d/.test(i.text)) && cells.length > 0 && cells.filter((c) => /^[−+-]?\d[\d.,]*\s*\S{0,3}$/.test(c)).length * 2 >= cells.length
+}
+
+/**
+ * A list that names two rows of the table right above it by their first cell ("Board: bend test only.
+ * The tear and damp tests damage it." under a table of hand tests whose rows are Bend, Tear, Damp):
+ * notes on those rows. A row is named by its key of one to three words, as written.
+ */
+const namesRows = (doc: Doc, list: Block, table: Block): boolean => {
+  // words only, each after a space: a key is named where a word starts with it ("tears" names "tear")
+  const words = (t: string) => ` ${plainText(t).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()}`
+  const keys = doc.split.lines.slice(table.start + 1, table.end).map((l) => words(tableCells(l)[0] ?? ""))
+    .filter((k) => k.length >= 4 && k.split(" ").length <= 4)
+  const text = words(doc.split.lines.slice(list.start - 1, list.end).join(" "))
+  return new Set(keys.filter((k) => text.includes(k))).size >= 2
 }
 
 /**

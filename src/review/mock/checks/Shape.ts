@@ -180,13 +180,17 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
     return out
   }
+  // the lines of a section, its subsections included
+  const sectionLines = (i: number): Array<number> => {
+    const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
+    return Array.from({ length: Math.max(0, end - hs[i]!.line) }, (_, k) => hs[i]!.line + 1 + k)
+  }
   // the parts of a section, its subsections included
   // `inline`: a list written in a sentence counts (for the last section: what it lacks, it lacks in every
   // form); the earlier siblings' pattern is read from their marked parts only
   const partsOf = (i: number, top: boolean, inline = false): Set<string> => {
-    const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
     const parts = new Set<string>()
-    for (let n = hs[i]!.line + 1; n <= end; n++) {
+    for (const n of sectionLines(i)) {
       const l = lines[n - 1]!
       if (doc.md.inCode[n]) {
         // closing parts (resources, rules) at the top level rarely show code: only nested siblings count it
@@ -230,9 +234,11 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
       if (instructions(doc, hs[i]!.line, hs[i + 1]?.line ?? lines.length + 1) >= 3) mine.add("a list")
       const lacking = [...earlier[0]!].filter((x) => earlier.every((e) => e.has(x)) && !mine.has(x))
       // a last section with a block of its own that none before it has (the script's commands after a
-      // cheat sheet of tables, a list of habits after them) is another kind of section, complete in its
-      // own form, not a cut member
-      const ownForm = [...blocksIn(i)].some((x) => /^a (code block|table|list)$/.test(x) && !members.slice(0, -1).some((j) => blocksIn(j).has(x)))
+      // cheat sheet of tables, a list of habits after them, the sample write-up quoted after steps of
+      // lists) is another kind of section, complete in its own form, not a cut member
+      const quoted = (j: number) => sectionLines(j).some((n) => !doc.md.inCode[n] && /^\s*>/.test(lines[n - 1]!))
+      const ownForm = [...blocksIn(i)].some((x) => /^a (code block|table|list)$/.test(x) && !members.slice(0, -1).some((j) => blocksIn(j).has(x))) ||
+        (quoted(i) && !members.slice(0, -1).some(quoted))
       if (lacking.length > 0 && !ownForm) {
         out.push({ line: hs[i]!.line, reason: `its last section, ${title(i)}, lacks ${lacking.slice(0, 3).join(", ")}, which each of the ${earlier.length} sections before it at its level has` })
         break

@@ -1,0 +1,54 @@
+/**
+ * Near misses, fortieth stop (issue 22): the thirty-ninth and fortieth rounds of skills written blind,
+ * read once. Findings on good text, each as the smallest text next to the text the rule must still catch.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ruleIds as ids, reviewText as review } from "./support.js"
+
+describe("SK-STRUCT-RUN-TOGETHER: a section of the cases not to use the skill, with another part run into it", () => {
+  const FM = "---\nname: deaccession-review\ndescription: Reviews a museum's deaccession packet before it goes to the board. Use when a registrar asks for a packet to be checked.\n---\n\n# Deaccession review\n\n## When NOT to use this skill\n\n- Repatriation claims: refer them to the repatriation officer.\n- Returning a loan: that is a loan closure.\n\n"
+  const table = "For each object, check that the packet establishes the following.\n\n| Element | Complete when |\n|---|---|\n| Title | A deed of gift or bill of sale |\n| Valuation | An independent appraisal |\n\n"
+  const rest = "## Writing the memo\n\n1. Give the recommendation.\n2. List the findings per object.\n3. Name the open questions.\n"
+  it("a table after the cases is another part; the same table under its own heading is not", () => {
+    expect(ids(review(`${FM}${table}${rest}`))).toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(`${FM}## What the packet should contain\n\n${table}${rest}`))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    // a sentence after the cases says more about them
+    expect(ids(review(`${FM}Ask the registrar when in doubt.\n\n${rest}`))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: a last step that quotes a sample of the write-up", () => {
+  const step = (n: number) => `### Step ${n}: Check part ${n}\n\n- Read the span's rows.\n- Resolve each warning with the user.\n\n`
+  const doc = (last: string) =>
+    `---\nname: deck-summary\ndescription: Summarises a bridge deck sounding survey per span. Use when an inspector has a defect log to summarise.\n---\n\n# Deck summary\n\n${step(1)}${step(2)}${step(3)}${step(4)}### Step 5: Write it up\n\n${last}\n`
+  it("a quoted sample is the last step's own form; a sentence alone is not", () => {
+    expect(ids(review(doc("Report per span and total:\n\n> Span 2: 19.0 sq ft deteriorated (0.5% of 3,600 sq ft), chain-drag\n> sounding on a bare deck, 2024-05-14.\n\nThe percentages support the rating; they do not replace it.")))).not.toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(doc("Report per span and total. The percentages support the rating; they do not replace it.")))).toContain("SK-STRUCT-ENDS-EARLY")
+  })
+})
+
+describe("SK-DESC-FIRST-PERSON: a Roman numeral after a name", () => {
+  const doc = (description: string) => `---\nname: vent-survey\ndescription: ${description}\n---\n\n# Ventilation survey\n\n## Steps\n\n1. Read the survey.\n2. Check each junction.\n3. Report the bad readings.\n`
+  it("\"(Kirchhoff I)\" closes a name; \"I check\" is the author speaking", () => {
+    expect(ids(review(doc("Reduces a mine ventilation survey and checks junction balance (Kirchhoff I) and mesh closure (Kirchhoff II). Use when an engineer has survey data.")))).not.toContain("SK-DESC-FIRST-PERSON")
+    expect(ids(review(doc("Reduces a mine ventilation survey; I check junction balance and mesh closure. Use when an engineer has survey data.")))).toContain("SK-DESC-FIRST-PERSON")
+  })
+})
+
+describe("SK-STRUCT-RUN-TOGETHER: notes under a table that a sentence opens", () => {
+  const doc = (list: string) =>
+    `---\nname: paper-grain\ndescription: Finds the grain direction of paper, board and cloth for binding. Use when a binder asks which way the grain runs.\n---\n\n# Paper grain\n\n## Hand tests\n\nUse two tests that agree before cutting anything expensive.\n\n| Test | Do | Grain runs |\n|---|---|---|\n| Bend | Curve the sheet gently one way, then the other | along the easier bend |\n| Tear | Tear a short distance both ways | along the straighter tear |\n| Damp | Wet one side of a small square | along the curl's axis |\n\n${list}\n## Reading the label\n\nMills mark the grain on the ream label.\n`
+  it("a list on the table's tests goes on with it; a list on something else is a part run in", () => {
+    expect(ids(review(doc("- Board: bend test only. The tear and damp tests damage it.\n- Handmade paper has little grain. Test anyway.\n")))).not.toContain("SK-STRUCT-RUN-TOGETHER")
+    expect(ids(review(doc("- Order the board a month ahead.\n- Store the cloth flat in its wrapping.\n")))).toContain("SK-STRUCT-RUN-TOGETHER")
+  })
+})
+
+describe("SK-EX-NOT-CONCRETE: examples quoted as dialogues", () => {
+  const doc = (examples: string) =>
+    `---\nname: shift-swaps\ndescription: Guides replies to volunteers who want to swap or drop a shift. Use when answering volunteer messages about shift changes.\n---\n\n# Shift swaps\n\n**Rules**\n\n- A swap happens only when both people have confirmed in writing.\n- Never pass one volunteer's phone number to another.\n\n**Examples**\n\n${examples}\n`
+  it("quoted exchanges are concrete examples; a sentence about them is not", () => {
+    expect(ids(review(doc("> **Volunteer:** Can Priya take my Saturday pantry shift?\n> **Reply:** Thanks! I'll need Priya to confirm too, so I've messaged her.\n")))).not.toContain("SK-EX-NOT-CONCRETE")
+    expect(ids(review(doc("Reply kindly, confirm with both volunteers, and keep the roster true.\n")))).toContain("SK-EX-NOT-CONCRETE")
+  })
+})
