@@ -52,3 +52,26 @@ describe("SK-EX-NOT-CONCRETE: examples quoted as dialogues", () => {
     expect(ids(review(doc("Reply kindly, confirm with both volunteers, and keep the roster true.\n")))).toContain("SK-EX-NOT-CONCRETE")
   })
 })
+
+// ---------------------------------------------------------------- damage held out, round 40
+
+describe("SK-CONS-ALWAYS-NEVER: a negation inside the question a rule asks", () => {
+  const doc = (inserted: string) =>
+    `---\nname: shift-swaps\ndescription: Guides replies to volunteers who want to swap or drop a shift. Use when answering volunteer messages about shift changes.\n---\n\n# Shift swaps\n\n${inserted}\n\n## Rules\n\n- Don't ask why someone can't make it, and don't mention how short-staffed you are.\n- Keep the original volunteer on the roster until the replacement confirms.\n`
+  it("\"Always ask why someone can't make it\" contradicts \"Don't ask why someone can't make it\"; a rule on another act does not", () => {
+    expect(ids(review(doc("Always ask why someone can't make it, and don't mention how short-staffed you are.")))).toContain("SK-CONS-ALWAYS-NEVER")
+    expect(ids(review(doc("Always thank someone who can't make it, and don't mention how short-staffed you are.")))).not.toContain("SK-CONS-ALWAYS-NEVER")
+  })
+})
+
+describe("SK-STRUCT-NO-TITLE: a title written as a plain line above sections in XML tags", () => {
+  const body = "<purpose>\nAdapts an app store listing to another market instead of translating it word for word.\n</purpose>\n\n<rules>\n- Keep every claim the source makes, and add none.\n- Count characters against the store's limits for each field.\n- Ask before changing the app's name.\n</rules>\n\n<output_format>\n- The title, subtitle and keywords, each with its character count.\n- One line per choice that departs from the source, with the reason.\n</output_format>\n\n<examples>\nInput: a German title of 34 characters.\nOutput: a title cut to 30, with the count shown.\n</examples>\n"
+  const doc = (opening: string) => `---\nname: listing-transcreation\ndescription: Adapts app store listings for another market. Use when a listing needs a localized version.\n---\n\n${opening}\n\n${body}`
+  it("the plain line is flagged and the apply marks it; a text that opens on a sentence or a tag has no title to mark", () => {
+    const plain = review(doc("Store listing transcreation"))
+    expect(ids(plain)).toContain("SK-STRUCT-NO-TITLE")
+    expect(plain.improvedVersion?.content).toContain("\n# Store listing transcreation\n")
+    expect(ids(review(doc("Adapt the listing for the market; do not translate it word for word.")))).not.toContain("SK-STRUCT-NO-TITLE")
+    expect(ids(review(`---\nname: listing-transcreation\ndescription: Adapts app store listings for another market. Use when a listing needs a localized version.\n---\n\n${body}`))).not.toContain("SK-STRUCT-NO-TITLE")
+  })
+})

@@ -19,7 +19,7 @@ import { unclosedFrontmatterEnd } from "./checks/Common.js"
 import { hedges } from "./checks/Hedges.js"
 import { headingGaps, numberedHeadingRuns } from "./checks/Procedure.js"
 import { createdOrPlaceholder } from "./checks/References.js"
-import { unmarkedHeadings } from "./checks/Shape.js"
+import { plainTitle, unmarkedHeadings } from "./checks/Shape.js"
 import { xmlSections } from "./checks/Layout.js"
 
 interface Entry {
@@ -384,7 +384,9 @@ const addTitle = ({ ctx, doc, found, unclosedEnd, bodyStart, criteria, inserts, 
   const marksHeadings = found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0 && unmarkedHeadings(doc).length > 0
   // a body sectioned by XML tags alone is left as its author wrote it: no finding asks for a title there
   const xmlOnly = doc.md.headings.length === 0 && xmlSections(doc, false) >= 2
-  if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && !xmlOnly && unclosedEnd === undefined) {
+  // nor when the title is there as a plain line: the repairs mark it
+  const marksTitle = found("SK-STRUCT-NO-TITLE") && plainTitle(doc) !== null
+  if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && !xmlOnly && !marksTitle && unclosedEnd === undefined) {
     const first = doc.split.lines.findIndex((l, i) => i + 1 >= bodyStart && l.trim() !== "")
     const before = first < 0 ? doc.split.lines.length + 1 : first + 1
     inserts.push({ before, lines: [`# ${title}`, ""] })

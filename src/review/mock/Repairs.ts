@@ -32,7 +32,7 @@ import { sentenceEndIn, wrappedSentences } from "./checks/Runs.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, endsEarly, endsEarlyAdding, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, endsEarly, endsEarlyAdding, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
 import { runTogether } from "./checks/RunTogether.js"
 import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
@@ -203,6 +203,12 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
         ed.change(first.items[0]!.line, 37, `Line ${first.items[0]!.line}: added a "## Steps" heading before the numbered procedure (the document had no headings).`)
       }
     }
+  }
+  // a title written as a plain line above sections in XML tags: marked as the title
+  const title = ed.found("SK-STRUCT-NO-TITLE") ? plainTitle(doc) : null
+  if (title !== null) {
+    ed.setText(title.line, `# ${title.text}`)
+    ed.change(title.line, 37, `Line ${title.line}: marked the title as the '# ' heading.`)
   }
   // parts run together: a heading named after what the part is
   if (ed.found("SK-STRUCT-RUN-TOGETHER")) {

@@ -86,6 +86,12 @@ const clausesOf = (sentence: string) =>
  */
 const RELATIVE_NEGATION = /\b(?!(?:sure|that|so|because|and|but|or|if|when|unless|since|as|check|verify|ensure|confirm)\b)[a-z]+\s+(?:you|we|they)\s+$/i
 
+/**
+ * A negation in a question the rule asks or answers ("Always ask why someone can't make it", "note who
+ * did not reply"): the question is the object, the rule word before it says what to do.
+ */
+const QUESTION_NEGATION = /\b(?:why|what|who|whom|whose|which|how|whether)(?:\s+[\w'’-]+){0,3}\s+$/i
+
 /** A reason or a purpose given after the rule: ", because …", " so that …". */
 const REASON = /,?\s+(?:because|so that)\b.*$/is
 
@@ -171,7 +177,8 @@ const statements = (doc: Doc): Array<Statement> => {
         const ruled = clause.replace(REASON, "")
         const negation = NEGATIVE.exec(ruled)
         const positive = POSITIVE.exec(ruled)
-        const relative = negation !== null && positive !== null && positive.index < negation.index && RELATIVE_NEGATION.test(clause.slice(positive.index + positive[0].length, negation.index).slice(-80))
+        const between = negation !== null && positive !== null && positive.index < negation.index ? clause.slice(positive.index + positive[0].length, negation.index).slice(-80) : null
+        const relative = between !== null && (RELATIVE_NEGATION.test(between) || QUESTION_NEGATION.test(between))
         const neg = relative ? null : negation
         const pos = neg ? null : positive
         const m = neg ?? pos

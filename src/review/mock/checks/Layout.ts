@@ -9,7 +9,7 @@ import type { Doc } from "../../../markdown/Document.js"
 import { orderedLists } from "../../../markdown/Instructions.js"
 import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
-import { cutShort, endsEarly, promisedSections } from "./Shape.js"
+import { cutShort, endsEarly, plainTitle, promisedSections } from "./Shape.js"
 import { runTogether } from "./RunTogether.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote, unclosedFrontmatterEnd } from "./Common.js"
 
@@ -153,8 +153,16 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
       o.issue("no_title", "minor", bodyStart(doc), "No '# ' title heading", "Start the body with a '# Title' heading naming the artifact.")
       o.deduct(10, "no title")
     }
-    // sections written as XML tags (`<instructions>`, `<examples>`, each on its own lines) are sections
-    if (bodyLines > 15 && xmlSections(doc, false) >= 2) o.note("no headings: sections written as XML tags")
+    // sections written as XML tags (`<instructions>`, `<examples>`, each on its own lines) are sections;
+    // the title above them written as a plain line has lost its heading marks
+    if (bodyLines > 15 && xmlSections(doc, false) >= 2) {
+      o.note("no headings: sections written as XML tags")
+      const title = plainTitle(doc)
+      if (title !== null && wantsTitle) {
+        o.issue("no_title", "minor", title.line, `The first line, ${quote(title.text)}, reads as a title but is plain text`, "Make it the '# ' title heading.")
+        o.deduct(10, "no title")
+      }
+    }
     else if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
       const severity: Severity = artifactType === "prompt" || artifactType === "command" ? "minor" : "major"
       o.issue(

@@ -486,3 +486,10 @@ export const unmarkedHeadings = (doc: Doc): Array<{ readonly line: number; reado
   }
   return out
 }
+
+/** The title of a text with no heading at all, written as a plain line: its first line, when it reads as heading text. */
+export const plainTitle = (doc: Doc): { readonly line: number; readonly text: string } | null => {
+  const first = doc.split.lines.findIndex((l, i) => i + 1 >= doc.md.bodyStartLine && l.trim() !== "") + 1
+  const title = doc.md.headings.length === 0 ? unmarkedHeadings(doc)[0] : undefined
+  return title !== undefined && title.line === first ? title : null
+}
