@@ -382,9 +382,9 @@ const addTitle = ({ ctx, doc, found, unclosedEnd, bodyStart, criteria, inserts, 
   const wantsTitle = artifactType === "skill" || artifactType === "agent" || artifactType === "workflow"
   // title (not when the heading text that lost its `#` is marked again, nor inside an unclosed frontmatter)
   const marksHeadings = found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0 && unmarkedHeadings(doc).length > 0
-  // a body sectioned by XML tags alone is left as its author wrote it: no finding asks for a title there
+  // a body sectioned by XML tags alone is left as its author wrote it: no finding asks for a new title
+  // there; nor anywhere the title is there as a plain line, which the repairs mark
   const xmlOnly = doc.md.headings.length === 0 && xmlSections(doc, false) >= 2
-  // nor when the title is there as a plain line: the repairs mark it
   const marksTitle = found("SK-STRUCT-NO-TITLE") && plainTitle(doc) !== null
   if (criteria.has("structure") && wantsTitle && !h1 && !marksHeadings && !xmlOnly && !marksTitle && unclosedEnd === undefined) {
     const first = doc.split.lines.findIndex((l, i) => i + 1 >= bodyStart && l.trim() !== "")

@@ -162,8 +162,7 @@ const headingShape = (o: Out, { doc, artifactType }: CheckContext): void => {
         o.issue("no_title", "minor", title.line, `The first line, ${quote(title.text)}, reads as a title but is plain text`, "Make it the '# ' title heading.")
         o.deduct(10, "no title")
       }
-    }
-    else if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
+    } else if (bodyLines > 15 && !(artifactType === "prompt" && usesXmlSections)) {
       const severity: Severity = artifactType === "prompt" || artifactType === "command" ? "minor" : "major"
       o.issue(
         "no_headings",
