@@ -70,6 +70,8 @@ const PROCEDURE_TITLE =
   /\b(workflow|process|procedure|steps?|instructions|how to|how-to|usage|method|playbook|runbook|approach|tasks?|phases?)\b/i
 const OVERVIEW_TITLE =
   /^(introduction|intro|about|purpose|background|context|description|core principle|goal|goals|what this (skill|does))\b|\b(overview|architecture|layout|(?:project|directory|folder|repository|repo|code) (?:structure|layout|map)|tech(?:nology)? stack|glossary|terminology)\b/i
+/** "How to think about it", "How to reason about effort": the ideas the work rests on, not its steps. */
+const THINKING_TITLE = /^how to (?:think|reason) about\b/i
 
 /** The role of a section by its title; a step number in front of it is left out. */
 export const sectionRole = (title: string): SectionRole => {
@@ -83,6 +85,7 @@ export const sectionRole = (title: string): SectionRole => {
   if (OUTPUT_TITLE.test(t)) return "outputs"
   if (QUICK_TITLE.test(t)) return "quick_start"
   if (RULES_TITLE.test(t)) return "rules"
+  if (THINKING_TITLE.test(t)) return "overview"
   if (PROCEDURE_TITLE.test(t)) return "procedure"
   if (OVERVIEW_TITLE.test(t)) return "overview"
   return "other"
@@ -129,12 +132,15 @@ export const USE_CASES_TITLE = /^(?:when (?:to|not to) (?:use|invoke|apply)\b|tr
  * wrong" are instructions. So "sample" names samples of text only alone or with the text it samples
  * ("## Sample output", "## Sample replies"): "## Collecting a sample" of soil is a procedure.
  */
+/** A section of versions side by side: "Good / bad", "Before and after", "Wrong vs right". */
+export const PAIR_TITLE = /\b(?:bad|wrong|before|after|good|right|better)\s*(?:\/|vs\.?|versus|and|or|→|->|&)\s*(?:bad|wrong|before|after|good|right|better)\b/i
+
 export const QUOTED_TITLE = new RegExp(
   [
     /\b(examples?|anti-?patterns?|red flags?|rationali[sz]ations?|excuses?|mistakes?|pitfalls?|don'?ts|transcripts?|dialogu?es?|phrases?|wording|vocabulary|word list|templates?)\b/.source,
     /^\W*samples?\W*$|\bsamples?\s+(?:outputs?|repl(?:y|ies)|messages?|reports?|e-?mails?|texts?|responses?|prompts?|notes?|letters?|tags?|cards?|copy|phrasing|dialogu?es?|conversations?|answers?)\b|\b(?:output|reply|message|report|text|response|writing) samples?\b/.source,
     /^\W*(?:bad|wrong|before|after)\W*$/.source,
-    /\b(?:bad|wrong|before|after|good|right|better)\s*(?:\/|vs\.?|versus|and|or|→|->|&)\s*(?:bad|wrong|before|after|good|right|better)\b/.source
+    PAIR_TITLE.source
   ].join("|"),
   "i"
 )

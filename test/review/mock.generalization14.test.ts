@@ -3,7 +3,7 @@
  * read once. Findings on good text, each as the smallest text next to the text the rule must still catch.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { ruleIds as ids, reviewText as review } from "./support.js"
+import { ruleIds as ids, reviewText as review, severityOf } from "./support.js"
 
 describe("SK-STRUCT-RUN-TOGETHER: a section of the cases not to use the skill, with another part run into it", () => {
   const FM = "---\nname: deaccession-review\ndescription: Reviews a museum's deaccession packet before it goes to the board. Use when a registrar asks for a packet to be checked.\n---\n\n# Deaccession review\n\n## When NOT to use this skill\n\n- Repatriation claims: refer them to the repatriation officer.\n- Returning a loan: that is a loan closure.\n\n"
@@ -73,5 +73,45 @@ describe("SK-STRUCT-NO-TITLE: a title written as a plain line above sections in 
     expect(plain.improvedVersion?.content).toContain("\n# Store listing transcreation\n")
     expect(ids(review(doc("Adapt the listing for the market; do not translate it word for word.")))).not.toContain("SK-STRUCT-NO-TITLE")
     expect(ids(review(`---\nname: listing-transcreation\ndescription: Adapts app store listings for another market. Use when a listing needs a localized version.\n---\n\n${body}`))).not.toContain("SK-STRUCT-NO-TITLE")
+  })
+})
+
+// ---------------------------------------------------------------- the forty-first round
+
+describe("SK-STEPS-MISSING: how to think about the work is no procedure", () => {
+  const doc = (heading: string) =>
+    `---\nname: effort-reconciliation\ndescription: Guides the comparison of salary charged to awards against certified effort. Use when reviewing effort certifications before sign-off.\n---\n\n# Effort reconciliation\n\n## ${heading}\n\nEffort is a share of the person's total institutional activity, not of 40 hours. Charged salary and certified effort are different records.\n\n## Doing the comparison\n\nFor each person and period, line up the charged, certified and committed percentages per award. Then read across the rows.\n\n- Charged above certified by more than the threshold: a cost transfer is needed.\n- Certified above charged: the award is under-charged.\n\n## Boundaries\n\nDo not change a certification on someone's behalf.\n`
+  it("\"How to think about it\" frames the ideas (a note at most); \"How to run the comparison\" is a procedure with no steps", () => {
+    expect(severityOf(review(doc("How to think about it")), "SK-STEPS-MISSING") ?? "info").toBe("info")
+    expect(severityOf(review(doc("How to run the comparison")), "SK-STEPS-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-EX-MISSING: versions side by side in inline code", () => {
+  const rows = "| `SHOOTING 48.2` | `48.2 FG% THIS SEASON` | Units and time frame. |\n| `JOHN SMITH` / `GREAT SEASON` | `JOHN SMITH` / `#23 · CENTER BACK` | Identity, not opinion. |\n| `OUT – TORN ACL?` | `OUT – KNEE (TEAM ANNOUNCEMENT)` | Only what is confirmed. |\n"
+  const doc = (header: string) =>
+    `---\nname: lower-thirds\ndescription: House style for the text of sports broadcast lower thirds. Use when drafting lower-third copy.\n---\n\n# Lower-third copy\n\n## Rules\n\n- Find the template's limit before you write; count spaces.\n- Every stat needs a time frame: \`TONIGHT\`, \`THIS SEASON\`, \`CAREER\`.\n- Use \`#\` or \`No.\` for jersey numbers, one or the other.\n- Injury supers say only what the team announced: \`QUESTIONABLE – ANKLE\`.\n\n## Supers\n\n${header}| --- | --- | --- |\n${rows}`
+  it("a table of bad and good versions in inline code shows the format; the same rows as fields and notes do not", () => {
+    expect(ids(review(doc("| Bad | Good | Why |\n")))).not.toContain("SK-EX-MISSING")
+    expect(severityOf(review(doc("| Field | Copy | Note |\n")), "SK-EX-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-FAIL-MISSING: cases labelled before a stop, and information missing", () => {
+  const doc = (handling: string) =>
+    `---\nname: pitch-raise\ndescription: Plans a piano pitch raise from a tuning device's readings. Use when a technician finds a piano far below pitch.\n---\n\n# Pitch raise planning\n\n## 1. Measure before you promise anything\n\n- Measure A4 and one note per octave with the tuning device.\n- Record the humidity and the date of the last tuning.\n\n## 2. Compute the overpull targets\n\n\`\`\`bash\npython3 scripts/overpull.py examples/readings.csv --treble-pct 25\n\`\`\`\n\nRead the targets per note; the script flags outliers.\n\n## 3. Talk to the owner before you start\n\nExplain the risk of a broken string on a rusty piano and ask which they prefer.\n\n## 4. During and after the raise\n\n- Work quickly through the pass.\n- Measure the same notes again before you fine-tune.\n\n${handling}\n`
+  it("\"Pins will not hold: stop.\" and \"If … but no scale length, look it up\" handle failures; a list of facts does not", () => {
+    expect(ids(review(doc("## When the plan should change\n\n- A string breaks: stop raising that section and tell the owner.\n- Pins will not hold: stop. Quote for the repair instead.\n")))).not.toContain("SK-FAIL-MISSING")
+    expect(ids(review(doc("## Notes\n\nIf the owner gave the model but no scale length, look it up in the maker's table.\n")))).not.toContain("SK-FAIL-MISSING")
+    expect(ids(review(doc("## Notes\n\n- A string is steel wire.\n- Pins sit in a laminated block.\n")))).toContain("SK-FAIL-MISSING")
+  })
+})
+
+describe("SK-STEPS-MISSING: a wording skill that shows its work in good/bad versions", () => {
+  const doc = (heading: string) =>
+    `---\nname: pes-statements\ndescription: Writes nutrition diagnosis statements in the PES format. Use when a dietitian drafts a nutrition diagnosis.\n---\n\n# PES statements\n\nFormat: **[Problem] related to [Etiology] as evidenced by [Signs/Symptoms].**\n\n## Rules\n\n- One problem per statement.\n- Signs are measurable, dated data.\n\n## ${heading}\n\nBad: \`Inadequate oral intake related to poor appetite as evidenced by poor intake.\`\nGood: \`Inadequate oral intake related to nausea as evidenced by meal intake 25-40% over 4 days.\`\n\n## Output\n\nGive the statement, then one line each on why P, E and S fit.\n`
+  it("a \"Good / bad\" section carries the work out (a note at most); the same lines under \"Notes\" leave the procedure to infer", () => {
+    expect(severityOf(review(doc("Good / bad")), "SK-STEPS-MISSING") ?? "info").toBe("info")
+    expect(severityOf(review(doc("Notes")), "SK-STEPS-MISSING")).toBe("major")
   })
 })

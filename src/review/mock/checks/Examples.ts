@@ -33,6 +33,17 @@ const USES_TEMPLATE = /^\W*(?:print|copy|fill(?: in| out)?|use|start from|duplic
 /** What a sentence that links a file says it holds: the syntax, the commands, the code. */
 const ROUTES_CODE = /\b(?:syntax|commands|code|queries|snippets|recipes|config(?:uration)? (?:examples|snippets))\b/i
 
+/** The rows of the tables of versions side by side (a "Bad" and a "Good" column) that hold inline code. */
+const versionRowsInCode = (doc: Doc): Set<number> => {
+  const lines = doc.split.lines
+  const rows = new Set<number>()
+  for (const header of workedSamples(doc)) {
+    if (!/^\s*\|/.test(lines[header - 1] ?? "")) continue
+    for (let n = header + 2; n <= lines.length && /^\s*\|/.test(lines[n - 1]!); n++) if (/`[^`]+`/.test(lines[n - 1]!)) rows.add(n)
+  }
+  return rows
+}
+
 const noExampleAtAll = (
   o: Out,
   ctx: CheckContext,
@@ -47,6 +58,13 @@ const noExampleAtAll = (
   // the skill writes code, which only code shows
   if (!needs.writesCode && teaching(doc).inputs.length >= 2) {
     o.note("examples shown inline: a table of queries or expressions written out in full")
+    return
+  }
+  // so does a table of versions side by side whose rows give them in inline code (`| \`SHOOTING 48.2\`
+  // | \`48.2 FG% THIS SEASON\` |`) when it holds most of what the text teaches: the format, bad and good
+  const versions = versionRowsInCode(doc)
+  if (!needs.writesCode && versions.size >= 2 && codeLines.filter((n) => versions.has(n)).length * 2 >= codeLines.length) {
+    o.note("examples shown inline: a table of versions side by side, written out in inline code")
     return
   }
   // a checklist is its own example: each item names the state to check, and it reports the list with their states

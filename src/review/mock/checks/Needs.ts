@@ -235,11 +235,12 @@ const SIDE_EFFECT =
 /**
  * Failure handling in any form: a failure named with what to do (a refusal, a condition that does not
  * hold: "If `git branch -d` refuses because the branch is not merged, …"; "A `CREATE INDEX CONCURRENTLY`
- * that fails leaves an invalid index: drop it …"), a condition that stops or asks, a fallback. "If
- * possible, read …" names no failure: it hedges the act, whatever its sentence says after.
+ * that fails leaves an invalid index: drop it …"), a condition that stops or asks (or a case labelled
+ * before a stop: "Pins will not hold: stop."), a fallback. "If possible, read …" names no failure: it
+ * hedges the act, whatever its sentence says after.
  */
 export const FAILURE_LINE =
-  /\b(if\b(?!\s+(?:at all\s+)?possible\b).{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|ask for (?:anything|whatever|what|any \w+)\b[^.]{0,30}\bmissing|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell (?:the|your) \w+|skip|warn)\b/i
+  /\b(if\b(?!\s+(?:at all\s+)?possible\b).{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|no(?= \w)|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|ask for (?:anything|whatever|what|any \w+)\b[^.]{0,30}\bmissing|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell (?:the|your) \w+|skip|warn)\b|^\W*[^:.]{3,80}:\s+stop\b/i
 
 /** An expected result stated: "is done when …", "must equal", "should return nothing", "exits 0". */
 const EXPECTED =

@@ -5,7 +5,7 @@ import { resolvePath } from "../../../markdown/Paths.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { contradictions, triggerContradictions } from "./Consistency.js"
 import { commandLines, isImperative, orderedLists } from "../../../markdown/Instructions.js"
-import { SECTION_TOPICS, sectionRole, STEP_HEADING, stepNumberOf } from "../../../markdown/Sections.js"
+import { PAIR_TITLE, SECTION_TOPICS, sectionRole, STEP_HEADING, stepNumberOf } from "../../../markdown/Sections.js"
 import { explicitCheck, FAILURE_LINE, needsOf, recipeBook, SHELL } from "./Needs.js"
 import { hazardLines } from "./Safety.js"
 import { flattenedSteps } from "./Flattened.js"
@@ -76,9 +76,9 @@ const noSteps = (o: Out, doc: Doc, reference: boolean, required: boolean, critic
   // filling those parts in (a note)
   const shaped = needsOf(doc).producesDocument && doc.md.headings.some((h) => /\b(?:parts|structure|sections|outline|order|template|skeleton)\b/i.test(plainText(h.text)))
   // a skill that runs nothing and shows the work in sections of worked examples ("## Examples" of
-  // input and output, "## Example 2: Live, after a segment ran long"): a judgement or a calculation the
-  // examples carry out in order; steps are a nicety there (a note)
-  const worked = run.size === 0 && doc.md.headings.some((h) => sectionRole(h.text) === "examples")
+  // input and output, "## Example 2: Live, after a segment ran long", "## Good / bad" versions): a
+  // judgement, a calculation or a wording the examples carry out; steps are a nicety there (a note)
+  const worked = run.size === 0 && doc.md.headings.some((h) => sectionRole(h.text) === "examples" || PAIR_TITLE.test(plainText(h.text)))
   if (!procedureType && ((run.size <= 1 && (!task || shaped)) || worked)) {
     // guidance in prose that runs a command at most (how to delegate, how to act in a user's browser): the
     // judgement it teaches has no order to number; blind authors wrote four such skills, all clear
