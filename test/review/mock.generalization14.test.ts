@@ -115,3 +115,89 @@ describe("SK-STEPS-MISSING: a wording skill that shows its work in good/bad vers
     expect(severityOf(review(doc("Notes")), "SK-STEPS-MISSING")).toBe("major")
   })
 })
+
+// ---------------------------------------------------------------- the forty-second round
+
+describe("SK-EX-MISSING: the output's table filled in", () => {
+  const filled = `| 1 | Quantity | 60,000 mt 10% MOLCO | 60,000 mt 10% MOLOO (Owners' counter 14 Mar 10:42) | MISMATCH | Option side flipped |
+| 2 | Despatch | HDWTSBE | not mentioned in any message; pro forma cl. 7 deleted in Chrts' FO 13 Mar | ADDED | Reinstates deleted term |
+| 3 | Subjects | "clean fixed" | Sub receivers' approval lifted? No message found | OPEN SUBJECT | Confirm before circulating |`
+  const doc = (rows: string) => `---
+name: fixture-recap-review
+description: Checks a voyage charter fixture recap against the negotiation trail (firm offers, counters, final acceptance) and the named pro forma charter party before it is circulated as "clean fixed". Use when a chartering desk or shipbroker has a draft recap for a dry bulk or tanker voyage fixture and needs mismatches, missing terms, silently added terms and open subjects listed. Not for time charter recaps, for laytime or demurrage calculations, or for drafting the full charter party.
+---
+
+# Fixture Recap Review
+
+A recap is supposed to restate what was agreed, nothing more and nothing less. Most recap errors are not typos in the obvious terms; they are a counter-offer amendment that never made it across, a pro forma clause that was deleted in negotiation but reappears through "otherwise as per", or a subject that is recorded as lifted when it was only "in order". Read the recap as the party who will be holding the claim file two years from now.
+
+## How to work
+
+1. Establish the controlling text for each term: the last message in which it was offered and accepted. A term accepted early and never re-opened stays as first accepted; "all else as per our last" carries forward everything not countered.
+2. Walk the checklist below against the recap, one line at a time.
+3. Then read the recap once more for anything that appears in it but in none of the negotiation messages. Added terms are the most commonly missed error.
+4. Write the findings table. Do not edit the recap yourself and do not send anything to the counterparty; the broker or desk decides how to raise each point.
+
+## Checklist
+
+**Cargo**
+- [ ] Cargo description and any excluded cargoes.
+- [ ] Quantity and tolerance, and whose option (e.g. \`55,000 mt 10% MOLOO\` is owners' option; \`MOLCO\` is charterers'). Check that the option side did not flip.
+- [ ] Stowage factor, if quoted, and any "min/max" intake.
+
+**Laycan, ports and routing**
+- [ ] Laycan dates and any narrowing mechanism (e.g. "to be narrowed to 5 days 10 days prior").
+- [ ] Load and discharge ports or ranges, number of berths, rotation option, and "always afloat / always accessible" or NAABSA wording.
+- [ ] Draft, air draft or LOA restrictions that were disclosed.
+
+**Freight and payment**
+- [ ] Rate and basis (\`USD 18.50 pmt FIOS bss 1/1\`), including any additional port or range differentials.
+- [ ] Payment timing and trigger, e.g. "95% within 3 banking days after completion of loading and signing/releasing B/Ls, balance after final discharge", and "BBB" (before breaking bulk) if agreed.
+- [ ] Whether freight is deemed earned on loading, and discountless / non-returnable wording.
+
+**Laytime and demurrage**
+- [ ] Load and discharge rates and the day basis (\`SHINC\`, \`SHEX\`, \`SSHEX\`, \`PWWD\`, \`WWD\`), and whether laytime is reversible.
+- [ ] Notice time / turn time, NOR tendering terms (\`WIBON\`, \`WIPON\`, \`WIFPON\`, \`WCCON\`).
+- [ ] Demurrage rate and despatch (e.g. \`USD 16,000 PDPR / HDLTSBE\`). A despatch term dropped or added is material.
+
+**Clauses, law and arbitration**
+- [ ] Law and arbitration seat and rules (e.g. English law, London arbitration, LMAA terms), and any small claims procedure.
+- [ ] Sanctions, war risks (e.g. VOYWAR), ice, and bunker clauses exactly as agreed, with edition years where named.
+- [ ] Deletions and amendments to the pro forma that were agreed in the negotiation are listed in the recap. "Otherwise as per pro forma" without them re-instates the deleted wording.
+
+## Output format
+
+Return a table, then a one-line status.
+
+| # | Term | Recap says | Controlling text says (source) | Type | Note |
+|---|------|-----------|-------------------------------|------|------|
+${rows}
+
+Types: \`MISMATCH\`, \`MISSING\` (agreed but absent), \`ADDED\` (present but never agreed), \`AMBIGUOUS\` (wording supports two readings), \`OPEN SUBJECT\`, \`NOT VERIFIABLE\` (source document not provided).
+
+Status line, one of:
+- \`NOT READY: n blocking items\` (any MISMATCH, ADDED, OPEN SUBJECT or a missing controlling document)
+- \`READY WITH NOTES\` (only AMBIGUOUS or cosmetic points)
+- \`CONSISTENT WITH TRAIL PROVIDED\`; never say "correct" or "approved", because you have seen only what you were given.
+
+## Things that are easy to get wrong
+
+- Day bases: \`SHEX\` and \`SSHEX\` are not the same; neither is \`SHEX UU\` vs \`SHEX EIU\`. Quote the recap literally and flag the difference rather than normalising it.
+- Times: negotiation messages cross time zones. Take "lifted subs 1600 LT" to mean the sender's local time unless the message states otherwise, and say what you assumed.
+- Numbers written twice ("USD 15,000 (fifteen thousand)") must agree with each other.
+- A term present in the recap and the pro forma but struck in negotiation is ADDED, even though it looks standard.
+`
+  it("a findings table with its rows written out shows the format; a row of placeholders does not", () => {
+    expect(ids(review(doc(filled)))).not.toContain("SK-EX-MISSING")
+    expect(severityOf(review(doc("| <n> | <term> | <recap wording> | <controlling wording> (<source>) | <type> | <note> |")), "SK-EX-MISSING")).toBe("major")
+  })
+})
+
+describe("SK-STRUCT-CUT-SHORT: an example's output under a name of its own", () => {
+  const doc = (after: string) =>
+    `---\nname: sealing-motions\ndescription: Drafts federal motions to seal court filings. Use when a litigator needs a sealing motion.\n---\n\n# Sealing motions\n\n## Phase 1: Standard\n\n1. Decide whether the motion supports a dispositive filing.\n2. Pick the standard that follows.\n\n## Worked example\n\n**Input:** "We're attaching Exhibits 4, 9 and 12 to our summary judgment opposition. Draft the sealing motion."\n\n${after}\n`
+  it("\"**What the draft should do:**\" after the input gives its output; an input with prose alone after it stops short", () => {
+    expect(ids(review(doc("**What the draft should do:**\n\n1. Note that summary judgment is dispositive, so the compelling-reasons standard applies.\n2. Build the chart from the exhibits.")))).not.toContain("SK-STRUCT-CUT-SHORT")
+    expect(ids(review(doc("Summary judgment is dispositive, so the compelling-reasons standard applies.")))).toContain("SK-STRUCT-CUT-SHORT")
+  })
+})

@@ -10,7 +10,7 @@ import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { resolveRefs, type ResolvedRef } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { isInlineCommand, type Teaching, teaching } from "./Teaching.js"
-import { outputWording, workedSamples } from "./Samples.js"
+import { filledOutputTable, outputWording, workedSamples } from "./Samples.js"
 import { renderedLine, unitText } from "./Runs.js"
 import { sentencesOf } from "./Words.js"
 import type { Doc } from "../../../markdown/Document.js"
@@ -44,6 +44,14 @@ const versionRowsInCode = (doc: Doc): Set<number> => {
   return rows
 }
 
+/** Two terms or more of the inline code on the taught lines, used in the rows between start and end. */
+const usesTaughtTerms = (doc: Doc, codeLines: ReadonlyArray<number>, rows: { readonly start: number; readonly end: number }): boolean => {
+  const words = (t: string) => t.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length >= 3)
+  const taught = new Set(doc.md.inlineCode.filter((c) => codeLines.includes(c.line)).flatMap((c) => words(c.text)))
+  const used = new Set(words(doc.split.lines.slice(rows.start - 1, rows.end).join(" ")))
+  return [...taught].filter((w) => used.has(w)).length >= 2
+}
+
 const noExampleAtAll = (
   o: Out,
   ctx: CheckContext,
@@ -65,6 +73,14 @@ const noExampleAtAll = (
   const versions = versionRowsInCode(doc)
   if (!needs.writesCode && versions.size >= 2 && codeLines.filter((n) => versions.has(n)).length * 2 >= codeLines.length) {
     o.note("examples shown inline: a table of versions side by side, written out in inline code")
+    return
+  }
+  // and so does the output section's table filled in with values (a findings table with its rows
+  // written out) that uses the terms the text teaches in code (`MOLOO`, `MOLCO`), in a skill that runs
+  // no commands: the format shown in use; commands are shown only by themselves
+  const filled = filledOutputTable(doc)
+  if (!needs.writesCode && commandLines(doc).length === 0 && filled !== null && usesTaughtTerms(doc, codeLines, filled)) {
+    o.note("examples shown inline: the output's table filled in")
     return
   }
   // a checklist is its own example: each item names the state to check, and it reports the list with their states

@@ -3,7 +3,7 @@
  * samples, a table of worse and better versions side by side. What the examples check counts as shown.
  */
 import { plainText, tableCells } from "../../../markdown/Markdown.js"
-import { SECTION_TOPICS } from "../../../markdown/Sections.js"
+import { SECTION_TOPICS, sectionRole } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isInlineCommand } from "./Teaching.js"
 import { sectionEnd } from "./Common.js"
@@ -22,6 +22,29 @@ export const outputWording = (doc: Doc): Array<number> => {
     if (phrases.length >= 2) out.push(...new Set(phrases.map((c) => c.line)))
   }
   return out
+}
+
+/**
+ * The output filled in, as a table: right under the output or report section's heading ("## Output
+ * format"), a table whose body rows (two or more) give values, not placeholders (`<term>`, `[date]`,
+ * `...`). Its body rows' first and last lines, or none.
+ */
+export const filledOutputTable = (doc: Doc): { readonly start: number; readonly end: number } | null => {
+  const lines = doc.split.lines
+  for (const h of doc.md.headings.filter((x) => sectionRole(x.text) === "outputs")) {
+    const end = doc.md.headings.find((x) => x.line > h.line)?.line ?? lines.length + 1
+    for (let n = h.line + 1; n < end; n++) {
+      if (doc.md.inCode[n] || !/^\s*\|/.test(lines[n - 1]!) || /^\s*\|/.test(lines[n - 2] ?? "")) continue
+      const rows: Array<number> = []
+      for (let k = n + 2; k < end && /^\s*\|/.test(lines[k - 1]!); k++) rows.push(k)
+      const filled = rows.filter((k) => {
+        const cells = tableCells(lines[k - 1]!).map((c) => plainText(c).trim()).filter((c) => c !== "" && !/^(?:<[^>]*>|\[[^\]]*\]|\.{2,}|…|[-—–]+)$/.test(c))
+        return cells.length >= 2
+      })
+      if (rows.length >= 2 && filled.length === rows.length) return { start: rows[0]!, end: rows.at(-1)! }
+    }
+  }
+  return null
 }
 
 /** The two sides of a table of versions side by side: "Do | Don't", "Draft | Fixed", "Instead of | You say". */

@@ -88,8 +88,11 @@ export const cutShort = (doc: Doc, steps: number): Array<CutShort> => {
 
 /** An example's input, labelled as one ("Input:", "**Input** (`examples/orders.csv`):", "Input `daily_revenue`"). */
 const INPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?Input(?:\*\*|__)?(?=\s*(?:[:(`]|\*\*|$))/
-/** Its output, labelled: "Output:", "**Expected output**", "Example output". */
-const OUTPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:example\s+|expected\s+)?output\b/i
+/**
+ * Its output, labelled: "Output:", "**Expected output**", "Example output", or under a name of its
+ * own in the bold label form ("**What the draft should do:**", "**Result:**").
+ */
+const OUTPUT_LABEL = /^\s*(?:[-*+]\s+)?(?:\*\*|__)?(?:example\s+|expected\s+)?output\b|^\s*(?:[-*+]\s+)?(?:\*\*|__)(?!input\b)[^*_\n]{2,40}?:(?:\*\*|__)|^\s*(?:[-*+]\s+)?(?:\*\*|__)(?!input\b)[^*_\n]{2,40}?(?:\*\*|__):/i
 
 /**
  * The line of the last labelled example input when no output label follows it anywhere: the example
