@@ -140,9 +140,17 @@ export const prohibitedList = (doc: Doc, n: number): boolean => {
   // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
   // something else ("split the run so network access and execution never overlap:") leads into steps
   const sentence = sentencesOf(lead).at(-1) ?? ""
+  // a prohibition of another act than doing the items ("Do not guess any of these:" over the facts to
+  // ask for) forbids that act on them: an item that is an instruction of its own is not forbidden
+  const verb = /^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not)\s+([a-z]+)/i.exec(plainLead(sentence))?.[1]?.toLowerCase()
+  const item = doc.md.listItems.find((i) => i.line === n)
+  if (verb !== undefined && !ITEMS_AS_ACTS.test(verb) && item !== undefined && isImperative(item.text) === true) return false
   return (/^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not|avoid)\b[^.!?]*:\s*$/i.test(plainLead(sentence)) ||
     /\byou\s+(?:must|should)\s+(?:never|not)\b[^.!?]*:\s*$/i.test(sentence)) && lead.length <= 80
 }
+
+/** The words after "never" / "do not" that make the list's items the acts forbidden ("Don't do any of these:", "Never run:"). */
+const ITEMS_AS_ACTS = /^(?:do|run|use|execute|try|attempt|type|call|perform|make|ever|any|these|this|the|to|just|even|paste|enter)$/
 
 /** The sentence holding a prose command, up to it. */
 const sentenceBefore = (doc: Doc, n: number, at: number): string => proseSentence(doc, n, at, at).before
