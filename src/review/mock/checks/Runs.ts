@@ -140,14 +140,18 @@ export const prohibitedList = (doc: Doc, n: number): boolean => {
   // never:", "Don't do any of these:") or is the reader's ("Things you must never do:"); a "never" about
   // something else ("split the run so network access and execution never overlap:") leads into steps
   const sentence = sentencesOf(lead).at(-1) ?? ""
+  const opens = PROHIBITION_LEAD.exec(plainLead(sentence))
+  const prohibits = (opens !== null || /\byou\s+(?:must|should)\s+(?:never|not)\b[^.!?]*:\s*$/i.test(sentence)) && lead.length <= 80
+  if (!prohibits) return false
   // a prohibition of another act than doing the items ("Do not guess any of these:" over the facts to
   // ask for) forbids that act on them: an item that is an instruction of its own is not forbidden
-  const verb = /^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not)\s+([a-z]+)/i.exec(plainLead(sentence))?.[1]?.toLowerCase()
+  const verb = opens?.[1]?.toLowerCase()
   const item = doc.md.listItems.find((i) => i.line === n)
-  if (verb !== undefined && !ITEMS_AS_ACTS.test(verb) && item !== undefined && isImperative(item.text) === true) return false
-  return (/^(?:(?:also|and|but|and also)\s+)?(?:never|don'?t|do not|avoid)\b[^.!?]*:\s*$/i.test(plainLead(sentence)) ||
-    /\byou\s+(?:must|should)\s+(?:never|not)\b[^.!?]*:\s*$/i.test(sentence)) && lead.length <= 80
+  return !(verb !== undefined && !ITEMS_AS_ACTS.test(verb) && item !== undefined && isImperative(item.text) === true)
 }
+
+/** A lead-in that opens on a prohibition and ends on a colon; the word after "never" / "do not", when there is one. */
+const PROHIBITION_LEAD = /^(?:(?:also|and|but|and also)\s+)?(?:(?:never|don'?t|do not)\s+([a-z]+)|never|don'?t|do not|avoid)\b[^.!?]*:\s*$/i
 
 /** The words after "never" / "do not" that make the list's items the acts forbidden ("Don't do any of these:", "Never run:"). */
 const ITEMS_AS_ACTS = /^(?:do|run|use|execute|try|attempt|type|call|perform|make|ever|any|these|this|the|to|just|even|paste|enter)$/
