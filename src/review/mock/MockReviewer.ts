@@ -3,7 +3,7 @@
  * rubric, findings that point at lines, an improved version with the safe fixes, and an eval kit.
  * Same input, byte-identical output: no clock, no randomness, stable ordering everywhere.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as Crypto from "node:crypto"
 import { AiReviewer } from "../AiReviewer.js"
 import { AiProviderError } from "../../ai/ProviderError.js"
@@ -11,6 +11,9 @@ import { type CriterionKey, isCriterionKey } from "../rubrics/Criteria.js"
 import type { CriterionScore, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
 import { extname } from "../../markdown/Paths.js"
 import { CHECKS, type CheckContext, type CheckOutcome, type Issue } from "./Checks.js"
+import { withoutShortfalls } from "./checks/Common.js"
+import { getRubric } from "../rubrics/Registry.js"
+import { COVERAGE_SINCE } from "../rubrics/Rubrics.js"
 import { analyzeDoc, BundleIndex, type Doc, isInstructionFile } from "../../markdown/Document.js"
 import { buildEvalKit } from "../EvalKit.js"
 import { LENGTH_BUDGETS } from "./checks/Layout.js"
@@ -68,6 +71,8 @@ const subjectOf = (input: ReviewInput) => {
   const known = input.rubric.criteria.filter((c) => isCriterionKey(c.key))
   const criteriaSet = new Set<CriterionKey>(known.map((c) => c.key as CriterionKey))
   const disabledRules = new Set(input.disabledRules ?? [])
+  // a run pinned to a built-in version from before coverage is scored as that version was
+  const coverage = !(Option.isSome(getRubric(input.rubric.key, input.rubric.version)) && input.rubric.version < COVERAGE_SINCE)
   const ctxFor = (doc: Doc): CheckContext => ({
     doc,
     bundle,
@@ -79,7 +84,7 @@ const subjectOf = (input: ReviewInput) => {
     folderName: input.folderName,
     disabledRules
   })
-  return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor } as const
+  return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor, coverage } as const
 }
 type Subject = ReturnType<typeof subjectOf>
 
@@ -96,12 +101,12 @@ interface Scored {
 }
 
 /** Every check on every reviewed document first (a thin document's absence criteria need the others); their issues go to `issues`. */
-const runChecks = ({ known, reviewed, ctxFor }: Subject, issues: Array<LocatedIssue>) => {
+const runChecks = ({ known, reviewed, ctxFor, coverage }: Subject, issues: Array<LocatedIssue>) => {
   const outcomesOf = new Map<CriterionKey, Array<Scored>>()
   for (const c of known) {
     const check = CHECKS[c.key as CriterionKey]
     const outcomes = reviewed.map((d) => {
-      const o = check(ctxFor(d))
+      const o = coverage ? check(ctxFor(d)) : withoutShortfalls(check(ctxFor(d)))
       return { d, o, s: scoreOf(o) }
     })
     for (const { d, o } of outcomes) for (const issue of o.issues) issues.push({ issue, path: d.path })
@@ -229,13 +234,15 @@ const findingsOf = (issues: Array<LocatedIssue>): Array<Finding> => {
 }
 
 /** The improved version (a file review) or the improved files (a bundle review), with the safe fixes. */
-const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, findings: ReadonlyArray<Finding>) => {
+const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, findings: ReadonlyArray<Finding>, outcomesOf: ReadonlyMap<CriterionKey, Array<Scored>>) => {
   let improvedVersion: ImprovedFile | null = null
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
     const target = reviewed[0]!
     // the apply repairs what costs: an info note is a remark, and a change for it would raise nothing
+    // and what a criterion is short of (a worked example the skill may not need): shown, it scores higher
     const foundHere = new Set(findings.filter((f) => f.filePath === target.path && f.severity !== "info").map((f) => f.ruleId))
+    for (const [key, outcomes] of outcomesOf) for (const code of outcomes.find((x) => x.d === target)?.o.shortfalls ?? []) foundHere.add(ruleIdFor(key, code))
     const imp = improveDoc(ctxFor(target), criteriaSet, true, (id) => foundHere.has(id))
     if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
   } else {
@@ -255,7 +262,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   scoreThinByOthers(outcomesOf, reviewed, input.artifactType)
   const scores = criterionScores(input, subject, outcomesOf, issues)
   const findings = findingsOf(issues)
-  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings)
+  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings, outcomesOf)
 
   const lead = fileMode
     ? reviewed[0]

@@ -24,7 +24,7 @@ import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf, USE_OPENING, USE_WHEN } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
-import { isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
+import { commandLines, isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
 import { PROHIBITED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"
 import { namesDestructive, scanHazards } from "./checks/Safety.js"
@@ -264,7 +264,10 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     const block = exampleBlock(ctx, ed)
     if (block) {
       const end = doc.split.lines.length + 1
-      ed.insertBefore(end, ["", "## Example", "", block.lead, "", `\`\`\`${block.lang}`, ...block.lines, "```"])
+      const fenced = [block.lead, "", `\`\`\`${block.lang}`, ...block.lines, "```"]
+      // a text sectioned by XML tags (`<purpose>`, `<constraints>`) and no heading takes an example tag:
+      // a first markdown heading would leave it without a title
+      ed.insertBefore(end, doc.md.headings.length === 0 ? ["", "<example>", ...fenced, "</example>"] : ["", "## Example", "", ...fenced])
       ed.change(end, 44, `Line ${end}: added an example: ${block.what}.`)
     }
   }
@@ -316,7 +319,21 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? (table.length >= 2 ? table : []))
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
   const trigger = (getField(doc.fm, "description")?.value ?? "").match(USE_SENTENCE)?.[0]
-  if (steps.length < 2 || !trigger) return linked
+  if (!trigger) return linked
+  const request = `Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`
+  if (steps.length < 2) {
+    // guidance with no steps: the request it serves and what the description says it gives back
+    const gives = plainText(getField(doc.fm, "description")?.value ?? "").split(/(?<=[.!?])\s/)[0]?.trim() ?? ""
+    // (code it teaches wants code, which this is not; and a skill that runs a command, given an example
+    // section, reads as a task whose steps are missing)
+    if (linked || gives === "" || USE_SENTENCE.test(gives) || ed.found("SK-EX-NO-CODE") || needsOf(doc).writesCode || commandLines(doc).length > 0) return linked
+    return {
+      lead: "A request this skill serves and what it gives back, from its description (replace both with a real case):",
+      lang: "text",
+      lines: [request, `Result: ${gives}`],
+      what: "a request from the description's trigger and the result it promises; replace both with a real case"
+    }
+  }
   // each step's first sentence, cut at a word when long (a colon inside `Notion:search` is no end)
   const titles = steps.slice(0, 8).map((s, k) => {
     const first = (plainText(s.text).split(/(?<=[.!?])\s/)[0] ?? "").replace(/[.:;\s]+$/, "")
@@ -326,7 +343,7 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   return {
     lead: "A run of this skill, from its trigger and its steps (replace it with a real request and result):",
     lang: "text",
-    lines: [`Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`, ...titles],
+    lines: [request, ...titles],
     what: "a run built from the description's trigger and the steps; replace it with a real request and result"
   }
 }

@@ -11,6 +11,14 @@ import { CRITERIA, type CriterionKey } from "./Criteria.js"
 export const RUBRIC_VERSION_2026_11 = "2026-11-01"
 /** Adds consistency and safety to every rubric; the mock also checks names against the bundle's name, flattened steps, code examples, truncation and bloat. */
 export const RUBRIC_VERSION_2026_11_22 = "2026-11-22"
+/**
+ * The criteria and weights of 2026-11-22; the mock also scores coverage: a part a criterion asks for
+ * and the text lacks (a worked example, a check of the result, a failure case, a rule) costs a few
+ * points of that criterion, with no finding (docs/rubrics.md, "Coverage").
+ */
+export const RUBRIC_VERSION_2026_11_28 = "2026-11-28"
+/** The first built-in version the mock scores for coverage; custom rubrics always are. */
+export const COVERAGE_SINCE = RUBRIC_VERSION_2026_11_28
 
 const criteria = (weights: Partial<Record<CriterionKey, number>>): ReadonlyArray<Criterion> =>
   (Object.entries(weights) as Array<[CriterionKey, number]>).map(([key, weight]) => ({
@@ -27,6 +35,96 @@ const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Reco
   title,
   criteria: criteria(weights)
 })
+
+/**
+ * 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded);
+ * skills also state their rules, how to verify the work and what to do on failure (the parts a
+ * document cut short loses first). 2026-11-28 keeps them.
+ */
+const WEIGHTS_2026_11_22: ReadonlyArray<readonly [ArtifactType, string, Partial<Record<CriterionKey, number>>]> = [
+  ["skill", "Agent skill (SKILL.md)", {
+    frontmatter: 8,
+    name: 8,
+    description: 12,
+    structure: 8,
+    steps: 12,
+    examples: 8,
+    references: 6,
+    clarity: 6,
+    length: 3,
+    formatting: 3,
+    constraints: 4,
+    verification: 4,
+    error_handling: 4,
+    consistency: 6,
+    safety: 8
+  }],
+  ["agent", "Agent instructions (AGENTS.md)", {
+    purpose: 4,
+    structure: 12,
+    commands: 16,
+    constraints: 8,
+    verification: 8,
+    references: 8,
+    clarity: 12,
+    length: 8,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }],
+  ["prompt", "Prompt", {
+    purpose: 16,
+    inputs: 8,
+    constraints: 8,
+    output_format: 12,
+    examples: 12,
+    clarity: 12,
+    structure: 4,
+    length: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }],
+  ["command", "Slash command", {
+    frontmatter: 8,
+    description: 8,
+    inputs: 12,
+    steps: 16,
+    output_format: 8,
+    examples: 4,
+    references: 4,
+    clarity: 12,
+    length: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }],
+  ["workflow", "Workflow", {
+    purpose: 8,
+    inputs: 8,
+    steps: 20,
+    verification: 12,
+    error_handling: 8,
+    references: 8,
+    clarity: 8,
+    structure: 4,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }],
+  ["rubr_flow", "rubr_flow procedure package", {
+    purpose: 8,
+    inputs: 8,
+    steps: 20,
+    verification: 16,
+    error_handling: 8,
+    structure: 8,
+    clarity: 8,
+    formatting: 4,
+    consistency: 8,
+    safety: 12
+  }]
+]
 
 export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
   rubric("skill", "Agent skill (SKILL.md)", {
@@ -96,89 +194,7 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     clarity: 10,
     formatting: 5
   }),
-  // 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded)
-  // skills also state their rules, how to verify the work and what to do on failure (the parts a
-  // document cut short loses first)
-  rubric("skill", "Agent skill (SKILL.md)", {
-    frontmatter: 8,
-    name: 8,
-    description: 12,
-    structure: 8,
-    steps: 12,
-    examples: 8,
-    references: 6,
-    clarity: 6,
-    length: 3,
-    formatting: 3,
-    constraints: 4,
-    verification: 4,
-    error_handling: 4,
-    consistency: 6,
-    safety: 8
-  }, RUBRIC_VERSION_2026_11_22),
-  rubric("agent", "Agent instructions (AGENTS.md)", {
-    purpose: 4,
-    structure: 12,
-    commands: 16,
-    constraints: 8,
-    verification: 8,
-    references: 8,
-    clarity: 12,
-    length: 8,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
-  }, RUBRIC_VERSION_2026_11_22),
-  rubric("prompt", "Prompt", {
-    purpose: 16,
-    inputs: 8,
-    constraints: 8,
-    output_format: 12,
-    examples: 12,
-    clarity: 12,
-    structure: 4,
-    length: 4,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
-  }, RUBRIC_VERSION_2026_11_22),
-  rubric("command", "Slash command", {
-    frontmatter: 8,
-    description: 8,
-    inputs: 12,
-    steps: 16,
-    output_format: 8,
-    examples: 4,
-    references: 4,
-    clarity: 12,
-    length: 4,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
-  }, RUBRIC_VERSION_2026_11_22),
-  rubric("workflow", "Workflow", {
-    purpose: 8,
-    inputs: 8,
-    steps: 20,
-    verification: 12,
-    error_handling: 8,
-    references: 8,
-    clarity: 8,
-    structure: 4,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
-  }, RUBRIC_VERSION_2026_11_22),
-  rubric("rubr_flow", "rubr_flow procedure package", {
-    purpose: 8,
-    inputs: 8,
-    steps: 20,
-    verification: 16,
-    error_handling: 8,
-    structure: 8,
-    clarity: 8,
-    formatting: 4,
-    consistency: 8,
-    safety: 12
-  }, RUBRIC_VERSION_2026_11_22)
+  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28].flatMap((version) =>
+    WEIGHTS_2026_11_22.map(([type, title, weights]) => rubric(type, title, weights, version))
+  )
 ]

@@ -21,12 +21,16 @@ export interface Issue {
 export interface Deduction {
   readonly points: number
   readonly reason: string
+  /** a coverage shortfall (`Out.short`), not the cost of a finding */
+  readonly shortfall?: true
 }
 
 export interface CheckOutcome {
   readonly issues: ReadonlyArray<Issue>
   readonly deductions: ReadonlyArray<Deduction>
   readonly notes: ReadonlyArray<string>
+  /** the rule codes of the criterion's shortfalls (see `Out.short`): the apply acts on them as on findings */
+  readonly shortfalls: ReadonlyArray<string>
 }
 
 export interface CheckContext {
@@ -58,6 +62,7 @@ export class Out {
   readonly issues: Array<Issue> = []
   readonly deductions: Array<Deduction> = []
   readonly notes: Array<string> = []
+  readonly shortfalls: Array<string> = []
   private current: string | null = null
   /** the highest severity found so far per rule code */
   private readonly worst = new Map<string, Severity>()
@@ -85,10 +90,25 @@ export class Out {
   note(text: string) {
     this.notes.push(text)
   }
+  /**
+   * Coverage: the text shows less of what the criterion asks for, though nothing in it is wrong (a
+   * skill that needs no worked example and has none). No finding, so nothing to label; a few points
+   * off this criterion alone, named in its rationale, so a skill that shows the part outscores the same
+   * skill without it. Never on a criterion that already lost points: its findings say it.
+   */
+  short(code: string, points: number, reason: string) {
+    if (this.isDisabled(code) || this.deductions.length > 0) return
+    this.shortfalls.push(code)
+    this.deductions.push({ points, reason: `short: ${reason}`, shortfall: true })
+  }
   done(): CheckOutcome {
-    return { issues: this.issues, deductions: this.deductions, notes: this.notes }
+    return { issues: this.issues, deductions: this.deductions, notes: this.notes, shortfalls: this.shortfalls }
   }
 }
+
+/** The outcome as a rubric version before coverage scored it: its findings' costs alone. */
+export const withoutShortfalls = (o: CheckOutcome): CheckOutcome =>
+  o.shortfalls.length === 0 ? o : { ...o, deductions: o.deductions.filter((d) => !d.shortfall), shortfalls: [] }
 
 export const decodeURIComponentSafe = (s: string) => {
   try {

@@ -262,6 +262,11 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(15, "no concrete example")
   }
+  // the text itself shows no whole example, though it may need none: samples only inline, in passing
+  // or in linked files. It covers less of what the criterion asks than the same text with one
+  if (blocks.length + exampleHeadings.length + labels.length + doc.exampleBlocks.length === 0) {
+    o.short("missing", 10, "no worked example in the text itself (a code block, an example section or a labelled sample)")
+  }
   const bare = blocks.filter((b) => b.info === "")
   for (const b of bare.slice(0, 5)) {
     o.issue(

@@ -384,6 +384,7 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
   if (rules.length === 0 && sections.length === 0 && !needs.sideEffects && ctx.artifactType === "skill") {
     // nothing it does changes what others share or pay for: boundaries are a nicety, not a gap
     o.note("no explicit rules; it neither pushes, deploys, sends, submits nor deletes anything")
+    o.short("missing", 10, "no explicit rule or boundary")
   } else if (rules.length === 0 && sections.length === 0) {
     o.issue(
       "missing",
@@ -396,6 +397,7 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
   } else if (rules.length + sections.length < 2) {
     o.issue("few", "info", rules[0] ?? sections[0]?.line ?? bodyStart(doc), "Only one explicit rule", "State the important boundaries explicitly (what never to change, what needs approval).")
     o.deduct(25, "few explicit constraints")
+    o.short("few", 5, "a single explicit rule")
   } else if (sections.length === 0 && rules.length < 4) {
     // where the rules sit is the author's choice: a rule inside the step it governs is where it is needed
     o.issue(
@@ -487,6 +489,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
   if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
     // a reference, a writing or a thinking skill has no test step to give (a sample's "check your input" is the sample's)
     o.note("no verification step; its procedure runs nothing whose result can be checked")
+    o.short("missing", 10, "nothing says how to check the result")
   } else if (sections.length === 0 && lines.length === 0) {
     o.issue(
       "missing",
@@ -501,6 +504,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     // skill it is as often a reference or a guide that needs none (a note)
     o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Verification is only mentioned in passing", "Give verification its own step with concrete success criteria.")
     o.deduct(25, "verification only mentioned in passing")
+    o.short("weak", 5, "verification mentioned only in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
   }
@@ -522,6 +526,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
     // no command, script or service call in its procedure: nothing fails in a way it must handle
     o.note("no failure handling; its procedure runs no command, script or service")
+    o.short("missing", 10, "nothing says what to do when something is missing or goes wrong")
   } else if (sections.length === 0 && lines.length === 0) {
     // a procedure that only reads what is at hand (no push, deploy, delete or send, no call to a
     // service) leaves nothing half-done when a step fails: the gap is real but smaller (minor)
@@ -538,6 +543,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
   } else if (sections.length === 0 && lines.length < 2) {
     o.issue("weak", PROCEDURE_TYPES.has(ctx.artifactType) ? "minor" : "info", lines[0]!, "Failure handling covers a single case", "Cover the likely failures of each step (missing input, failing command, unclear request).")
     o.deduct(25, "thin failure handling")
+    o.short("weak", 5, "failure handling covers a single case")
   } else {
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)
   }
