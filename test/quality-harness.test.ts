@@ -116,7 +116,8 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * The kinds the mock cannot bring to the goal without wrong findings on good skills, explained in
    * docs/quality.md: a truncated skill often still reads as complete (its cut sections were ones its
    * kind does not need), an example removed from a skill that keeps inline samples leaves nothing a
-   * rule may call missing.
+   * rule may call missing (that kind left the list at the forty-first stop: coverage, below, sees it
+   * without a finding).
    * A heading removed between two parts that each open with a paragraph leaves nothing a rule may
    * call lost without being wrong on good skills (a procedure right after a paragraph, under a heading
    * that names nothing of it, is the one sign read).
@@ -150,11 +151,14 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * and 0.677/0.650: a cut skill that still names its lost steps is seen, and one routed-away missing
    * example lost a finding drawn for a wrong reason. The twenty-sixth to twenty-eighth rounds' readings
    * leave all three where they were.
+   * The forty-first stop's coverage (rubric 2026-11-28: a criterion short of a worked example, a check,
+   * a failure case, a rule or a section gathering the rules or checks scores a few points lower, with
+   * no finding) brought missing-examples to every goal (measured 0.988/0.951) and truncated and
+   * removed-headings to 0.917/0.591 and 0.760/0.696.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.55, rises: 0.31 },
-    "missing-examples": { pairwise: 0.73, rises: 0.61 },
-    "removed-headings": { pairwise: 0.64, rises: 0.62 }
+    truncated: { pairwise: 0.91, rises: 0.59 },
+    "removed-headings": { pairwise: 0.75, rises: 0.69 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

@@ -74,6 +74,25 @@ describe("coverage: a check of the result, a failure case and a rule", () => {
     }
     expect(minorOrAbove(bare)).toEqual([])
   })
+  it("a section that gathers the rules or the checks raises its criterion over the same lines in the steps", () => {
+    // the same three lines, as the last steps or as a section of their own
+    const inSteps = (lines: ReadonlyArray<string>) => `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}${lines.map((l, i) => `${5 + i}. ${l}\n`).join("")}`
+    const inSection = (title: string, lines: ReadonlyArray<string>) => `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n## ${title}\n\n${lines.map((l) => `- ${l}\n`).join("")}`
+    const cases = [
+      ["constraints", "Rules", ["Never put a topic on the agenda without its question.", "Always list the settled topics at the end.", "Do not move a topic the lead fixed."]],
+      ["verification", "Check", ["Check that every topic has an owner.", "Verify that the time boxes fit the slot.", "Confirm the settled topics are listed at the end."]]
+    ] as const
+    for (const [key, title, lines] of cases) {
+      const scattered = review(inSteps(lines))
+      const gathered = review(inSection(title, lines))
+      expect(scoreOf(gathered, key)).toBeGreaterThan(scoreOf(scattered, key))
+      expect(scattered.scores.find((x) => x.key === key)!.rationale).toMatch(/short: no section/)
+      expect(minorOrAbove(scattered)).toEqual(minorOrAbove(gathered))
+    }
+    // failure cases belong in the step that fails: no section is asked for
+    const failures = ["If a topic has no owner, ask the lead who takes it.", "If the slot is too short, stop and ask which topics can wait."]
+    expect(scoreOf(review(inSteps(failures)), "error_handling")).toBe(100)
+  })
   it("a clean skill with every part scores 100", () => {
     const example = "## Example\n\n```text\n1. Billing export (Dana): ship it Friday or wait a week? 10 min\n```\n"
     expect(review(body(`${check}${failure}${rules}${example}`)).overallScore).toBe(100)
@@ -90,5 +109,18 @@ describe("coverage and the rubric version", () => {
     expect(withRubric("skill@2026-11-22").overallScore).toBeGreaterThan(withRubric("skill").overallScore)
     // the same findings either way: coverage is no finding
     expect(withRubric("skill@2026-11-22").findings).toEqual(withRubric("skill").findings)
+  })
+})
+
+describe("the apply states a hedged instruction in bold directly", () => {
+  it("\"Maybe **upgrade …**\" becomes \"**Upgrade …**\", and the applied text scores higher", () => {
+    const text = body("## Notes\n\n- Maybe **send the agenda a day ahead**, so people can prepare.\n- You might want to **keep five minutes** for what comes up.\n")
+    const r = review(text)
+    expect(r.findings.filter((f) => f.ruleId === "SK-CLAR-VAGUE")).toHaveLength(2)
+    const applied = r.improvedVersion!.content
+    expect(applied).toContain("- **Send the agenda a day ahead**, so people can prepare.")
+    expect(applied).toContain("- **Keep five minutes** for what comes up.")
+    expect(review(applied).findings.filter((f) => f.ruleId === "SK-CLAR-VAGUE")).toEqual([])
+    expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
   })
 })

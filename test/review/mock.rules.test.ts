@@ -270,9 +270,11 @@ describe("procedure and content shape", () => {
       .replace("linking the pull request number.", "linking the pull request number. Never include internal-only changes.")
       .replace("read in two minutes.", "read in two minutes. Do not guess a version number.")
     const r = review(text)
-    // where the rules sit is the author's choice: a note, and it costs nothing
+    // where the rules sit is the author's choice: a note, which costs nothing; coverage takes 3 points
+    // (no section gathers them), as the rationale says
     expect(findingOf(r, "SK-RULES-NO-SECTION")).toMatchObject({ severity: "info", lineStart: lineOf(text, "Do not guess") })
-    expect(scoreOf(r, "constraints")).toBe(100)
+    expect(scoreOf(r, "constraints")).toBe(97)
+    expect(r.scores.find((s) => s.key === "constraints")!.rationale).toContain("short: no section gathers the rules")
     expect(ids(clean)).not.toContain("SK-RULES-NO-SECTION")
   })
 })

@@ -89,9 +89,10 @@ export const tightenSegment = (segment: string, removed: Set<string>): string =>
   apply(/\b(T|t)ry to (\w)/g, "try to", (_m, t, c) => (t === "T" ? c!.toUpperCase() : c!))
   // hedges opening an instruction: the instruction is stated directly
   apply(
-    /(^\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?|[.!?:]\s+)(?:you should probably|you might want to|you may want to|you could|maybe|perhaps|if (?:at all )?possible,|ideally,|hopefully,|feel free to)\s+(\w)/gi,
+    /(^\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?|[.!?:]\s+)(?:you should probably|you might want to|you may want to|you could|maybe|perhaps|if (?:at all )?possible,|ideally,|hopefully,|feel free to)\s+(\*\*|__|\*|_)?(\w)/gi,
     "hedge",
-    (_m, lead, c) => `${lead}${c!.toUpperCase()}`
+    // (an instruction in bold keeps its emphasis: "Maybe **upgrade first**" → "**Upgrade first**")
+    (_m, lead, emphasis, c) => `${lead}${emphasis ?? ""}${c!.toUpperCase()}`
   )
   apply(/\bshould probably\b/g, "should probably", () => "should")
   apply(/\b(?:might|may) want to (\w)/g, "might want to", (_m, c) => c!)

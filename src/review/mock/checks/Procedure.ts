@@ -408,8 +408,10 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
       "Gather the boundaries in a '## Rules' section, so the agent finds them in one place."
     )
     o.deduct(15, "no rules section")
+    o.short("no_section", 3, "no section gathers the rules")
   } else {
     o.note(`${rules.length} rule line(s), ${sections.length} rules section(s)`)
+    if (sections.length === 0) o.short("no_section", 3, "no section gathers the rules")
   }
   return o.done()
 }
@@ -507,6 +509,7 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     o.short("weak", 5, "verification mentioned only in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
+    if (sections.length === 0) o.short("weak", 3, "no section gathers the checks")
   }
   return o.done()
 }
@@ -545,6 +548,7 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     o.deduct(25, "thin failure handling")
     o.short("weak", 5, "failure handling covers a single case")
   } else {
+    // (no shortfall for failure cases without a section: they belong in the step that fails)
     o.note(`${sections.length} failure-handling section(s), ${lines.length} line(s)`)
   }
   return o.done()
