@@ -408,11 +408,11 @@ export const constraints = (ctx: CheckContext): CheckOutcome => {
       "Gather the boundaries in a '## Rules' section, so the agent finds them in one place."
     )
     o.deduct(15, "no rules section")
-    o.short("no_section", 3, "no section gathers the rules")
   } else {
     o.note(`${rules.length} rule line(s), ${sections.length} rules section(s)`)
-    if (sections.length === 0) o.short("no_section", 3, "no section gathers the rules")
   }
+  // coverage's last step (a shortfall above, or a finding's cost, comes first: they never stack)
+  if (sections.length === 0) o.short("no_section", 3, "no section gathers the rules")
   return o.done()
 }
 
@@ -509,8 +509,9 @@ export const verification = (ctx: CheckContext): CheckOutcome => {
     o.short("weak", 5, "verification mentioned only in passing")
   } else {
     o.note(`${sections.length} verification section(s), ${lines.length} line(s) on checks`)
-    if (sections.length === 0) o.short("weak", 3, "no section gathers the checks")
   }
+  // coverage's last step (a shortfall above, or a finding's cost, comes first: they never stack)
+  if (sections.length === 0) o.short("weak", 3, "no section gathers the checks")
   return o.done()
 }
 
