@@ -5,6 +5,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { describe, expect, it } from "vitest"
 import { checkJunit, validateJunit } from "../src/cli/reports/Junit.js"
+import { checkText } from "../src/cli/reports/Text.js"
+import { colors } from "../src/cli/Output.js"
 import { type CheckFinding, type CheckReport, failsAt, type FailOn, type ValidateReport } from "../src/cli/reports/Model.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
 import { artifactUri, checkSarif, FINGERPRINT_KEY, pascalCase, type SarifLog, validateSarif } from "../src/cli/reports/Sarif.js"
@@ -148,6 +150,26 @@ const sarifOf = (log: SarifLog) => {
 }
 
 // ---------------------------------------------------------------------------------------------
+
+describe("checkText", () => {
+  it("says beside a criterion below 100 why, when no finding names it; a criterion with findings has them below", () => {
+    const report = checkReport("major", {
+      audit: {
+        ...checkReport().audit,
+        scores: [
+          { key: "constraints", label: "Constraints and boundaries", score: 97, rationale: "-3 short: no section gathers the rules; 5 rule line(s), 0 rules section(s)" },
+          { key: "error_handling", label: "Error handling", score: 40, rationale: "-60 no failure handling" },
+          { key: "name", label: "Name", score: 100, rationale: "name 'deploy-kit' is kebab-case" }
+        ]
+      }
+    })
+    const lines = checkText(report, colors(false)).split("\n")
+    expect(lines.find((l) => l.includes("Constraints and boundaries"))).toMatch(/97 {2}Constraints and boundaries {2}-3 short: no section gathers the rules$/)
+    // the findings on error handling (ruleName "Error handling") say why; a full score says nothing
+    expect(lines.find((l) => l.includes(" Error handling"))).toMatch(/40 {2}Error handling$/)
+    expect(lines.find((l) => l.includes(" Name"))).toMatch(/100 {2}Name$/)
+  })
+})
 
 describe("checkJunit", () => {
   const report = checkReport()

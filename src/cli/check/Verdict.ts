@@ -75,7 +75,7 @@ export const artifactReport = (input: {
       rubricKey: detail.rubricKey,
       rubricVersion: detail.rubricVersion,
       rubricTitle: summary.rubricTitle ?? detail.rubricKey,
-      scores: detail.scores.map((s) => ({ key: s.key, label: s.label, score: s.score })),
+      scores: detail.scores.map((s) => ({ key: s.key, label: s.label, score: s.score, rationale: s.rationale })),
       fresh: audited.fresh
     },
     eval: e,

@@ -80,7 +80,8 @@ export interface CheckReport {
     readonly rubricKey: string
     readonly rubricVersion: string
     readonly rubricTitle: string
-    readonly scores: ReadonlyArray<{ readonly key: string; readonly label: string; readonly score: number }>
+    /** `rationale`: the reviewer's reason for the score (for a criterion below 100 that no finding names, the text report shows its first clause) */
+    readonly scores: ReadonlyArray<{ readonly key: string; readonly label: string; readonly score: number; readonly rationale?: string | undefined }>
     /** false when an identical earlier audit was reused (same input versions and rubric) */
     readonly fresh: boolean
   }

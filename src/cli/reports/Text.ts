@@ -8,6 +8,12 @@ const bar = (score: number, width = 20) => {
   return `${"█".repeat(filled)}${"░".repeat(width - filled)}`
 }
 
+/** A rationale's first clause, at most 90 characters. */
+const whyOf = (rationale: string): string => {
+  const first = rationale.split("; ")[0]!.trim()
+  return first.length <= 90 ? first : `${first.slice(0, 89)}…`
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 
 export const checkText = (report: CheckReport, c: Colors): string => {
@@ -23,7 +29,9 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   const a = report.audit
   lines.push(`${c.bold("Score")} ${scoreTone(a.overallScore)(`${a.overallScore}/100`)}  ${a.rubricTitle} ${c.dim(`(${a.rubricKey}@${a.rubricVersion}${a.fresh ? "" : ", reused"})`)}`)
   for (const score of a.scores) {
-    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}`)
+    // a criterion below 100 that no finding names says why beside it ("-3 short: no section gathers the rules")
+    const why = score.score < 100 && score.rationale && !report.findings.some((f) => f.ruleName === score.label) ? whyOf(score.rationale) : ""
+    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}${why === "" ? "" : `  ${c.dim(why)}`}`)
   }
   lines.push("")
   if (report.findings.length === 0) lines.push(c.green("No findings."))
