@@ -5,7 +5,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser"
 import { describe, expect, it } from "vitest"
 import { checkJunit, validateJunit } from "../src/cli/reports/Junit.js"
-import { checkText } from "../src/cli/reports/Text.js"
+import { auditText, checkText } from "../src/cli/reports/Text.js"
 import { colors } from "../src/cli/Output.js"
 import { type CheckFinding, type CheckReport, failsAt, type FailOn, type ValidateReport } from "../src/cli/reports/Model.js"
 import { sarifSchemaErrors } from "./support/Sarif.js"
@@ -168,6 +168,19 @@ describe("checkText", () => {
     // the findings on error handling (ruleName "Error handling") say why; a full score says nothing
     expect(lines.find((l) => l.includes(" Error handling"))).toMatch(/40 {2}Error handling$/)
     expect(lines.find((l) => l.includes(" Name"))).toMatch(/100 {2}Name$/)
+  })
+  it("rubr audits show says the same beside its bars, by criterion key", () => {
+    const text = auditText({
+      id: "aud_42", status: "completed", overallScore: 96.2, rubricKey: "skill", rubricVersion: "2026-11-28",
+      scores: [
+        { key: "verification", label: "Verification", score: 90, rationale: "-10 short: nothing says how to check the result; no verification step" },
+        { key: "error_handling", label: "Failure handling", score: 30, rationale: "-70 no failure handling" }
+      ],
+      findings: [{ severity: "major", criterionKey: "error_handling", filePath: "SKILL.md", lineStart: 6, message: "Nothing says what to do when a step fails" }],
+      improvedVersion: null, improvedFiles: [], appliedAt: null
+    }, colors(false))
+    expect(text).toContain(" 90  Verification  -10 short: nothing says how to check the result\n")
+    expect(text).toMatch(/ 30 {2}Failure handling\n/)
   })
 })
 

@@ -8,10 +8,14 @@ const bar = (score: number, width = 20) => {
   return `${"█".repeat(filled)}${"░".repeat(width - filled)}`
 }
 
-/** A rationale's first clause, at most 90 characters. */
-const whyOf = (rationale: string): string => {
-  const first = rationale.split("; ")[0]!.trim()
-  return first.length <= 90 ? first : `${first.slice(0, 89)}…`
+/**
+ * What a criterion's line says beside its bar: for a score below 100 that no finding names, the first
+ * clause of its rationale, at most 90 characters ("-3 short: no section gathers the rules").
+ */
+const reasonOf = (score: { readonly score: number; readonly rationale?: string | undefined }, named: boolean): string => {
+  if (score.score >= 100 || !score.rationale || named) return ""
+  const first = score.rationale.split("; ")[0]!.trim()
+  return `  ${first.length <= 90 ? first : `${first.slice(0, 89)}…`}`
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
@@ -29,9 +33,8 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   const a = report.audit
   lines.push(`${c.bold("Score")} ${scoreTone(a.overallScore)(`${a.overallScore}/100`)}  ${a.rubricTitle} ${c.dim(`(${a.rubricKey}@${a.rubricVersion}${a.fresh ? "" : ", reused"})`)}`)
   for (const score of a.scores) {
-    // a criterion below 100 that no finding names says why beside it ("-3 short: no section gathers the rules")
-    const why = score.score < 100 && score.rationale && !report.findings.some((f) => f.ruleName === score.label) ? whyOf(score.rationale) : ""
-    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}${why === "" ? "" : `  ${c.dim(why)}`}`)
+    const why = reasonOf(score, report.findings.some((f) => f.ruleName === score.label))
+    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}${why === "" ? "" : c.dim(why)}`)
   }
   lines.push("")
   if (report.findings.length === 0) lines.push(c.green("No findings."))
@@ -124,14 +127,17 @@ export const auditText = (run: {
   readonly overallScore: number | null
   readonly rubricKey: string
   readonly rubricVersion: string
-  readonly scores: ReadonlyArray<{ readonly label: string; readonly score: number }>
-  readonly findings: ReadonlyArray<{ readonly severity: string; readonly filePath: string; readonly lineStart: number; readonly message: string }>
+  readonly scores: ReadonlyArray<{ readonly key: string; readonly label: string; readonly score: number; readonly rationale?: string | undefined }>
+  readonly findings: ReadonlyArray<{ readonly severity: string; readonly criterionKey: string; readonly filePath: string; readonly lineStart: number; readonly message: string }>
   readonly improvedVersion: { readonly path: string } | null
   readonly improvedFiles: ReadonlyArray<{ readonly path: string }>
   readonly appliedAt: Date | null
 }, c: Colors, limit = 10): string => {
   const lines = [`${c.bold(`Audit ${run.id}`)} ${run.status}${run.overallScore === null ? "" : `: ${run.overallScore}/100`} ${c.dim(`(${run.rubricKey}@${run.rubricVersion})`)}`]
-  for (const s of run.scores) lines.push(`  ${bar(s.score, 10)} ${String(Math.round(s.score)).padStart(3)}  ${s.label}`)
+  for (const s of run.scores) {
+    const why = reasonOf(s, run.findings.some((f) => f.criterionKey === s.key))
+    lines.push(`  ${bar(s.score, 10)} ${String(Math.round(s.score)).padStart(3)}  ${s.label}${why === "" ? "" : c.dim(why)}`)
+  }
   if (run.findings.length > 0) {
     lines.push(`${plural(run.findings.length, "finding")}:`)
     for (const f of run.findings.slice(0, limit)) lines.push(`  ${f.severity.padEnd(8)} ${f.filePath}:${f.lineStart}  ${f.message}`)
