@@ -12,10 +12,10 @@ const bar = (score: number, width = 20) => {
  * What a criterion's line says beside its bar: for a score below 100 that no finding names, the first
  * clause of its rationale, at most 90 characters ("-3 short: no section gathers the rules").
  */
-const reasonOf = (score: { readonly score: number; readonly rationale?: string | undefined }, named: boolean): string => {
+const reasonOf = (score: { readonly score: number; readonly rationale?: string | undefined }, named: boolean, c: Colors): string => {
   if (score.score >= 100 || !score.rationale || named) return ""
   const first = score.rationale.split("; ")[0]!.trim()
-  return `  ${first.length <= 90 ? first : `${first.slice(0, 89)}…`}`
+  return c.dim(`  ${first.length <= 90 ? first : `${first.slice(0, 89)}…`}`)
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
@@ -33,8 +33,8 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   const a = report.audit
   lines.push(`${c.bold("Score")} ${scoreTone(a.overallScore)(`${a.overallScore}/100`)}  ${a.rubricTitle} ${c.dim(`(${a.rubricKey}@${a.rubricVersion}${a.fresh ? "" : ", reused"})`)}`)
   for (const score of a.scores) {
-    const why = reasonOf(score, report.findings.some((f) => f.ruleName === score.label))
-    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}${why === "" ? "" : c.dim(why)}`)
+    const why = reasonOf(score, report.findings.some((f) => f.ruleName === score.label), c)
+    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${String(Math.round(score.score)).padStart(3)}  ${score.label}${why}`)
   }
   lines.push("")
   if (report.findings.length === 0) lines.push(c.green("No findings."))
@@ -135,8 +135,7 @@ export const auditText = (run: {
 }, c: Colors, limit = 10): string => {
   const lines = [`${c.bold(`Audit ${run.id}`)} ${run.status}${run.overallScore === null ? "" : `: ${run.overallScore}/100`} ${c.dim(`(${run.rubricKey}@${run.rubricVersion})`)}`]
   for (const s of run.scores) {
-    const why = reasonOf(s, run.findings.some((f) => f.criterionKey === s.key))
-    lines.push(`  ${bar(s.score, 10)} ${String(Math.round(s.score)).padStart(3)}  ${s.label}${why === "" ? "" : c.dim(why)}`)
+    lines.push(`  ${bar(s.score, 10)} ${String(Math.round(s.score)).padStart(3)}  ${s.label}${reasonOf(s, run.findings.some((f) => f.criterionKey === s.key), c)}`)
   }
   if (run.findings.length > 0) {
     lines.push(`${plural(run.findings.length, "finding")}:`)

@@ -318,12 +318,13 @@ const exampleBlock = (ctx: CheckContext, ed: Editor): { lead: string; lang: stri
   const table = stepTables(doc)[0]?.steps.filter((s) => !ed.removed(s.line)) ?? []
   const steps = labelled.length >= 2 ? labelled : [...imperative].sort((a, b) => b.length - a.length)[0] ?? (headed.length >= 2 ? headed : lists[0] ?? (table.length >= 2 ? table : []))
   // "Use when …", "Use this skill for …", "This skill should be used when …", "… at the start of …"
-  const trigger = (getField(doc.fm, "description")?.value ?? "").match(USE_SENTENCE)?.[0]
+  const description = getField(doc.fm, "description")?.value ?? ""
+  const trigger = description.match(USE_SENTENCE)?.[0]
   if (!trigger) return linked
   const request = `Request: ${trigger.replace(/^(?:use (this skill |it )?|(?:should|can|may) be used )/i, "").replace(/^when(?:ever)? (the user |a user )?/i, "").trim()}`
   if (steps.length < 2) {
     // guidance with no steps: the request it serves and what the description says it gives back
-    const gives = plainText(getField(doc.fm, "description")?.value ?? "").split(/(?<=[.!?])\s/)[0]?.trim() ?? ""
+    const gives = plainText(description).split(/(?<=[.!?])\s/)[0]?.trim() ?? ""
     // (code it teaches wants code, which this is not; and a skill that runs a command, given an example
     // section, reads as a task whose steps are missing)
     if (linked || gives === "" || USE_SENTENCE.test(gives) || ed.found("SK-EX-NO-CODE") || needsOf(doc).writesCode || commandLines(doc).length > 0) return linked
