@@ -154,11 +154,13 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * The forty-first stop's coverage (rubric 2026-11-28: a criterion short of a worked example, a check,
    * a failure case, a rule or a section gathering the rules or checks scores a few points lower, with
    * no finding) brought missing-examples to every goal (measured 0.988/0.951) and truncated and
-   * removed-headings to 0.917/0.591 and 0.760/0.696.
+   * removed-headings to 0.917/0.591 and 0.760/0.696. The forty-second's (rubric 2026-11-29: more than
+   * 15 lines of text a section is short of structure, and the apply splits a long section where a part
+   * opens) 0.925/0.607 and 0.837/0.734.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.91, rises: 0.59 },
-    "removed-headings": { pairwise: 0.75, rises: 0.69 }
+    truncated: { pairwise: 0.92, rises: 0.6 },
+    "removed-headings": { pairwise: 0.83, rises: 0.73 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

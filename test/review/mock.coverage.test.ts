@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
-import { COVERAGE_SINCE } from "../../src/review/rubrics/Rubrics.js"
+import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29 } from "../../src/review/rubrics/Rubrics.js"
 import { file, fileInput, scoreOf } from "./support.js"
 
 /** The SKILL.md reviewed alone, with nothing else in its bundle. */
@@ -99,11 +99,74 @@ describe("coverage: a check of the result, a failure case and a rule", () => {
   })
 })
 
+describe("coverage: sections enough for the length of the text", () => {
+  // twelve lines of notes: with the steps and the opening, 18 lines of text
+  const NOTES = [
+    "Topics raised in the hallway count when someone wrote them down.",
+    "A topic with two owners has none: name one.",
+    "Status updates go to the written summary, not the meeting.",
+    "A topic that waited two meetings goes first.",
+    "Give each topic a time box of five or ten minutes.",
+    "Keep the agenda to one screen.",
+    "Put the decisions needed this week at the top.",
+    "Link the document each topic is about.",
+    "Write the question so it can be answered yes or no, or with a name.",
+    "Mark a topic that needs someone from outside the team.",
+    "Send the agenda the day before.",
+    "Keep the settled list short: one line a topic."
+  ]
+  const notes = `Things to keep in mind:\n\n${NOTES.map((n) => `- ${n}\n`).join("")}`
+  const oneSection = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n${notes}`
+  const twoSections = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n## Notes\n\n${notes}`
+  it("more than 15 lines of text a section is short of structure; the same text with a heading for its second part is not", () => {
+    const walls = review(oneSection)
+    const sections = review(twoSections)
+    expect(scoreOf(walls, "structure")).toBe(97)
+    expect(walls.scores.find((s) => s.key === "structure")!.rationale).toContain("short: 18 lines of text under 1 section heading(s), more than 15 a section")
+    expect(scoreOf(sections, "structure")).toBe(100)
+    expect(walls.overallScore).toBeLessThan(sections.overallScore)
+    // no finding: how a writer splits a text is theirs to choose
+    expect(minorOrAbove(walls)).toEqual(minorOrAbove(sections))
+  })
+  it("the apply splits the section where its next part opens, under that part's lead-in, and the applied text scores higher", () => {
+    const r = review(oneSection)
+    const applied = r.improvedVersion!.content
+    expect(applied).toContain(`${STEPS}\n## Things to keep in mind\n\nThings to keep in mind:\n`)
+    expect(r.improvedVersion!.changes.join(" ")).toContain("added the heading \"Things to keep in mind\"")
+    expect(scoreOf(review(applied), "structure")).toBe(100)
+    expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
+  })
+  it("the apply leaves a run of entries, a part that goes on with the steps and a section of samples whole", () => {
+    const faq = NOTES.map((n, i) => `**Question ${i + 1}?**\n${n}\n`).join("\n")
+    const prose = `Collect the topics first.\n${NOTES.join("\n")}\n\nThen order them by who waits longest.\n${NOTES.join("\n")}\n`
+    for (const section of [`## FAQ\n\n${faq}`, `## Steps\n\n${prose}`, `## Examples\n\nA short one:\n\n${NOTES.join("\n")}\n\nA long one:\n\n${NOTES.join("\n")}\n`]) {
+      const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n${section}`
+      const r = review(text)
+      expect(scoreOf(r, "structure")).toBe(97)
+      const headings = (md: string) => md.split("\n").filter((l) => /^## /.test(l) && l !== "## Example")
+      expect(headings(r.improvedVersion?.content ?? text)).toEqual(headings(text))
+    }
+  })
+  it("code blocks do not count as text, and the rule turned off costs nothing", () => {
+    const code = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n\`\`\`text\n${NOTES.join("\n")}\n\`\`\`\n`
+    expect(scoreOf(review(code), "structure")).toBe(100)
+    expect(scoreOf(review(oneSection, ["SK-STRUCT-NO-SECTIONS"]), "structure")).toBe(100)
+  })
+})
+
 describe("coverage and the rubric version", () => {
   const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}`
-  const withRubric = (key: string) => reviewWithMock(fileInput(file("SKILL.md", text, true), undefined, "skill", Option.getOrThrow(getRubric(key))))
+  const withRubric = (key: string, content = text) => reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(key))))
+  it("a run pinned to 2026-11-28 is scored without the sections 2026-11-29 asks for, and keeps the rest of coverage", () => {
+    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29)
+    const long = `${text}\n${"Keep these in mind: a topic with two owners has none, so name one.\n".repeat(12)}`
+    expect(scoreOf(withRubric("skill", long), "structure")).toBe(97)
+    expect(scoreOf(withRubric("skill@2026-11-28", long), "structure")).toBe(100)
+    expect(scoreOf(withRubric("skill@2026-11-28", long), "examples")).toBe(90)
+    expect(withRubric("skill@2026-11-28", long).findings).toEqual(withRubric("skill", long).findings)
+  })
   it("the latest skill rubric scores coverage; a run pinned to 2026-11-22 is scored as that version was", () => {
-    expect(Option.getOrThrow(getRubric("skill")).version).toBe(COVERAGE_SINCE)
+    expect(COVERAGE_SINCE).toBe("2026-11-28")
     expect(scoreOf(withRubric("skill"), "examples")).toBe(90)
     expect(scoreOf(withRubric("skill@2026-11-22"), "examples")).toBe(100)
     expect(withRubric("skill@2026-11-22").overallScore).toBeGreaterThan(withRubric("skill").overallScore)

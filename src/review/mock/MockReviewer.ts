@@ -11,9 +11,8 @@ import { type CriterionKey, isCriterionKey } from "../rubrics/Criteria.js"
 import type { CriterionScore, Finding, ImprovedFile, ReviewFile, ReviewInput, ReviewResult } from "../Types.js"
 import { extname } from "../../markdown/Paths.js"
 import { CHECKS, type CheckContext, type CheckOutcome, type Issue } from "./Checks.js"
-import { withoutShortfalls } from "./checks/Common.js"
+import { asScoredBy } from "./checks/Common.js"
 import { getRubric } from "../rubrics/Registry.js"
-import { COVERAGE_SINCE } from "../rubrics/Rubrics.js"
 import { analyzeDoc, BundleIndex, type Doc, isInstructionFile } from "../../markdown/Document.js"
 import { buildEvalKit } from "../EvalKit.js"
 import { LENGTH_BUDGETS } from "./checks/Layout.js"
@@ -71,8 +70,8 @@ const subjectOf = (input: ReviewInput) => {
   const known = input.rubric.criteria.filter((c) => isCriterionKey(c.key))
   const criteriaSet = new Set<CriterionKey>(known.map((c) => c.key as CriterionKey))
   const disabledRules = new Set(input.disabledRules ?? [])
-  // a run pinned to a built-in version from before coverage is scored as that version was
-  const coverage = !(Option.isSome(getRubric(input.rubric.key, input.rubric.version)) && input.rubric.version < COVERAGE_SINCE)
+  // a built-in version is scored as it was when it shipped (custom rubrics get all of coverage)
+  const builtIn = Option.isSome(getRubric(input.rubric.key, input.rubric.version)) ? input.rubric.version : null
   const ctxFor = (doc: Doc): CheckContext => ({
     doc,
     bundle,
@@ -84,7 +83,7 @@ const subjectOf = (input: ReviewInput) => {
     folderName: input.folderName,
     disabledRules
   })
-  return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor, coverage } as const
+  return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor, builtIn } as const
 }
 type Subject = ReturnType<typeof subjectOf>
 
@@ -101,12 +100,12 @@ interface Scored {
 }
 
 /** Every check on every reviewed document first (a thin document's absence criteria need the others); their issues go to `issues`. */
-const runChecks = ({ known, reviewed, ctxFor, coverage }: Subject, issues: Array<LocatedIssue>) => {
+const runChecks = ({ known, reviewed, ctxFor, builtIn }: Subject, issues: Array<LocatedIssue>) => {
   const outcomesOf = new Map<CriterionKey, Array<Scored>>()
   for (const c of known) {
     const check = CHECKS[c.key as CriterionKey]
     const outcomes = reviewed.map((d) => {
-      const o = coverage ? check(ctxFor(d)) : withoutShortfalls(check(ctxFor(d)))
+      const o = builtIn === null ? check(ctxFor(d)) : asScoredBy(check(ctxFor(d)), builtIn)
       return { d, o, s: scoreOf(o) }
     })
     for (const { d, o } of outcomes) for (const issue of o.issues) issues.push({ issue, path: d.path })

@@ -17,6 +17,8 @@ export const RUBRIC_VERSION_2026_11_22 = "2026-11-22"
  * points of that criterion, with no finding (docs/rubrics.md, "Coverage").
  */
 export const RUBRIC_VERSION_2026_11_28 = "2026-11-28"
+/** The criteria and weights of 2026-11-22; coverage also asks for sections enough for the length of the text. */
+export const RUBRIC_VERSION_2026_11_29 = "2026-11-29"
 /** The first built-in version the mock scores for coverage; custom rubrics always are. */
 export const COVERAGE_SINCE = RUBRIC_VERSION_2026_11_28
 
@@ -39,7 +41,7 @@ const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Reco
 /**
  * 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded);
  * skills also state their rules, how to verify the work and what to do on failure (the parts a
- * document cut short loses first). 2026-11-28 keeps them.
+ * document cut short loses first). 2026-11-28 and 2026-11-29 keep them.
  */
 const WEIGHTS_2026_11_22: ReadonlyArray<readonly [ArtifactType, string, Partial<Record<CriterionKey, number>>]> = [
   ["skill", "Agent skill (SKILL.md)", {
@@ -194,7 +196,7 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     clarity: 10,
     formatting: 5
   }),
-  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28].flatMap((version) =>
+  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29].flatMap((version) =>
     WEIGHTS_2026_11_22.map(([type, title, weights]) => rubric(type, title, weights, version))
   )
 ]

@@ -6,6 +6,7 @@ import type { CriterionKey } from "../../rubrics/Criteria.js"
 import type { ArtifactType } from "../../../domain/Artifact.js"
 import type { Severity } from "../../Types.js"
 import { ruleIdFor } from "../../rules/Rules.js"
+import { COVERAGE_SINCE } from "../../rubrics/Rubrics.js"
 import type { BundleIndex, Doc } from "../../../markdown/Document.js"
 
 export interface Issue {
@@ -21,8 +22,8 @@ export interface Issue {
 export interface Deduction {
   readonly points: number
   readonly reason: string
-  /** a coverage shortfall (`Out.short`), not the cost of a finding */
-  readonly shortfall?: true
+  /** a coverage shortfall (`Out.short`), not the cost of a finding: the rubric version that first asked for it */
+  readonly shortfall?: string
 }
 
 export interface CheckOutcome {
@@ -96,19 +97,25 @@ export class Out {
    * off this criterion alone, named in its rationale, so a skill that shows the part outscores the same
    * skill without it. Never on a criterion that already lost points: its findings say it.
    */
-  short(code: string, points: number, reason: string) {
+  short(code: string, points: number, reason: string, since: string = COVERAGE_SINCE) {
     if (this.isDisabled(code) || this.deductions.length > 0) return
     this.shortfalls.push(code)
-    this.deductions.push({ points, reason: `short: ${reason}`, shortfall: true })
+    this.deductions.push({ points, reason: `short: ${reason}`, shortfall: since })
   }
   done(): CheckOutcome {
     return { issues: this.issues, deductions: this.deductions, notes: this.notes, shortfalls: this.shortfalls }
   }
 }
 
-/** The outcome as a rubric version before coverage scored it: its findings' costs alone. */
-export const withoutShortfalls = (o: CheckOutcome): CheckOutcome =>
-  o.shortfalls.length === 0 ? o : { ...o, deductions: o.deductions.filter((d) => !d.shortfall), shortfalls: [] }
+/**
+ * The outcome as a built-in rubric `version` scored it: without the shortfalls coverage asked for only
+ * later (every one, before coverage), so a stored run stays explainable.
+ */
+export const asScoredBy = (o: CheckOutcome, version: string): CheckOutcome =>
+  // a criterion has one shortfall at most (`short` adds none after a deduction)
+  o.deductions.some((d) => d.shortfall !== undefined && d.shortfall > version)
+    ? { ...o, deductions: o.deductions.filter((d) => d.shortfall === undefined), shortfalls: [] }
+    : o
 
 export const decodeURIComponentSafe = (s: string) => {
   try {
