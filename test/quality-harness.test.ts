@@ -156,10 +156,11 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * no finding) brought missing-examples to every goal (measured 0.988/0.951) and truncated and
    * removed-headings to 0.917/0.591 and 0.760/0.696. The forty-second's (rubric 2026-11-29: more than
    * 15 lines of text a section is short of structure, and the apply splits a long section where a part
-   * opens) 0.925/0.607 and 0.837/0.734.
+   * opens) 0.925/0.607 and 0.837/0.734; with a document that ends inside its numbered procedure, and
+   * "Step N" read against the file's Step headings, truncated 0.944/0.607 (95.2% over every corpus).
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.92, rises: 0.6 },
+    truncated: { pairwise: 0.94, rises: 0.6 },
     "removed-headings": { pairwise: 0.83, rises: 0.73 }
   }
 

@@ -27,6 +27,14 @@ describe("SK-STEPS-DANGLING-REF: numbered parts named by number", () => {
     expect(dangling(body(3))).toBe(false)
   })
 
+  it("\"Step 4\" names a step heading when the file numbers its steps in \"Step N\" headings; an item 4 of a list under Step 2 is not it", () => {
+    const body = (steps: number) =>
+      "Whatever you pick, also clear the sessions (Step 4).\n\n" +
+      [1, 2, 3, 4].slice(0, steps).map((n) => `## Step ${n}: Part ${n}\n\n1. Read the record.\n2. Compare it.\n3. Note it.\n4. Ask the user.\n\n`).join("")
+    expect(dangling(body(3))).toBe(true)
+    expect(dangling(body(4))).toBe(false)
+  })
+
   it("a step 0 that nothing numbers is a step of something else (a type scale): its \"step 8\" names no procedure step", () => {
     const scale = "- Base (step 0) is body text, usually 16px.\n- Five steps up covers most products. If someone needs step 8, add it.\n\n"
     const body = section(1, "Gather") + `## 2. Choose a ratio\n\n${scale}` + section(3, "Generate")
@@ -67,6 +75,26 @@ describe("SK-STRUCT-ENDS-EARLY: what the last section is a member of", () => {
     expect(ids(review(`${FM}A cheat sheet.\n\n${tables}${script}`))).not.toContain("SK-STRUCT-ENDS-EARLY")
     const prose = `${FM}A cheat sheet.\n\n${tables}## Summarizing a file\n\nSort the work by amount.\n`
     expect(findingOf(review(prose), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(prose, "## Summarizing"))
+  })
+})
+
+describe("SK-STRUCT-ENDS-EARLY: a document that ends inside its numbered procedure", () => {
+  const step = (label: string, title: string, sub = "") => `## ${label}: ${title}\n\n1. Read the record.\n2. Note what it shows.\n\n${sub}`
+  const steps = step("Step 1", "Read the inventory") + step("Step 2", "Pair the containers")
+  it("a last step that neither reports, checks, hands over nor closes the work is a cut procedure; one that does ends it", () => {
+    const cut = `${FM}Intro.\n\n${steps}${step("Step 3", "Run the pair check")}`
+    expect(findingOf(review(cut), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(cut, "## Step 3"))
+    for (const last of ["Report", "Hand over, don't act", "Check it on real content", "Close out", "Limits", "Troubleshooting"]) {
+      expect([last, ids(review(`${FM}Intro.\n\n${steps}${step("Step 3", last)}`)).includes("SK-STRUCT-ENDS-EARLY")]).toEqual([last, false])
+    }
+    // "Handle" is no hand-over, and a section after the run closes the document
+    expect(ids(review(`${FM}Intro.\n\n${steps}${step("Step 3", "Handle every file name")}`))).toContain("SK-STRUCT-ENDS-EARLY")
+    expect(ids(review(`${FM}Intro.\n\n${steps}${step("Step 3", "Run the pair check")}## Common mistakes\n\n- Mixing acids.\n- Skipping the log.\n`))).not.toContain("SK-STRUCT-ENDS-EARLY")
+  })
+  it("the step the last heading sits in counts (\"### Continuous metrics\" under \"## Phase 2\"); numbered cases or examples are no procedure", () => {
+    const phases = `${FM}Intro.\n\n${step("Phase 1", "Validity")}${step("Phase 2", "Primary metric", "### Continuous metrics\n\nUse the mean per user.\n\n### Ratio metrics\n\nUse the delta method.\n")}`
+    expect(findingOf(review(phases), "SK-STRUCT-ENDS-EARLY")?.lineStart).toBe(lineOf(phases, "## Phase 2"))
+    expect(ids(review(`${FM}Intro.\n\n${step("Case 1", "Disconnect")}${step("Case 2", "Late team")}`))).not.toContain("SK-STRUCT-ENDS-EARLY")
   })
 })
 

@@ -232,11 +232,16 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
     return g?.["label"]?.toLowerCase() === label ? [Number(g["n"])] : []
   }))
   const parts = new Map(["phase", "stage"].map((l) => [l, labelled(l)] as const).filter(([, ns]) => ns.size >= 2))
+  // a file that numbers its steps in "Step N" headings from Step 1 means those by "Step N": an item 4
+  // of a list under Step 2 is no Step 4 (a body cut after Step 3 still says "clear sessions (Step 4)");
+  // a run that starts late has lost its first heading, which the gap says
+  const labelledSteps = labelled("step")
+  const steps = labelledSteps.size >= 2 && labelledSteps.has(1) ? labelledSteps : known
   for (const [n, text] of doc.prose) {
     if (headingSet.has(n)) continue
     for (const m of text.matchAll(/\b(step|phase|stage)\s+(\d+)\b/gi)) {
       const label = m[1]!.toLowerCase()
-      const within = label === "step" ? known : parts.get(label)
+      const within = label === "step" ? steps : parts.get(label)
       if (within === undefined || within.has(Number(m[2]))) continue
       const name = `${label[0]!.toUpperCase()}${label.slice(1)} ${m[2]}`
       o.issue("dangling_step_ref", "minor", n, `The text refers to ${name}, which does not exist`, "Point at an existing step or restore the missing one.")

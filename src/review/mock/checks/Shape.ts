@@ -157,6 +157,8 @@ const openTagAtEnd = (doc: Doc): { readonly line: number; readonly tag: string }
  *   sections written to one pattern (use cases, phases, patterns) keep it to the last one. A section
  *   after a numbered run, or an output section showing its result in a block or a table, closes the
  *   document and is no member of the run.
+ * - It ends inside its numbered procedure: the last step heading reached from the last heading up
+ *   neither reports, checks, hands over nor closes the work (`cutInsideSteps`).
  * Each is one finding at the last heading, with what is missing.
  */
 export const endsEarly = perDoc((doc: Doc): Array<CutShort> => endsEarlyWith(doc, doc.md.headings))
@@ -183,6 +185,8 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     out.push({ line: hs[last]!.line, reason: `its last section, ${title(p)}, has one subsection, ${title(last)}, and the file ends there: the subsections that should follow it are missing` })
     return out
   }
+  const cut = cutInsideSteps(hs, parent)
+  if (cut !== null) return [{ line: hs[cut]!.line, reason: `its last section, ${title(cut)}, is a step of a numbered procedure, and nothing after it reports, checks, hands over or closes the work: the steps that should follow it are missing` }]
   // the lines of a section, its subsections included
   const sectionLines = (i: number): Array<number> => {
     const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
@@ -250,6 +254,41 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     if (parent[i]! < 0) break
   }
   return out
+}
+
+/** A step heading of a procedure: "Step 3: …", "Phase 2 —", "Stage 4", "3. …" (not "Case 3" or "Example 2"). */
+const isStepHeading = (text: string): boolean => {
+  const m = STEP_HEADING.exec(plainText(text))
+  return m !== null && (m.groups?.["label"] === undefined || /^(?:step|phase|stage)$/i.test(m.groups["label"]))
+}
+
+/**
+ * A step that finishes a procedure, by its title: it reports, records, hands over, checks or closes
+ * the work ("Step 6: Report", "5. Hand off to the operator", "Phase 5: Close out", "6. Verify"), or
+ * is a section of another role at the run's end ("6. Limits", its troubleshooting, its checklist).
+ */
+const FINISHING_STEP =
+  /^(?:report\w*|document\w*|record\w*|write|present\w*|publish\w*|submit\w*|send|deliver\w*|hand(?:-?off|-?over)?|return\w*|file|clos\w*|clean\w*|wrap\w*|finish\w*|sign(?:-?off)?|notify|escalat\w*|archiv\w*|log|check\w*|verif\w*|confirm\w*|validat\w*|review\w*|test\w*|summar\w*|limits?|boundar\w*)\b/i
+const finishes = (text: string): boolean => {
+  const t = plainText(text).replace(STEP_HEADING, "").trim()
+  return FINISHING_STEP.test(t) || CLOSING_TITLE.test(t) || ["verification", "outputs", "failure", "rules", "reference", "examples"].includes(sectionRole(text))
+}
+
+/**
+ * The document ends inside a numbered procedure: its last heading, or the section it sits in, is the
+ * last of a run of step headings, and no finishing step. A procedure ends on what it delivers or
+ * how its result is checked (every clean skill that ends on a step heading, 18 of 584, ends so).
+ */
+const cutInsideSteps = (hs: ReadonlyArray<{ readonly line: number; readonly level: number; readonly text: string }>, parent: ReadonlyArray<number>): number | null => {
+  // the last heading, or the step it sits in ("### Continuous metrics" under "## Phase 2")
+  for (let i = hs.length - 1; i >= 0; i = parent[i]!) {
+    if (isStepHeading(hs[i]!.text)) {
+      const run = hs.filter((h, j) => parent[j] === parent[i] && h.level === hs[i]!.level && isStepHeading(h.text))
+      return run.length >= 2 && !finishes(hs[i]!.text) ? i : null
+    }
+    if (parent[i]! < 0) return null
+  }
+  return null
 }
 
 /** The sentences of instructions in the prose between two lines ("Store raw responses apart. Save each record with its URL." is two). */
