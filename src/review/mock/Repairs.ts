@@ -178,6 +178,7 @@ const dropUnfinishedSentence = (doc: Doc, ed: Editor) => {
   const where = start === cut.line ? `Line ${start}` : `Lines ${start}-${cut.line}`
   ed.change(start, 42, `${where}: removed the unfinished last ${sentence || start !== cut.line ? "sentence" : "line"}; the document still looks cut short: write what is missing.`)
 }
+
 /**
  * A heading for a part split off a long section: its lead-in in its own words when it opens with one
  * ("Read the results before touching anything:"), else "Notes".
@@ -198,10 +199,9 @@ const splitLongSections = (doc: Doc, ed: Editor) => {
   const hs = doc.md.headings
   const names = new Set(hs.map((h) => plainText(h.text).toLowerCase()))
   const isListOrBlock = (l: string) => /^\s*(?:[-*+]|\d{1,4}[.)])\s|^\s*[|>]|^\s*<\/?[A-Za-z]/.test(l)
-  // a bold lead ("**2. Build the list.**", "**Can I skip it?**") is one entry of a run, and "Then …"
-  // goes on with the procedure before it: neither starts a part of its own
-  // goes on with the procedure before it, and "Assistant: …" or "Input: …" is a sample's line: none
-  // starts a part of its own
+  // a bold lead ("**2. Build the list.**", "**Can I skip it?**") is one entry of a run, "Then …" goes on
+  // with the procedure before it, and "Assistant: …" or "Input: …" is a sample's line: none starts a
+  // part of its own
   const goesOn = (l: string) => /^(?:\*\*|__)|^(?:then|next|finally|after that|afterwards|now|once|also)\b|^\w+:\s/i.test(l)
   // a paragraph start below the section's first text: not code, a list, a table, a quote or a tag
   const starts = (from: number, to: number) => {
