@@ -33,7 +33,7 @@ import { sentenceEndIn, wrappedSentences } from "./checks/Runs.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, endsEarly, endsEarlyAdding, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
+import { cutShort, looksCutAdding, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
 import { runTogether } from "./checks/RunTogether.js"
 import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
@@ -225,7 +225,7 @@ const splitLongSections = (doc: Doc, ed: Editor) => {
     if (best === null) return
     const title = partTitle(lines.slice(best - 1, Math.min(to, best + 2)).join(" "))
     // a heading that completes a run of sibling sections the document then lacks would make it look cut short
-    if (names.has(title.toLowerCase()) || (endsEarly(doc).length === 0 && endsEarlyAdding(doc, best - 1, level, title).length > 0)) return
+    if (names.has(title.toLowerCase()) || looksCutAdding(doc, best - 1, level, title)) return
     names.add(title.toLowerCase())
     split(from, best - 1, level)
     planned.push({ line: best, heading: `${"#".repeat(level)} ${title}`, title })
@@ -294,7 +294,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
       const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
       // a heading that completes a run of sibling sections whose last one then lacks what the others
       // have would make the document look cut short: the part stays where it is
-      if (endsEarly(doc).length === 0 && endsEarlyAdding(doc, j.block.start - 1, level, name).length > 0) continue
+      if (looksCutAdding(doc, j.block.start - 1, level, name)) continue
       // items under a heading of mistakes ("## Red flags", "## Don't") that quote commands are read as the
       // mistakes they are; a heading of another name would make the commands instructions to run
       const quotesMistakes = within !== undefined && PROHIBITED_TITLE.test(plainText(within.text)) &&

@@ -164,11 +164,12 @@ const openTagAtEnd = (doc: Doc): { readonly line: number; readonly tag: string }
 export const endsEarly = perDoc((doc: Doc): Array<CutShort> => endsEarlyWith(doc, doc.md.headings))
 
 /**
- * The same read with a heading added at `line` (on the blank line above a part), for a repair that
- * would add one: a heading that completes a run of sibling sections can make the last one look cut.
+ * Whether a heading a repair would add at `line` (on the blank line above a part) makes a document
+ * that did not look cut short look so: a heading that completes a run of sibling sections can make the
+ * last one look cut.
  */
-export const endsEarlyAdding = (doc: Doc, line: number, level: number, text: string): Array<CutShort> =>
-  endsEarlyWith(doc, [...doc.md.headings, { line, level, text }].sort((a, b) => a.line - b.line))
+export const looksCutAdding = (doc: Doc, line: number, level: number, text: string): boolean =>
+  endsEarly(doc).length === 0 && endsEarlyWith(doc, [...doc.md.headings, { line, level, text }].sort((a, b) => a.line - b.line)).length > 0
 
 const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; readonly level: number; readonly text: string }>): Array<CutShort> => {
   const out: Array<CutShort> = []
