@@ -158,10 +158,12 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * 15 lines of text a section is short of structure, and the apply splits a long section where a part
    * opens) 0.925/0.607 and 0.837/0.734; with a document that ends inside its numbered procedure, and
    * "Step N" read against the file's Step headings, truncated 0.944/0.607 (95.2% over every corpus).
+   * The forty-third's (rubric 2026-11-29.2: the cost of long sections grows with how far over the
+   * text is, and the apply splits what it can when that shows in the score) removed-headings 0.863/0.757.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
     truncated: { pairwise: 0.94, rises: 0.6 },
-    "removed-headings": { pairwise: 0.83, rises: 0.73 }
+    "removed-headings": { pairwise: 0.86, rises: 0.75 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
-import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29 } from "../../src/review/rubrics/Rubrics.js"
+import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29_2 } from "../../src/review/rubrics/Rubrics.js"
 import { file, fileInput, scoreOf } from "./support.js"
 
 /** The SKILL.md reviewed alone, with nothing else in its bundle. */
@@ -115,16 +115,37 @@ describe("coverage: sections enough for the length of the text", () => {
     "Send the agenda the day before.",
     "Keep the settled list short: one line a topic."
   ]
+  // twelve more, other lines
+  const MORE = [
+    "Leave ten minutes at the end for what came up during the week.",
+    "The person who runs the meeting does not also take the notes.",
+    "A decision made in the meeting gets written down with its owner.",
+    "Guests join for their topic only, so schedule it first.",
+    "Cancel the meeting when fewer than three topics need a decision.",
+    "Recurring topics get a standing slot instead of a new line each week.",
+    "Share slides in advance; nobody reads them for the first time live.",
+    "Start on time even when people are missing.",
+    "End early when the agenda is done.",
+    "A topic that needs more than fifteen minutes gets its own meeting.",
+    "Remote attendees speak first on each topic.",
+    "Close with the list of owners and their dates."
+  ]
   const notes = `Things to keep in mind:\n\n${NOTES.map((n) => `- ${n}\n`).join("")}`
   const oneSection = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n${notes}`
   const twoSections = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n## Notes\n\n${notes}`
   it("more than 15 lines of text a section is short of structure; the same text with a heading for its second part is not", () => {
     const walls = review(oneSection)
     const sections = review(twoSections)
-    expect(scoreOf(walls, "structure")).toBe(97)
-    expect(walls.scores.find((s) => s.key === "structure")!.rationale).toContain("short: 18 lines of text under 1 section heading(s), more than 15 a section")
+    // 3 points at 15 lines a section, in proportion above: 18 lines cost 3.6
+    expect(scoreOf(walls, "structure")).toBe(96.4)
+    expect(walls.scores.find((s) => s.key === "structure")!.rationale).toContain("short: 18 lines of text under 1 section heading(s), 18 a section (more than 15)")
     expect(scoreOf(sections, "structure")).toBe(100)
     expect(walls.overallScore).toBeLessThan(sections.overallScore)
+    // a denser wall costs more: 12 lines more under the one section, 30 in all, cost 6
+    const denser = review(`${oneSection}\n${MORE.join("\n")}\n`)
+    expect(scoreOf(denser, "structure")).toBe(94)
+    expect(denser.overallScore).toBeLessThan(walls.overallScore)
+    expect(minorOrAbove(denser)).toEqual(minorOrAbove(sections))
     // no finding: how a writer splits a text is theirs to choose
     expect(minorOrAbove(walls)).toEqual(minorOrAbove(sections))
   })
@@ -142,10 +163,27 @@ describe("coverage: sections enough for the length of the text", () => {
     for (const section of [`## FAQ\n\n${faq}`, `## Steps\n\n${prose}`, `## Examples\n\nA short one:\n\n${NOTES.join("\n")}\n\nA long one:\n\n${NOTES.join("\n")}\n`]) {
       const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n${section}`
       const r = review(text)
-      expect(scoreOf(r, "structure")).toBe(97)
+      expect(scoreOf(r, "structure")).toBeLessThan(100)
       const headings = (md: string) => md.split("\n").filter((l) => /^## /.test(l) && l !== "## Example")
       expect(headings(r.improvedVersion?.content ?? text)).toEqual(headings(text))
     }
+  })
+  it("the apply splits what it can though its splits alone leave the text over the limit: less text a section scores higher", () => {
+    // 54 lines of text under two sections; three would still hold 18 a section
+    const faq = NOTES.map((n, i) => `**Question ${i + 1}?**\n${n}\n${MORE[i]}\n`).join("\n")
+    const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## FAQ\n\n${faq}\n## Steps\n\n${STEPS}\n${notes}`
+    const r = review(text)
+    const applied = r.improvedVersion!.content
+    expect(applied).toContain("## Things to keep in mind\n")
+    expect(applied.split("\n").filter((l) => l.startsWith("## ") && l !== "## Example")).toEqual(["## FAQ", "## Steps", "## Things to keep in mind"])
+    expect(scoreOf(review(applied), "structure")).toBeGreaterThan(scoreOf(r, "structure"))
+  })
+  it("the apply does not split after a line that introduces what follows (\"**How to run it:**\")", () => {
+    const intro = `Things to keep in mind:\n\n${NOTES.slice(0, 6).map((n) => `- ${n}\n`).join("")}\n**How to run it:**\n\n${NOTES.slice(6).join("\n")}\n`
+    const r = review(`${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n${intro}`)
+    expect(scoreOf(r, "structure")).toBeLessThan(100)
+    const applied = r.improvedVersion?.content ?? ""
+    expect(applied).not.toMatch(/How to run it:\*\*\n\n## /)
   })
   it("code blocks do not count as text, and the rule turned off costs nothing", () => {
     const code = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n\`\`\`text\n${NOTES.join("\n")}\n\`\`\`\n`
@@ -157,10 +195,13 @@ describe("coverage: sections enough for the length of the text", () => {
 describe("coverage and the rubric version", () => {
   const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}`
   const withRubric = (key: string, content = text) => reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(key))))
-  it("a run pinned to 2026-11-28 is scored without the sections 2026-11-29 asks for, and keeps the rest of coverage", () => {
-    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29)
-    const long = `${text}\n${"Keep these in mind: a topic with two owners has none, so name one.\n".repeat(12)}`
-    expect(scoreOf(withRubric("skill", long), "structure")).toBe(97)
+  it("a run pinned to 2026-11-28 is scored without the sections 2026-11-29 asks for, and one pinned to 2026-11-29 at its flat cost", () => {
+    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29_2)
+    // 35 lines of text under one section: 7 points now, a flat 3 as 2026-11-29 scored it
+    const long = `${text}\n${"Keep these in mind: a topic with two owners has none, so name one.\n".repeat(30)}`
+    expect(scoreOf(withRubric("skill", long), "structure")).toBe(93)
+    expect(scoreOf(withRubric("skill@2026-11-29", long), "structure")).toBe(97)
+    expect(withRubric("skill@2026-11-29", long).findings).toEqual(withRubric("skill", long).findings)
     expect(scoreOf(withRubric("skill@2026-11-28", long), "structure")).toBe(100)
     expect(scoreOf(withRubric("skill@2026-11-28", long), "examples")).toBe(90)
     expect(withRubric("skill@2026-11-28", long).findings).toEqual(withRubric("skill", long).findings)

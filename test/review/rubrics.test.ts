@@ -29,7 +29,7 @@ describe("built-in rubrics", () => {
     expect(new Set(rubrics.map((r) => `${r.key}@${r.version}`)).size).toBe(rubrics.length)
     for (const r of rubrics) {
       expect(() => Schema.decodeUnknownSync(Rubric)(r)).not.toThrow()
-      expect(r.version).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      expect(r.version).toMatch(/^\d{4}-\d{2}-\d{2}(?:\.\d+)?$/)
       expect(r.criteria.reduce((s, c) => s + c.weight, 0)).toBe(100)
       expect(new Set(r.criteria.map((c) => c.key)).size).toBe(r.criteria.length)
       for (const c of r.criteria) {

@@ -72,6 +72,11 @@ const subjectOf = (input: ReviewInput) => {
   const disabledRules = new Set(input.disabledRules ?? [])
   // a built-in version is scored as it was when it shipped (custom rubrics get all of coverage)
   const builtIn = Option.isSome(getRubric(input.rubric.key, input.rubric.version)) ? input.rubric.version : null
+  const totalWeight = input.rubric.criteria.reduce((s, c) => s + Math.max(c.weight, 0), 0)
+  const weightShare = (key: CriterionKey): number => {
+    const c = input.rubric.criteria.find((x) => x.key === key)
+    return c === undefined ? 0 : totalWeight > 0 ? Math.max(c.weight, 0) / totalWeight : 1 / input.rubric.criteria.length
+  }
   const ctxFor = (doc: Doc): CheckContext => ({
     doc,
     bundle,
@@ -81,7 +86,8 @@ const subjectOf = (input: ReviewInput) => {
     docAt,
     bundleName: input.bundleName,
     folderName: input.folderName,
-    disabledRules
+    disabledRules,
+    weightShare
   })
   return { fileMode, all, bundle, reviewed, known, criteriaSet, ctxFor, builtIn } as const
 }

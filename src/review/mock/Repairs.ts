@@ -37,7 +37,7 @@ import { cutShort, looksCutAdding, plainTitle, unmarkedHeadings } from "./checks
 import { runTogether } from "./checks/RunTogether.js"
 import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
-import { LINES_PER_SECTION, sectionCount, textLineCount } from "./checks/Layout.js"
+import { LINES_PER_SECTION, sectionCount, sectionsCost, textLineCount } from "./checks/Layout.js"
 
 /** What a repair may do to the file being improved (lines are the original's, 1-based). */
 export interface Editor {
@@ -194,7 +194,8 @@ const partTitle = (paragraph: string): string => {
  * the split that halves its text best, again while a half is long; each new heading a sibling of the
  * section, named by the lead-in its part opens with ("rename it if another title fits").
  */
-const splitLongSections = (doc: Doc, ed: Editor) => {
+const splitLongSections = (ctx: CheckContext, ed: Editor) => {
+  const { doc } = ctx
   const lines = doc.split.lines
   const hs = doc.md.headings
   const names = new Set(hs.map((h) => plainText(h.text).toLowerCase()))
@@ -209,6 +210,10 @@ const splitLongSections = (doc: Doc, ed: Editor) => {
     for (let n = from + 1; n <= to; n++) {
       const l = lines[n - 1]!
       if (doc.md.inCode[n] || l.trim() === "" || /^\s/.test(l) || isListOrBlock(l) || goesOn(l) || lines[n - 2]!.trim() !== "") continue
+      // a line that ends on a colon introduces what follows: a heading between them would cut it off
+      let before = n - 2
+      while (before > from && lines[before - 1]!.trim() === "") before--
+      if (/:[*_]*\s*$/.test(lines[before - 1] ?? "")) continue
       if (textLineCount(doc, from, n - 1) > 0) out.push(n)
     }
     return out
@@ -238,8 +243,10 @@ const splitLongSections = (doc: Doc, ed: Editor) => {
     const level = next !== undefined && next.level > h.level ? Math.min(6, h.level + 1) : h.level
     if (h.level >= 2 && !QUOTED_TITLE.test(plainText(h.text))) split(h.line + 1, (next?.line ?? lines.length + 1) - 1, level)
   })
-  // only a split that gives the text sections enough (a heading or two more that leave it short is noise)
-  if (textLineCount(doc, doc.md.bodyStartLine, lines.length) > LINES_PER_SECTION * (sectionCount(doc) + planned.length)) return
+  // each split lowers the text a section; headings that move the score by less than it shows (a tenth) are noise
+  const text = textLineCount(doc, doc.md.bodyStartLine, lines.length)
+  const gain = sectionsCost(text, sectionCount(doc)) - sectionsCost(text, sectionCount(doc) + planned.length)
+  if (gain * ctx.weightShare("structure") < 0.1) return
   for (const p of planned) {
     ed.insertBefore(p.line, [p.heading, ""])
     ed.change(p.line, 36, `Line ${p.line}: added the heading "${p.title}" where the section's next part starts (more than ${LINES_PER_SECTION} lines of text a section); rename it if another title fits.`)
@@ -305,7 +312,7 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     }
   }
   // sections enough for the text (coverage: no finding, a shortfall of structure)
-  if (ed.found("SK-STRUCT-NO-SECTIONS")) splitLongSections(doc, ed)
+  if (ed.found("SK-STRUCT-NO-SECTIONS")) splitLongSections(ctx, ed)
   // said twice: the later copy goes
   if (ed.found("SK-STRUCT-DUP-SECTION")) {
     for (const d of duplicateSections(doc)) {

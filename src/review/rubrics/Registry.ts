@@ -2,8 +2,9 @@
  * The rubric registry.
  *
  * Versioning: a rubric is `key` + `version`. Built-in keys are the artifact types (`skill`, `agent`,
- * `prompt`, `command`, `workflow`, `rubr_flow`), versions are ISO dates (`2026-11-01`); audit runs
- * record both. `getRubric("skill")` is the latest version, `getRubric("skill", "2026-11-01")` or
+ * `prompt`, `command`, `workflow`, `rubr_flow`), versions are ISO dates (`2026-11-01`; `2026-11-29.2`
+ * for a second one fixed that day, which still sorts after it); audit runs record both.
+ * `getRubric("skill")` is the latest version, `getRubric("skill", "2026-11-01")` or
  * `getRubric("skill@2026-11-01")` a pinned one.
  *
  * Custom rubrics (a bundle's `customRubric`): criteria chosen from the engine's catalogue

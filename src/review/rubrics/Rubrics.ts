@@ -1,6 +1,7 @@
 /**
  * The built-in rubrics, one per artifact type. A rubric is identified by a stable `key` (the
- * artifact type's name) and a `version` (the ISO date its criteria and weights were fixed). Changing
+ * artifact type's name) and a `version` (the ISO date its criteria and weights were fixed, ".2" for a
+ * second one that day). Changing
  * a criterion, a weight or how the mock scores one means a new version; old versions stay here so
  * stored audit runs (which record rubricKey and rubricVersion) remain explainable.
  */
@@ -19,6 +20,12 @@ export const RUBRIC_VERSION_2026_11_22 = "2026-11-22"
 export const RUBRIC_VERSION_2026_11_28 = "2026-11-28"
 /** The criteria and weights of 2026-11-22; coverage also asks for sections enough for the length of the text. */
 export const RUBRIC_VERSION_2026_11_29 = "2026-11-29"
+/**
+ * The criteria and weights of 2026-11-22; a text with more than enough lines a section costs in
+ * proportion to how far over it is (3 points at the limit), not a flat 3. The second version fixed on
+ * one day takes the suffix ".2", so versions still sort by when they were fixed.
+ */
+export const RUBRIC_VERSION_2026_11_29_2 = "2026-11-29.2"
 /** The first built-in version the mock scores for coverage; custom rubrics always are. */
 export const COVERAGE_SINCE = RUBRIC_VERSION_2026_11_28
 
@@ -41,7 +48,7 @@ const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Reco
 /**
  * 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded);
  * skills also state their rules, how to verify the work and what to do on failure (the parts a
- * document cut short loses first). 2026-11-28 and 2026-11-29 keep them.
+ * document cut short loses first). 2026-11-28, 2026-11-29 and 2026-11-29.2 keep them.
  */
 const WEIGHTS_2026_11_22: ReadonlyArray<readonly [ArtifactType, string, Partial<Record<CriterionKey, number>>]> = [
   ["skill", "Agent skill (SKILL.md)", {
@@ -196,7 +203,7 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     clarity: 10,
     formatting: 5
   }),
-  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29].flatMap((version) =>
+  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2].flatMap((version) =>
     WEIGHTS_2026_11_22.map(([type, title, weights]) => rubric(type, title, weights, version))
   )
 ]

@@ -24,6 +24,8 @@ export interface Deduction {
   readonly reason: string
   /** a coverage shortfall (`Out.short`), not the cost of a finding: the rubric version that first asked for it */
   readonly shortfall?: string
+  /** a shortfall whose cost changed: the points the versions before `version` gave it */
+  readonly before?: { readonly version: string; readonly points: number }
 }
 
 export interface CheckOutcome {
@@ -49,6 +51,8 @@ export interface CheckContext {
   readonly folderName?: string | undefined
   /** rule ids the bundle turned off */
   readonly disabledRules: ReadonlySet<string>
+  /** how far a point of the criterion moves the overall score: its weight's share of the rubric's */
+  readonly weightShare: (key: CriterionKey) => number
 }
 
 const RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 }
@@ -97,10 +101,10 @@ export class Out {
    * off this criterion alone, named in its rationale, so a skill that shows the part outscores the same
    * skill without it. Never on a criterion that already lost points: its findings say it.
    */
-  short(code: string, points: number, reason: string, since: string = COVERAGE_SINCE) {
+  short(code: string, points: number, reason: string, since: string = COVERAGE_SINCE, before?: Deduction["before"]) {
     if (this.isDisabled(code) || this.deductions.length > 0) return
     this.shortfalls.push(code)
-    this.deductions.push({ points, reason: `short: ${reason}`, shortfall: since })
+    this.deductions.push({ points, reason: `short: ${reason}`, shortfall: since, ...(before === undefined ? {} : { before }) })
   }
   done(): CheckOutcome {
     return { issues: this.issues, deductions: this.deductions, notes: this.notes, shortfalls: this.shortfalls }
@@ -109,13 +113,17 @@ export class Out {
 
 /**
  * The outcome as a built-in rubric `version` scored it: without the shortfalls coverage asked for only
- * later (every one, before coverage), so a stored run stays explainable.
+ * later (every one, before coverage), and at the cost it gave those whose cost changed since, so a
+ * stored run stays explainable.
  */
-export const asScoredBy = (o: CheckOutcome, version: string): CheckOutcome =>
+export const asScoredBy = (o: CheckOutcome, version: string): CheckOutcome => {
   // a criterion has one shortfall at most (`short` adds none after a deduction)
-  o.deductions.some((d) => d.shortfall !== undefined && d.shortfall > version)
-    ? { ...o, deductions: o.deductions.filter((d) => d.shortfall === undefined), shortfalls: [] }
-    : o
+  if (o.deductions.some((d) => d.shortfall !== undefined && d.shortfall > version)) {
+    return { ...o, deductions: o.deductions.filter((d) => d.shortfall === undefined), shortfalls: [] }
+  }
+  const changed = (d: Deduction) => d.before !== undefined && version < d.before.version
+  return o.deductions.some(changed) ? { ...o, deductions: o.deductions.map((d) => (changed(d) ? { ...d, points: d.before!.points } : d)) } : o
+}
 
 export const decodeURIComponentSafe = (s: string) => {
   try {

@@ -11,7 +11,7 @@ import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
 import { cutShort, endsEarly, plainTitle, promisedSections } from "./Shape.js"
 import { runTogether } from "./RunTogether.js"
-import { RUBRIC_VERSION_2026_11_29 } from "../../rubrics/Rubrics.js"
+import { RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2 } from "../../rubrics/Rubrics.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote, unclosedFrontmatterEnd } from "./Common.js"
 
 // ---------------------------------------------------------------- purpose
@@ -375,12 +375,29 @@ const TEXT_LINES = new WeakMap<Doc, ReadonlyArray<number>>()
 /** The document's sections: its headings below the title, and its sections written as XML tags. */
 export const sectionCount = (doc: Doc): number => doc.md.headings.filter((h) => h.level >= 2).length + xmlSections(doc, false)
 
+/**
+ * What `text` lines under `sections` headings cost structure (rubric 2026-11-29.2): nothing up to
+ * LINES_PER_SECTION a section, then the denser the walls, the further from a map: 3 points at the
+ * limit, in proportion above it, at most 15.
+ */
+export const sectionsCost = (text: number, sections: number): number => {
+  const perSection = text / Math.max(sections, 1)
+  return perSection <= LINES_PER_SECTION ? 0 : Math.min(15, Math.round((30 * perSection) / LINES_PER_SECTION) / 10)
+}
+
 /** Coverage (docs/rubrics.md): sections enough for the text, read after every finding's cost. */
 const sectionsForLength = (o: Out, { doc }: CheckContext): void => {
   const sections = sectionCount(doc)
   const text = textLineCount(doc, doc.md.bodyStartLine, doc.split.lines.length)
-  if (text > LINES_PER_SECTION * Math.max(sections, 1)) {
-    o.short("no_sections", 3, `${text} lines of text under ${sections} section heading(s), more than ${LINES_PER_SECTION} a section`, RUBRIC_VERSION_2026_11_29)
+  const perSection = text / Math.max(sections, 1)
+  if (perSection > LINES_PER_SECTION) {
+    o.short(
+      "no_sections",
+      sectionsCost(text, sections),
+      `${text} lines of text under ${sections} section heading(s), ${Math.round(perSection * 10) / 10} a section (more than ${LINES_PER_SECTION})`,
+      RUBRIC_VERSION_2026_11_29,
+      { version: RUBRIC_VERSION_2026_11_29_2, points: 3 }
+    )
   }
 }
 
