@@ -159,11 +159,12 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * opens) 0.925/0.607 and 0.837/0.734; with a document that ends inside its numbered procedure, and
    * "Step N" read against the file's Step headings, truncated 0.944/0.607 (95.2% over every corpus).
    * The forty-third's (rubric 2026-11-29.2: the cost of long sections grows with how far over the
-   * text is, and the apply splits what it can when that shows in the score) removed-headings 0.863/0.757.
+   * text is, and the apply splits what it can when that shows in the score) removed-headings 0.863/0.757;
+   * with the rules or checks that close a section gathered under a heading, 0.863/0.764.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
     truncated: { pairwise: 0.94, rises: 0.6 },
-    "removed-headings": { pairwise: 0.86, rises: 0.75 }
+    "removed-headings": { pairwise: 0.86, rises: 0.76 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {

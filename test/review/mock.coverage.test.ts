@@ -192,6 +192,32 @@ describe("coverage: sections enough for the length of the text", () => {
   })
 })
 
+describe("the apply gathers the rules or checks that close a section under a heading of their own", () => {
+  const rules = "Never:\n\n- Never invite the whole team to a topic one person owns.\n- Never move a decision to next week without a name on it.\n- Do not add a topic after the agenda went out.\n"
+  const tail = (section: string, extra: string) => `${FM}# Meeting agenda\n\n${INTRO}\n\n${section}\n\n${STEPS}\nOrder them by the wait, and write the time box next to each.\n\n${extra}`
+  const headings = (md: string) => md.split("\n").filter((l) => /^## /.test(l) && l !== "## Example")
+  it("a list of rules that ends a section gets a Rules heading above its lead-in; the rules criterion and the score rise", () => {
+    const text = tail("## Steps", rules)
+    const r = review(text)
+    expect(scoreOf(r, "constraints")).toBeLessThan(100)
+    const applied = r.improvedVersion!.content
+    expect(applied).toContain("## Rules\n\nNever:\n\n- Never invite")
+    expect(r.improvedVersion!.changes.join(" ")).toContain("added a \"Rules\" heading over the rules that close the section \"Steps\"")
+    expect(scoreOf(review(applied), "constraints")).toBe(100)
+    expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
+  })
+  it("paragraphs that open as rules are gathered too; a step's cautions, a list of mostly other things and paragraphs that only mention a rule are not", () => {
+    const paragraphs = "Never invite the whole team to a topic one person owns.\n\nDo not add a topic after the agenda went out, unless it cannot wait.\n"
+    expect(headings(review(tail("## Steps", paragraphs)).improvedVersion?.content ?? "")).toEqual(["## Steps", "## Rules"])
+    const mentions = "A topic one person owns should never take the whole team's time.\n\nA topic added late can only go last, and the notes say so.\n"
+    const mixed = "- Never invite the whole team to a topic one person owns.\n- Bring the numbers the topic needs.\n- Book the room with a screen.\n"
+    for (const [section, extra] of [["## Step 1: Order the topics", rules], ["## Steps", mentions], ["## Steps", mixed]] as const) {
+      const text = tail(section, extra)
+      expect(headings(review(text).improvedVersion?.content ?? text)).toEqual([section])
+    }
+  })
+})
+
 describe("coverage and the rubric version", () => {
   const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}`
   const withRubric = (key: string, content = text) => reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(key))))

@@ -9,6 +9,9 @@
  *   SK-STEPS-FLATTENED    one step per line
  *   SK-STRUCT-NO-HEADINGS heading text that lost its `#` marked again; a `## Steps` heading
  *   SK-STRUCT-NO-SECTIONS a long section split where a part opens, under its lead-in or "Notes"
+ *   SK-STRUCT-RUN-TOGETHER a heading for a part run into the one above
+ *   SK-RULES-NO-SECTION, SK-VERIFY-WEAK  a heading over the rules or checks that close a section
+ *                         (the heading repairs are in Sectioning.ts)
  *   SK-STRUCT-DUP-SECTION the later copy of a section removed
  *   SK-LEN-DUPLICATE      the later of two near-identical paragraphs removed
  *   SK-STRUCT-CUT-SHORT   an unfinished last sentence removed (the finding on missing parts stays)
@@ -26,30 +29,19 @@ import { folderOf, USE_OPENING, USE_WHEN } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
 import { commandLines, isCommandLine, isImperative, orderedLists } from "../../markdown/Instructions.js"
-import { PROHIBITED_TITLE, QUOTED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
+import { PROHIBITED_TITLE, STEP_HEADING } from "../../markdown/Sections.js"
 import { needsOf, stepTables } from "./checks/Needs.js"
 import { namesDestructive, scanHazards } from "./checks/Safety.js"
 import { sentenceEndIn, wrappedSentences } from "./checks/Runs.js"
 import { orphanFiles } from "./checks/References.js"
 import { relativePath } from "../../markdown/Paths.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./checks/Repeats.js"
-import { cutShort, looksCutAdding, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
-import { runTogether } from "./checks/RunTogether.js"
+import { cutShort, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
 import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
-import { LINES_PER_SECTION, sectionCount, sectionsCost, textLineCount } from "./checks/Layout.js"
-
-/** What a repair may do to the file being improved (lines are the original's, 1-based). */
-export interface Editor {
-  readonly text: (line: number) => string
-  readonly setText: (line: number, text: string) => void
-  readonly remove: (line: number) => void
-  readonly removed: (line: number) => boolean
-  readonly insertBefore: (line: number, lines: ReadonlyArray<string>) => void
-  readonly change: (line: number, order: number, text: string) => void
-  /** the rule ids the review reported (repairs only act on what was found) */
-  readonly found: (ruleId: string) => boolean
-}
+import type { Editor } from "./Editor.js"
+export type { Editor } from "./Editor.js"
+import { repairSections } from "./Sectioning.js"
 
 const SENTENCE = /[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g
 
@@ -179,80 +171,6 @@ const dropUnfinishedSentence = (doc: Doc, ed: Editor) => {
   ed.change(start, 42, `${where}: removed the unfinished last ${sentence || start !== cut.line ? "sentence" : "line"}; the document still looks cut short: write what is missing.`)
 }
 
-/**
- * A heading for a part split off a long section: its lead-in in its own words when it opens with one
- * ("Read the results before touching anything:"), else "Notes".
- */
-const partTitle = (paragraph: string): string => {
-  const lead = /^([^:;,.?!()]+):(?:\s|$)/.exec(plainText(paragraph))?.[1]?.trim() ?? ""
-  const words = lead.split(/\s+/).filter((w) => w !== "").length
-  return words >= 2 && words <= 7 ? lead : "Notes"
-}
-
-/**
- * A section longer than LINES_PER_SECTION lines of text split where a paragraph starts a new part,
- * the split that halves its text best, again while a half is long; each new heading a sibling of the
- * section, named by the lead-in its part opens with ("rename it if another title fits").
- */
-const splitLongSections = (ctx: CheckContext, ed: Editor) => {
-  const { doc } = ctx
-  const lines = doc.split.lines
-  const hs = doc.md.headings
-  const names = new Set(hs.map((h) => plainText(h.text).toLowerCase()))
-  const isListOrBlock = (l: string) => /^\s*(?:[-*+]|\d{1,4}[.)])\s|^\s*[|>]|^\s*<\/?[A-Za-z]/.test(l)
-  // a bold lead ("**2. Build the list.**", "**Can I skip it?**") is one entry of a run, "Then …" goes on
-  // with the procedure before it, and "Assistant: …" or "Input: …" is a sample's line: none starts a
-  // part of its own
-  const goesOn = (l: string) => /^(?:\*\*|__)|^(?:then|next|finally|after that|afterwards|now|once|also)\b|^\w+:\s/i.test(l)
-  // a paragraph start below the section's first text: not code, a list, a table, a quote or a tag
-  const starts = (from: number, to: number) => {
-    const out: Array<number> = []
-    for (let n = from + 1; n <= to; n++) {
-      const l = lines[n - 1]!
-      if (doc.md.inCode[n] || l.trim() === "" || /^\s/.test(l) || isListOrBlock(l) || goesOn(l) || lines[n - 2]!.trim() !== "") continue
-      // a line that ends on a colon introduces what follows: a heading between them would cut it off
-      let before = n - 2
-      while (before > from && lines[before - 1]!.trim() === "") before--
-      if (/:[*_]*\s*$/.test(lines[before - 1] ?? "")) continue
-      if (textLineCount(doc, from, n - 1) > 0) out.push(n)
-    }
-    return out
-  }
-  const planned: Array<{ readonly line: number; readonly heading: string; readonly title: string }> = []
-  const split = (from: number, to: number, level: number) => {
-    if (textLineCount(doc, from, to) <= LINES_PER_SECTION) return
-    let best: number | null = null
-    let worst = Infinity
-    for (const n of starts(from, to)) {
-      const [a, b] = [textLineCount(doc, from, n - 1), textLineCount(doc, n, to)]
-      if (Math.min(a, b) >= 3 && Math.max(a, b) < worst) [best, worst] = [n, Math.max(a, b)]
-    }
-    if (best === null) return
-    const title = partTitle(lines.slice(best - 1, Math.min(to, best + 2)).join(" "))
-    // a heading that completes a run of sibling sections the document then lacks would make it look cut short
-    if (names.has(title.toLowerCase()) || looksCutAdding(doc, best - 1, level, title)) return
-    names.add(title.toLowerCase())
-    split(from, best - 1, level)
-    planned.push({ line: best, heading: `${"#".repeat(level)} ${title}`, title })
-    split(best, to, level)
-  }
-  // a section of samples (examples, a transcript, a template) is quoted material: its parts are the sample's.
-  // The text above a section's subsections splits into subsections, or the new one would take them as its own
-  hs.forEach((h, i) => {
-    const next = hs[i + 1]
-    const level = next !== undefined && next.level > h.level ? Math.min(6, h.level + 1) : h.level
-    if (h.level >= 2 && !QUOTED_TITLE.test(plainText(h.text))) split(h.line + 1, (next?.line ?? lines.length + 1) - 1, level)
-  })
-  // each split lowers the text a section; headings that move the score by less than it shows (a tenth) are noise
-  const text = textLineCount(doc, doc.md.bodyStartLine, lines.length)
-  const gain = sectionsCost(text, sectionCount(doc)) - sectionsCost(text, sectionCount(doc) + planned.length)
-  if (gain * ctx.weightShare("structure") < 0.1) return
-  for (const p of planned) {
-    ed.insertBefore(p.line, [p.heading, ""])
-    ed.change(p.line, 36, `Line ${p.line}: added the heading "${p.title}" where the section's next part starts (more than ${LINES_PER_SECTION} lines of text a section); rename it if another title fits.`)
-  }
-}
-
 export const repairShape = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
   const eolLines = (lines: ReadonlyArray<string>) => lines
@@ -287,32 +205,8 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
     ed.setText(title.line, `# ${title.text}`)
     ed.change(title.line, 37, `Line ${title.line}: marked the title as the '# ' heading.`)
   }
-  // parts run together: a heading named after what the part is
-  if (ed.found("SK-STRUCT-RUN-TOGETHER")) {
-    const top = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
-    for (const j of runTogether(doc)) {
-      // the lost heading was a sibling of the section the part sits in: a top-level heading there would
-      // take the section's later subsections as its own
-      const within = headingAbove(doc, j.block.start)
-      const level = within === undefined ? top : Math.max(top, within.level)
-      const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
-      const rules = items.filter((i) => /^(\*\*)?(never|always|do not|don't|must|only|avoid|no )/i.test(plainText(i.text))).length
-      // a numbered procedure (a list, or numbered lines in a code block) is steps; a table is looked up
-      const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
-      // a heading that completes a run of sibling sections whose last one then lacks what the others
-      // have would make the document look cut short: the part stays where it is
-      if (looksCutAdding(doc, j.block.start - 1, level, name)) continue
-      // items under a heading of mistakes ("## Red flags", "## Don't") that quote commands are read as the
-      // mistakes they are; a heading of another name would make the commands instructions to run
-      const quotesMistakes = within !== undefined && PROHIBITED_TITLE.test(plainText(within.text)) &&
-        doc.split.lines.slice(j.block.start - 1, j.block.end).some(namesDestructive)
-      if (quotesMistakes) continue
-      ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
-      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
-    }
-  }
-  // sections enough for the text (coverage: no finding, a shortfall of structure)
-  if (ed.found("SK-STRUCT-NO-SECTIONS")) splitLongSections(ctx, ed)
+  // the headings a part lacks: parts run together, rules or checks at a section's end, a long section
+  repairSections(ctx, ed)
   // said twice: the later copy goes
   if (ed.found("SK-STRUCT-DUP-SECTION")) {
     for (const d of duplicateSections(doc)) {

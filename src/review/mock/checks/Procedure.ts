@@ -377,13 +377,17 @@ export const commands = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- constraints
 
+/** The lines that state a rule: a boundary in any form (a prohibition, an obligation, "only", asking the user before acting). */
+export const ruleLines = (doc: Doc): Array<number> => {
+  // an unsafe instruction ("never stop to ask") is not a rule, nor is one that contradicts the procedure
+  const unsafe = new Set([...hazardLines(doc), ...contradictions(doc).map((c) => c.dropped.line), ...triggerContradictions(doc).map((t) => t.line)])
+  return proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must|unless|ask (?:the user|first|before|for (?:approval|permission|confirmation))|confirm with|get (?:explicit )?(?:approval|permission|confirmation))\b/i).filter((n) => !unsafe.has(n))
+}
+
 export const constraints = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("constraints", ctx.disabledRules)
   const { doc } = ctx
-  // an unsafe instruction ("never stop to ask") is not a rule, nor is one that contradicts the procedure
-  const unsafe = new Set([...hazardLines(doc), ...contradictions(doc).map((c) => c.dropped.line), ...triggerContradictions(doc).map((t) => t.line)])
-  // a boundary in any form: a prohibition, an obligation, "only", or asking the user before acting
-  const rules = proseMatches(doc, /\b(do not|don'?t|never|must not|avoid|only|always|must|unless|ask (?:the user|first|before|for (?:approval|permission|confirmation))|confirm with|get (?:explicit )?(?:approval|permission|confirmation))\b/i).filter((n) => !unsafe.has(n))
+  const rules = ruleLines(doc)
   const needs = needsOf(doc)
   const sections = headingMatches(doc, SECTION_TOPICS.rules)
   if (rules.length === 0 && sections.length === 0 && !needs.sideEffects && ctx.artifactType === "skill") {
@@ -486,12 +490,17 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- verification
 
+/** The lines that say how to check the work (not a hazard's, not a sample's). */
+export const checkLines = (doc: Doc): Array<number> => {
+  const unsafe = hazardLines(doc)
+  return proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n) && !doc.exampleLines.has(n))
+}
+
 export const verification = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("verification", ctx.disabledRules)
   const { doc } = ctx
   const sections = headingMatches(doc, SECTION_TOPICS.verification)
-  const unsafe = hazardLines(doc)
-  const lines = proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n) && !doc.exampleLines.has(n))
+  const lines = checkLines(doc)
   const needs = needsOf(doc)
   if (sections.length === 0 && lines.length === 0 && !needs.fallible && ctx.artifactType === "skill") {
     // a reference, a writing or a thinking skill has no test step to give (a sample's "check your input" is the sample's)
