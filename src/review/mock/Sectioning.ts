@@ -22,6 +22,9 @@ import type { Editor } from "./Editor.js"
  */
 const GOES_ON = /^(?:\*\*|__)|^(?:then|next|finally|after that|afterwards|now|once|also)\b|^\w+:\s/i
 
+/** A line that introduces what follows ("Never:", "**How to run it:**"): no heading goes between them. */
+const INTRODUCES = /:[*_]*\s*$/
+
 /**
  * A heading for a part split off a long section: its lead-in in its own words when it opens with one
  * ("Read the results before touching anything:"), else "Notes".
@@ -35,7 +38,8 @@ const partTitle = (paragraph: string): string => {
 /**
  * A section longer than LINES_PER_SECTION lines of text split where a paragraph starts a new part,
  * the split that halves its text best, again while a half is long; each new heading a sibling of the
- * section, named by the lead-in its part opens with ("rename it if another title fits").
+ * section, named by the lead-in its part opens with ("rename it if another title fits"). The splits
+ * are made when they lower the text a section enough to show in the overall score.
  */
 const splitLongSections = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
@@ -49,10 +53,9 @@ const splitLongSections = (ctx: CheckContext, ed: Editor) => {
     for (let n = from + 1; n <= to; n++) {
       const l = lines[n - 1]!
       if (doc.md.inCode[n] || l.trim() === "" || /^\s/.test(l) || isListOrBlock(l) || GOES_ON.test(l) || lines[n - 2]!.trim() !== "") continue
-      // a line that ends on a colon introduces what follows: a heading between them would cut it off
       let before = n - 2
       while (before > from && lines[before - 1]!.trim() === "") before--
-      if (/:[*_]*\s*$/.test(lines[before - 1] ?? "")) continue
+      if (INTRODUCES.test(lines[before - 1] ?? "")) continue
       if (textLineCount(doc, from, n - 1) > 0) out.push(n)
     }
     return out
@@ -139,7 +142,7 @@ const gatherTail = (doc: Doc, ed: Editor, matched: ReadonlyArray<number>, led: R
         // a lead-in paragraph ("Never:") goes with its list, from its first line
         let above = at - 1
         while (above > h.line && blank(above)) above--
-        if (/:[*_]*\s*$/.test(lines[above - 1] ?? "") && isProse(above, h.line)) {
+        if (INTRODUCES.test(lines[above - 1] ?? "") && isProse(above, h.line)) {
           at = above
           while (isProse(at - 1, h.line)) at--
         }

@@ -1,9 +1,9 @@
 /**
  * The built-in rubrics, one per artifact type. A rubric is identified by a stable `key` (the
  * artifact type's name) and a `version` (the ISO date its criteria and weights were fixed, ".2" for a
- * second one that day). Changing
- * a criterion, a weight or how the mock scores one means a new version; old versions stay here so
- * stored audit runs (which record rubricKey and rubricVersion) remain explainable.
+ * second one that day). Changing a criterion, a weight or how the mock scores one means a new
+ * version; old versions stay here so stored audit runs (which record rubricKey and rubricVersion)
+ * remain explainable.
  */
 import type { ArtifactType } from "../../domain/Artifact.js"
 import type { Criterion, Rubric } from "../Types.js"

@@ -64,7 +64,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("structure", "no_headings", "SK-STRUCT-NO-HEADINGS", "major", "A document without headings", "Deploys the app. First build it. Then …", "Split the content into `## ` sections. (apply: headings for the parts it can name)"),
   r("structure", "no_title", "SK-STRUCT-NO-TITLE", "minor", "No `# ` title", "## Steps", "Start the body with `# Title`. (apply)"),
   r("structure", "multiple_titles", "SK-STRUCT-MULTIPLE-TITLES", "minor", "Several `# ` headings", "# Deploy\n…\n# Rollback", "Keep one `# ` title. (apply: later ones demoted)"),
-  r("structure", "no_sections", "SK-STRUCT-NO-SECTIONS", "minor", "No `## ` sections", "# Deploy\n(80 lines of text)", "Group the content into `## ` sections."),
+  r("structure", "no_sections", "SK-STRUCT-NO-SECTIONS", "minor", "No `## ` sections", "# Deploy\n(80 lines of text)", "Group the content into `## ` sections. (apply: a long section split where a paragraph opens its next part, under that part's lead-in or \"Notes\")"),
   r("structure", "skipped_level", "SK-STRUCT-SKIPPED-LEVEL", "minor", "A heading level is skipped", "# Deploy\n### Steps", "Use the next level. (apply)"),
   r("structure", "empty_heading", "SK-STRUCT-EMPTY-HEADING", "minor", "An empty heading", "## ", "Name it or remove it."),
   r("structure", "empty_section", "SK-STRUCT-EMPTY-SECTION", "minor", "An empty section", "## Rollback\n## Examples", "Write it or remove the heading."),
@@ -123,7 +123,7 @@ export const RULES: ReadonlyArray<Rule> = [
   // constraints
   r("constraints", "missing", "SK-RULES-MISSING", "major", "No explicit rules or boundaries", "(nothing says what not to do)", "Add a `## Rules` section."),
   r("constraints", "few", "SK-RULES-FEW", "info", "Only one explicit rule", "Never deploy on Fridays.", "State the other boundaries."),
-  r("constraints", "no_section", "SK-RULES-NO-SECTION", "info", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section."),
+  r("constraints", "no_section", "SK-RULES-NO-SECTION", "info", "A few rules scattered, no section collecting them", "(two \"never\" sentences in the steps, no Rules section)", "Gather the boundaries in a `## Rules` section. (apply: a `## Rules` heading over a list or paragraphs of rules that close a section)"),
   // output format
   r("output_format", "missing", "SK-OUT-MISSING", "major", "The expected output is not specified", "Summarize the document.", "Add an `## Output` section with the format."),
   r("output_format", "vague", "SK-OUT-VAGUE", "minor", "The output is mentioned, never specified", "Produce a report.", "Give the format, sections or schema."),
@@ -133,7 +133,7 @@ export const RULES: ReadonlyArray<Rule> = [
   r("inputs", "no_hint", "SK-IN-NO-HINT", "info", "Arguments used without an `argument-hint`", "Deploy $ARGUMENTS", "Add `argument-hint:`."),
   // verification
   r("verification", "missing", "SK-VERIFY-MISSING", "major", "Nothing says how to verify the work", "(no checks or tests)", "Add a `## Verification` section."),
-  r("verification", "weak", "SK-VERIFY-WEAK", "info", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria."),
+  r("verification", "weak", "SK-VERIFY-WEAK", "info", "Verification only mentioned in passing", "Check it works.", "Give verification its own step with criteria. (apply: a `## Verification` heading over a list or paragraphs of checks that close a section)"),
   // error handling
   r("error_handling", "missing", "SK-FAIL-MISSING", "major", "Nothing says what to do on failure", "(no failure handling)", "Say when to retry, stop and ask, or roll back."),
   r("error_handling", "weak", "SK-FAIL-WEAK", "info", "Failure handling covers a single case", "If the build fails, stop.", "Cover each step's likely failures."),
