@@ -174,13 +174,18 @@ describe("checkText", () => {
       id: "aud_42", status: "completed", overallScore: 96.2, rubricKey: "skill", rubricVersion: "2026-11-28",
       scores: [
         { key: "verification", label: "Verification", score: 90, rationale: "-10 short: nothing says how to check the result; no verification step" },
-        { key: "error_handling", label: "Failure handling", score: 30, rationale: "-70 no failure handling" }
+        { key: "error_handling", label: "Failure handling", score: 30, rationale: "-70 no failure handling" },
+        { key: "structure", label: "Structure and headings", score: 92.5, rationale: "-7.5 short: 75 lines of text under 2 section heading(s), 37.5 a section (more than 15)" }
       ],
       findings: [{ severity: "major", criterionKey: "error_handling", filePath: "SKILL.md", lineStart: 6, message: "Nothing says what to do when a step fails" }],
       improvedVersion: null, improvedFiles: [], appliedAt: null
     }, colors(false))
     expect(text).toContain(" 90  Verification  -10 short: nothing says how to check the result\n")
     expect(text).toMatch(/ 30 {2}Failure handling\n/)
+    // a score as scored, to its tenth, so it and what it lost add up to 100; the scores stay in one column
+    expect(text).toContain(" 92.5  Structure and headings  -7.5 short: 75 lines of text under 2 section heading(s)")
+    const column = (label: string) => text.split("\n").find((l) => l.includes(label))!.indexOf(label)
+    expect(column("Structure and headings")).toBe(column("Verification"))
   })
 })
 

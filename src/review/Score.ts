@@ -29,3 +29,9 @@ export const overallScoreOf = (
   scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>,
   findings: ReadonlyArray<Pick<Finding, "severity" | "ruleId">>
 ): number => Math.round(10 * Math.max(0, weightedMean(scores) - criticalPenalty(findings))) / 10
+
+/**
+ * A score for people, as scored: to its tenth when it has one ("92.5" beside "-7.5 short: …"), so a
+ * criterion's score and what it lost add up to 100 at every door (CLI, MCP, dashboard).
+ */
+export const scoreText = (score: number): string => (Number.isInteger(score) ? String(score) : score.toFixed(1))

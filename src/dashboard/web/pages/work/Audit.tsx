@@ -9,6 +9,7 @@
 import { useLocation } from "preact-iso"
 import { useEffect, useMemo, useState } from "preact/hooks"
 import { ruleById } from "../../../../review/rules/Rules.js"
+import { scoreText } from "../../../../review/Score.js"
 import { type Client, type Data, useAction, useQuery } from "../../api.js"
 import { AnnotatedSource, type LineNote } from "../../ui/AnnotatedSource.js"
 import { ConfirmDialog } from "../../ui/Dialog.js"
@@ -90,7 +91,7 @@ function Scores(props: { run: AuditRunDetail; criterion: string | null; onCriter
             <span class="criterion-bar" aria-hidden="true">
               <span class={`criterion-fill ${scoreClass(s.score)}`} style={{ width: `${Math.max(2, s.score)}%` }} />
             </span>
-            <span class="criterion-score">{Math.round(s.score)}</span>
+            <span class="criterion-score">{scoreText(s.score)}</span>
           </button>
         </li>
       ))}
