@@ -13,9 +13,19 @@ export const CRITICAL_PENALTY_CAP = 25
 /** The weighted mean of the scores (a plain mean when every weight is 0; 0 with no scores). */
 export const weightedMean = (scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>): number => {
   if (scores.length === 0) return 0
-  const total = scores.reduce((s, c) => s + Math.max(c.weight, 0), 0)
+  const total = totalWeight(scores)
   if (total <= 0) return scores.reduce((s, c) => s + c.score, 0) / scores.length
   return scores.reduce((s, c) => s + Math.max(c.weight, 0) * c.score, 0) / total
+}
+
+const totalWeight = (xs: ReadonlyArray<{ readonly weight: number }>): number => xs.reduce((s, c) => s + Math.max(c.weight, 0), 0)
+
+/** How far a point of the criterion `key` moves the weighted mean: its weight's share (equal shares when every weight is 0). */
+export const weightShareOf = (criteria: ReadonlyArray<{ readonly key: string; readonly weight: number }>, key: string): number => {
+  const c = criteria.find((x) => x.key === key)
+  if (c === undefined) return 0
+  const total = totalWeight(criteria)
+  return total > 0 ? Math.max(c.weight, 0) / total : 1 / criteria.length
 }
 
 /** 10 points per distinct rule with a critical finding, at most 25. */

@@ -19,7 +19,7 @@ import { LENGTH_BUDGETS } from "./checks/Layout.js"
 import { improveDoc } from "./Improve.js"
 import { getField } from "../../markdown/Frontmatter.js"
 import { ruleIdFor } from "../rules/Rules.js"
-import { overallScoreOf } from "../Score.js"
+import { overallScoreOf, weightShareOf } from "../Score.js"
 
 export const MOCK_PROVIDER = "mock"
 export const MOCK_MODEL = "rubr-mock-1"
@@ -72,11 +72,7 @@ const subjectOf = (input: ReviewInput) => {
   const disabledRules = new Set(input.disabledRules ?? [])
   // a built-in version is scored as it was when it shipped (custom rubrics get all of coverage)
   const builtIn = Option.isSome(getRubric(input.rubric.key, input.rubric.version)) ? input.rubric.version : null
-  const totalWeight = input.rubric.criteria.reduce((s, c) => s + Math.max(c.weight, 0), 0)
-  const weightShare = (key: CriterionKey): number => {
-    const c = input.rubric.criteria.find((x) => x.key === key)
-    return c === undefined ? 0 : totalWeight > 0 ? Math.max(c.weight, 0) / totalWeight : 1 / input.rubric.criteria.length
-  }
+  const weightShare = (key: CriterionKey): number => weightShareOf(input.rubric.criteria, key)
   const ctxFor = (doc: Doc): CheckContext => ({
     doc,
     bundle,

@@ -389,12 +389,13 @@ export const sectionsCost = (text: number, sections: number): number => {
 const sectionsForLength = (o: Out, { doc }: CheckContext): void => {
   const sections = sectionCount(doc)
   const text = textLineCount(doc, doc.md.bodyStartLine, doc.split.lines.length)
-  const perSection = text / Math.max(sections, 1)
-  if (perSection > LINES_PER_SECTION) {
+  const points = sectionsCost(text, sections)
+  if (points > 0) {
+    const perSection = Math.round((text / Math.max(sections, 1)) * 10) / 10
     o.short(
       "no_sections",
-      sectionsCost(text, sections),
-      `${text} lines of text under ${sections} section heading(s), ${Math.round(perSection * 10) / 10} a section (more than ${LINES_PER_SECTION})`,
+      points,
+      `${text} lines of text under ${sections} section heading(s), ${perSection} a section (more than ${LINES_PER_SECTION})`,
       RUBRIC_VERSION_2026_11_29,
       { version: RUBRIC_VERSION_2026_11_29_2, points: 3 }
     )
