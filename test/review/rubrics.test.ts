@@ -111,6 +111,14 @@ describe("resolveRubric", () => {
       const e3 = yield* Effect.flip(resolveRubric({ artifactType: "skill", customRubric: { criteria: [{ key: "x", weight: 1 }] } }))
       expect(e3.details[0]!.path).toBe("customRubric.criteria.0.key")
     }))
+
+  it.effect("a second version of one day is pinned by its suffix; a suffix that was never fixed is an unknown rubric", () =>
+    Effect.gen(function*() {
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.2" })).version).toBe("2026-11-29.2")
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29" })).version).toBe("2026-11-29")
+      const e = yield* Effect.flip(resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.3" }))
+      expect(e.details).toEqual([{ path: "rubricKey", message: expect.stringMatching(/unknown rubric 'skill@2026-11-29\.3'/) }])
+    }))
 })
 
 describe("docs/rubrics.md", () => {
