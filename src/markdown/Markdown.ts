@@ -198,10 +198,21 @@ export const proseLines = (doc: MarkdownDoc): Array<readonly [number, string]> =
   return out
 }
 
-/** Strips markdown emphasis, links and code ticks from a short text. */
+/**
+ * A line of a paragraph: in the body, outside fenced code, at the margin (an indented line goes on a
+ * list item or is code), and no heading, list item, table row, quote or HTML tag. A bold or code lead
+ * ("**Never** …", "`make` builds …") is still a paragraph's.
+ */
+export const isParagraphLine = (doc: MarkdownDoc, n: number): boolean => {
+  const line = doc.lines[n - 1]
+  return line !== undefined && n >= doc.bodyStartLine && !doc.inCode[n] && /^\S/.test(line) &&
+    !/^(?:[-*+]|\d{1,4}[.)])(?:\s|$)|^[#|>]|^<\/?[A-Za-z]/.test(line)
+}
+
 /** The cells of a table row, trimmed: `| a | b |` gives "a", "b" (the outer pipes are no cells). */
 export const tableCells = (row: string): Array<string> => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
 
+/** Strips markdown emphasis, links and code ticks from a short text. */
 export const plainText = (text: string): string =>
   text
     .replace(/!?\[([^\[\]]*)\]\([^()]*\)/g, "$1")

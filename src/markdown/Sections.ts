@@ -36,6 +36,12 @@ export type SectionRole =
 export const STEP_HEADING =
   /^(?:(?<label>step|phase|stage|part)\s*(?<n>\d+)[a-z]?\b\s*[:.)\-–—]?|(?<num>(?<first>\d+)(?:\.\d+)*)[.):]?(?=\s))\s*/i
 
+/** A step heading of a procedure: "Step 3: …", "Phase 2 —", "Stage 4", "3. …" (not "Part 3", "Case 3" or "Example 2"). */
+export const isStepHeading = (title: string): boolean => {
+  const m = STEP_HEADING.exec(plainText(title))
+  return m !== null && (m.groups?.["label"] === undefined || /^(?:step|phase|stage)$/i.test(m.groups["label"]))
+}
+
 /** The number a step heading gives its step (`Step 2` → 2, `3.1` → 3), or null for another heading. */
 export const stepNumberOf = (title: string): number | null => {
   const g = STEP_HEADING.exec(title)?.groups

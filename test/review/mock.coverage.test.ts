@@ -216,6 +216,9 @@ describe("the apply gathers the rules or checks that close a section under a hea
       expect(headings(review(text).improvedVersion?.content ?? text)).toEqual([section])
     }
   })
+  it("a part is no step: the rules that close a \"Part 1\" section are gathered as a \"Steps\" section's are", () => {
+    expect(headings(review(tail("## Part 1: Running the meeting", rules)).improvedVersion?.content ?? "")).toEqual(["## Part 1: Running the meeting", "## Rules"])
+  })
 })
 
 describe("coverage and the rubric version", () => {

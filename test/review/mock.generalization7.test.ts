@@ -168,6 +168,16 @@ describe("The apply after a cut: a hard-wrapped unfinished sentence goes whole",
     expect(improved).not.toContain("catch up:")
     expect(ids(review(improved))).not.toContain("SK-STRUCT-CUT-SHORT")
   })
+
+  it("a sentence that opens in bold is a paragraph's like any other: it goes whole, not its last line alone", () => {
+    const doc = `${FRONT}${TITLE}${STEPS}## Promoting\n\nLet the candidate finish applying its relay log first.\n\n**Then** stop only the IO thread so nothing new arrives, and wait for\nthe SQL thread to catch up:\n`
+    const r = review(doc)
+    expect(ids(r)).toContain("SK-STRUCT-CUT-SHORT")
+    const improved = r.improvedVersion!.content
+    expect(improved).toContain("Let the candidate finish applying its relay log first.\n")
+    expect(improved).not.toContain("stop only the IO thread")
+    expect(ids(review(improved))).not.toContain("SK-STRUCT-CUT-SHORT")
+  })
 })
 
 // ---------------------------------------------------------------- thirteenth round

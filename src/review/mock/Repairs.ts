@@ -24,7 +24,7 @@
  */
 import type { Doc } from "../../markdown/Document.js"
 import { getField, yamlScalar } from "../../markdown/Frontmatter.js"
-import { maskInlineCode, plainText } from "../../markdown/Markdown.js"
+import { isParagraphLine, maskInlineCode, plainText } from "../../markdown/Markdown.js"
 import { folderOf, USE_OPENING, USE_WHEN } from "./checks/Identity.js"
 import { contradictions, triggerContradictions, undoneSteps } from "./checks/Consistency.js"
 import { type CheckContext, headingAbove, unclosedFrontmatterEnd } from "./checks/Common.js"
@@ -144,10 +144,6 @@ export const repairFrontmatter = (ctx: CheckContext, ed: Editor) => {
 }
 
 
-/** A line of prose: not code, a heading, a table, a quote, a tag, nor a list item. */
-const proseLine = (doc: Doc, n: number): boolean =>
-  n >= doc.md.bodyStartLine && !doc.md.inCode[n] && /^\s*[^\s#|>`<*+-]/.test(doc.split.lines[n - 1] ?? "") && !/^\s*\d{1,4}[.)]\s/.test(doc.split.lines[n - 1] ?? "")
-
 /**
  * Removes the unfinished last sentence of a document that stops mid-way or on a colon. A sentence
  * hard-wrapped over several lines goes whole, up to the line where it starts; the complete sentences
@@ -158,8 +154,8 @@ const dropUnfinishedSentence = (doc: Doc, ed: Editor) => {
   if (!cut || ed.removed(cut.line)) return
   const lines = doc.split.lines
   let start = cut.line
-  if (proseLine(doc, cut.line)) {
-    while (proseLine(doc, start - 1) && !/[.!?]["')\]`*]*\s*$/.test(lines[start - 2]!) && !/[.!?]["')\]`*]*\s+\S/.test(lines[start - 1]!)) start--
+  if (isParagraphLine(doc.md, cut.line)) {
+    while (isParagraphLine(doc.md, start - 1) && !/[.!?]["')\]`*]*\s*$/.test(lines[start - 2]!) && !/[.!?]["')\]`*]*\s+\S/.test(lines[start - 1]!)) start--
   }
   for (let n = start + 1; n <= cut.line; n++) ed.remove(n)
   const [, marker = "", body = ""] = /^(\s*(?:(?:[-*+]|\d{1,4}[.)])\s+)?)(.*)$/.exec(ed.text(start)) ?? []

@@ -5,8 +5,8 @@
  * document look cut short.
  */
 import type { Doc } from "../../markdown/Document.js"
-import { plainText } from "../../markdown/Markdown.js"
-import { PROHIBITED_TITLE, QUOTED_TITLE, SECTION_TOPICS, STEP_HEADING } from "../../markdown/Sections.js"
+import { isParagraphLine, plainText } from "../../markdown/Markdown.js"
+import { isStepHeading, PROHIBITED_TITLE, QUOTED_TITLE, SECTION_TOPICS } from "../../markdown/Sections.js"
 import { type CheckContext, headingAbove, headingMatches } from "./checks/Common.js"
 import { LINES_PER_SECTION, sectionCount, sectionsCost, textLineCount } from "./checks/Layout.js"
 import { checkLines, ruleLines } from "./checks/Procedure.js"
@@ -46,13 +46,12 @@ const splitLongSections = (ctx: CheckContext, ed: Editor) => {
   const lines = doc.split.lines
   const hs = doc.md.headings
   const names = new Set(hs.map((h) => plainText(h.text).toLowerCase()))
-  const isListOrBlock = (l: string) => /^\s*(?:[-*+]|\d{1,4}[.)])\s|^\s*[|>]|^\s*<\/?[A-Za-z]/.test(l)
   // a paragraph start below the section's first text: not code, a list, a table, a quote or a tag
   const starts = (from: number, to: number) => {
     const out: Array<number> = []
     for (let n = from + 1; n <= to; n++) {
       const l = lines[n - 1]!
-      if (doc.md.inCode[n] || l.trim() === "" || /^\s/.test(l) || isListOrBlock(l) || GOES_ON.test(l) || lines[n - 2]!.trim() !== "") continue
+      if (!isParagraphLine(doc.md, n) || GOES_ON.test(l) || lines[n - 2]!.trim() !== "") continue
       let before = n - 2
       while (before > from && lines[before - 1]!.trim() === "") before--
       if (INTRODUCES.test(lines[before - 1] ?? "")) continue
@@ -114,11 +113,11 @@ const gatherTail = (doc: Doc, ed: Editor, matched: ReadonlyArray<number>, led: R
   // mentions one is as often the section's own reasoning
   const leads = (from: number) => led.test(plainText(lines[from - 1]!))
   const blank = (n: number) => (lines[n - 1] ?? "").trim() === ""
-  const isProse = (n: number, top: number) => n > top && !doc.md.inCode[n] && /^\S/.test(lines[n - 1] ?? "") && !/^(?:[-*+]|\d{1,4}[.)])\s|^[#|>]/.test(lines[n - 1]!)
+  const isProse = (n: number, top: number) => n > top && isParagraphLine(doc.md, n)
   for (const [i, h] of hs.entries()) {
     const next = hs[i + 1]
     // a step's cautions are the step's: a heading there would break the run of steps
-    if ((next !== undefined && next.level > h.level) || STEP_HEADING.test(plainText(h.text))) continue
+    if ((next !== undefined && next.level > h.level) || isStepHeading(h.text)) continue
     let last = (next?.line ?? lines.length + 1) - 1
     while (last > h.line && blank(last)) last--
     let at: number | null = null

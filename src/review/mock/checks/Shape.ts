@@ -6,7 +6,7 @@
  * section run together: RunTogether.ts).
  */
 import { plainText } from "../../../markdown/Markdown.js"
-import { CLOSING_TITLE, FILE_TITLE, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
+import { CLOSING_TITLE, FILE_TITLE, isStepHeading, NUMBERED_TITLE, sectionRole, STEP_HEADING } from "../../../markdown/Sections.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
@@ -255,12 +255,6 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     if (parent[i]! < 0) break
   }
   return out
-}
-
-/** A step heading of a procedure: "Step 3: …", "Phase 2 —", "Stage 4", "3. …" (not "Case 3" or "Example 2"). */
-const isStepHeading = (text: string): boolean => {
-  const m = STEP_HEADING.exec(plainText(text))
-  return m !== null && (m.groups?.["label"] === undefined || /^(?:step|phase|stage)$/i.test(m.groups["label"]))
 }
 
 /**
