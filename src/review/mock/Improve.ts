@@ -14,7 +14,8 @@ import { isCommandLine, orderedLists } from "../../markdown/Instructions.js"
 import { toKebab } from "../../markdown/Names.js"
 import { MISSING_MARKER, resolveRefs } from "../../markdown/BundleRefs.js"
 import type { Doc } from "../../markdown/Document.js"
-import { type Editor, finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape } from "./Repairs.js"
+import { editorOver } from "./Editor.js"
+import { finishRepairs, repairConsistency, repairFrontmatter, repairSafety, repairShape } from "./Repairs.js"
 import { unclosedFrontmatterEnd } from "./checks/Common.js"
 import { hedges } from "./checks/Hedges.js"
 import { headingGaps, numberedHeadingRuns } from "./checks/Procedure.js"
@@ -467,27 +468,9 @@ const addFrontmatterFields = ({ ctx, doc, criteria, inserts, changes }: ImproveS
   }
 }
 
-const repairFindings = ({ ctx, found, entries, eol, at, inserts, changes, unclosedEnd }: ImproveState) => {
-  // an unclosed frontmatter is still frontmatter: the checks read its lines as body (a `metadata:` map
-  // can look like a repeated paragraph), but no content repair edits them; the block is only closed
-  const yaml = (line: number) => unclosedEnd !== undefined && line <= unclosedEnd
-  const editor: Editor = {
-    text: (line) => at(line).text,
-    setText: (line, text) => {
-      if (!yaml(line)) at(line).text = text.split("\n").join(eol)
-    },
-    remove: (line) => {
-      if (line >= 1 && line <= entries.length && !yaml(line)) at(line).deleted = true
-    },
-    removed: (line) => at(line)?.deleted === true,
-    insertBefore: (line, lines) => {
-      if (!yaml(line)) inserts.push({ before: line, lines: [...lines] })
-    },
-    change: (line, order, text) => {
-      if (!yaml(line)) changes.push({ line, order, text })
-    },
-    found
-  }
+const repairFindings = (s: ImproveState) => {
+  const { ctx } = s
+  const editor = editorOver(s, s.unclosedEnd)
   repairFrontmatter(ctx, editor)
   repairShape(ctx, editor)
   repairConsistency(ctx, editor)

@@ -40,7 +40,6 @@ import { cutShort, plainTitle, unmarkedHeadings } from "./checks/Shape.js"
 import { flattenedSteps } from "./checks/Flattened.js"
 import { teachesCode } from "./checks/Teaching.js"
 import type { Editor } from "./Editor.js"
-export type { Editor } from "./Editor.js"
 import { repairSections } from "./Sectioning.js"
 
 const SENTENCE = /[^.!?]+(?:[.!?]+["')\]`*]*|$)\s*/g
