@@ -6,6 +6,7 @@
  *   rubr: could not start: …                                   exit 1 (a start-up failure, never a stack trace)
  *   rubr: stopped on SIGTERM: drained in 0.4 s                  exit 0
  *   rubr: stopped on SIGTERM: the drain did not finish within … exit 1 (the deadline cut it short)
+ *   rubr: stopped on SIGINT: a second signal cut the drain short  exit 1 (a second Ctrl-C, a second later or more)
  *
  * It also keeps a lost database from ending the process: graphile-worker and node-postgres settle some
  * promises nobody awaits, and a rejected one would crash Node. Those that say the database is
@@ -26,6 +27,9 @@ export interface ServiceProcess {
   readonly warn: (message: string, annotations: Record<string, unknown>) => void
 }
 
+
+/** The same signal again within this many milliseconds is the same request to stop, not a second one. */
+const SAME_STOP_MS = 1_000
 
 /** At most one warning per `windowMs` for the same kind of survived failure (an outage can make hundreds). */
 const throttled = (windowMs: number) => {
@@ -86,6 +90,9 @@ export const runService = (
 
   const onSignal = (received: NodeJS.Signals) => {
     if (signal !== undefined) {
+      // one stop often arrives twice: a terminal's Ctrl-C reaches every process of its group, npm
+      // forwards what it gets to the service `npm start` runs, and so does a supervisor's group kill
+      if (received === signal && performance.now() - stopAt < SAME_STOP_MS) return
       say(`stopped on ${received}: a second signal cut the drain short`)
       process.exit(1)
     }

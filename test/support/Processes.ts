@@ -145,9 +145,19 @@ export interface ServiceProcess {
 
 export const SERVER_MAIN = Path.resolve("dist/server/main.js")
 
-export const spawnService = async (env: Record<string, string>): Promise<ServiceProcess> => {
+/**
+ * `env` over the defaults below. `command` runs the service another way than `node dist/server/main.js`
+ * (`npm start`), from the repository's root; `detached` gives it a process group of its own, as a
+ * terminal's foreground job has.
+ */
+export const spawnService = async (
+  env: Record<string, string>,
+  how: { readonly command?: readonly [string, ...Array<string>]; readonly detached?: boolean } = {}
+): Promise<ServiceProcess> => {
   const port = env["PORT"] ?? String(await freePort())
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const [file, ...args] = how.command ?? [process.execPath, SERVER_MAIN]
+  const child = spawn(file, args, {
+    detached: how.detached ?? false,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
