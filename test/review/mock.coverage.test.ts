@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
-import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29_2 } from "../../src/review/rubrics/Rubrics.js"
+import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29_3 } from "../../src/review/rubrics/Rubrics.js"
 import { file, fileInput, scoreOf } from "./support.js"
 
 /** The SKILL.md reviewed alone, with nothing else in its bundle. */
@@ -58,6 +58,38 @@ describe("coverage: the examples criterion without a worked example", () => {
   it("a rule the bundle turned off costs nothing", () => {
     expect(scoreOf(review(body("")), "examples")).toBe(90)
     expect(scoreOf(review(body(""), ["SK-EX-MISSING"]), "examples")).toBe(100)
+  })
+})
+
+describe("coverage: examples only as labelled lines in the prose (rubric 2026-11-29.3)", () => {
+  const sample = "3 topics in 45 minutes: billing export (Dana, 20 min), on-call rota (Sam, 15 min), hiring plan (Lee, 10 min)."
+  const inline = `Example: ${sample}\n`
+  const pinned = (content: string, version: string) =>
+    reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(`skill@${version}`))))
+  it("cost 3 points of examples, no finding; pinned to 2026-11-29.2 they cost nothing", () => {
+    const r = review(body(inline))
+    expect(scoreOf(r, "examples")).toBe(97)
+    expect(r.scores.find((s) => s.key === "examples")!.rationale).toContain("short: examples only as labelled lines in the prose")
+    expect(minorOrAbove(r)).toEqual([])
+    expect(scoreOf(pinned(body(inline), "2026-11-29.2"), "examples")).toBe(100)
+    expect(pinned(body(inline), "2026-11-29.2").findings).toEqual(r.findings)
+  })
+  it("an example that stands apart costs nothing: under a label of its own line, in a before-and-after section, in a block", () => {
+    const apart = `Example:\n\n> ${sample}\n`
+    const pairs = `## Before and after\n\n**Before.** Billing export, on-call, hiring.\n\n**After.** ${sample}\n`
+    const block = "## Example\n\n```text\n1. Billing export (Dana): ship it Friday or wait a week? 10 min\n```\n"
+    for (const extra of [apart, pairs, block]) expect(scoreOf(review(body(extra)), "examples")).toBe(100)
+  })
+  it("the same skill scores higher with a whole example than with an inline one, and higher with an inline one than with none", () => {
+    const [none, some, whole] = ["", inline, "## Example\n\n```text\n1. Billing export (Dana): ship it Friday or wait a week? 10 min\n```\n"].map((x) => review(body(x)).overallScore)
+    expect(none).toBeLessThan(some!)
+    expect(some).toBeLessThan(whole!)
+  })
+  it("the apply adds a whole example, and the applied text scores higher; turned off, the rule costs nothing", () => {
+    const r = review(body(inline))
+    expect(r.improvedVersion!.content).toContain("## Example")
+    expect(review(r.improvedVersion!.content).overallScore).toBeGreaterThan(r.overallScore)
+    expect(scoreOf(review(body(inline), ["SK-EX-MISSING"]), "examples")).toBe(100)
   })
 })
 
@@ -225,7 +257,7 @@ describe("coverage and the rubric version", () => {
   const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}`
   const withRubric = (key: string, content = text) => reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(key))))
   it("a run pinned to 2026-11-28 is scored without the sections 2026-11-29 asks for, and one pinned to 2026-11-29 at its flat cost", () => {
-    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29_2)
+    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29_3)
     // 35 lines of text under one section: 7 points now, a flat 3 as 2026-11-29 scored it
     const long = `${text}\n${"Keep these in mind: a topic with two owners has none, so name one.\n".repeat(30)}`
     expect(scoreOf(withRubric("skill", long), "structure")).toBe(93)

@@ -26,6 +26,11 @@ export const RUBRIC_VERSION_2026_11_29 = "2026-11-29"
  * one day takes the suffix ".2", so versions still sort by when they were fixed.
  */
 export const RUBRIC_VERSION_2026_11_29_2 = "2026-11-29.2"
+/**
+ * The criteria and weights of 2026-11-22; coverage also asks that an example stand apart (a code
+ * block, an example section or file): examples only as labelled lines in the prose cost 3 points.
+ */
+export const RUBRIC_VERSION_2026_11_29_3 = "2026-11-29.3"
 /** The first built-in version the mock scores for coverage; custom rubrics always are. */
 export const COVERAGE_SINCE = RUBRIC_VERSION_2026_11_28
 
@@ -203,7 +208,7 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     clarity: 10,
     formatting: 5
   }),
-  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2].flatMap((version) =>
+  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2, RUBRIC_VERSION_2026_11_29_3].flatMap((version) =>
     WEIGHTS_2026_11_22.map(([type, title, weights]) => rubric(type, title, weights, version))
   )
 ]

@@ -4,9 +4,10 @@
  * whether the kind of skill needs one (split from Procedure.ts).
  */
 import type { Severity } from "../../Types.js"
+import { RUBRIC_VERSION_2026_11_29_3 } from "../../rubrics/Rubrics.js"
 import { plainText } from "../../../markdown/Markdown.js"
 import { commandLines } from "../../../markdown/Instructions.js"
-import { REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
+import { PAIR_TITLE, REFERENCE_TITLE, SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { resolveRefs, type ResolvedRef } from "../../../markdown/BundleRefs.js"
 import { needsOf } from "./Needs.js"
 import { isInlineCommand, type Teaching, teaching } from "./Teaching.js"
@@ -266,6 +267,15 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   // or in linked files. It covers less of what the criterion asks than the same text with one
   if (blocks.length + exampleHeadings.length + labels.length + doc.exampleBlocks.length === 0) {
     o.short("missing", 10, "no worked example in the text itself (a code block, an example section or a labelled sample)")
+  }
+  // examples only as labelled lines in the prose ("Example: a 500-gal tank …", "for example: …"): none
+  // stands apart where it can be read whole, as a block, a section ("## Before and after"), a file or a
+  // label on a line of its own ("Example:", "**Output:**", "**Bad**" over what it labels) does. Less
+  // missing than no example at all, so the same rule (SK-EX-MISSING: turned off, never short; the
+  // apply adds a whole one)
+  const standsApart = headingMatches(doc, PAIR_TITLE).length > 0 || labels.some((n) => plainText(doc.split.lines[n - 1]!).split(/\s+/).length <= 4)
+  if (blocks.length + exampleHeadings.length + doc.exampleBlocks.length + exampleFiles.length === 0 && labels.length > 0 && !standsApart) {
+    o.short("missing", 3, "examples only as labelled lines in the prose; none stands apart in a code block, an example section or an example file", RUBRIC_VERSION_2026_11_29_3)
   }
   const bare = blocks.filter((b) => b.info === "")
   for (const b of bare.slice(0, 5)) {
