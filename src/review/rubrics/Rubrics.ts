@@ -53,7 +53,7 @@ const rubric = (artifactType: ArtifactType, title: string, weights: Partial<Reco
 /**
  * 2026-11-22: consistency and safety in every rubric (the other weights scaled by 0.8, rounded);
  * skills also state their rules, how to verify the work and what to do on failure (the parts a
- * document cut short loses first). 2026-11-28, 2026-11-29 and 2026-11-29.2 keep them.
+ * document cut short loses first). The versions from 2026-11-28 to 2026-11-29.3 keep them.
  */
 const WEIGHTS_2026_11_22: ReadonlyArray<readonly [ArtifactType, string, Partial<Record<CriterionKey, number>>]> = [
   ["skill", "Agent skill (SKILL.md)", {

@@ -191,6 +191,26 @@ const routedTo = (doc: Doc, r: Doc["refs"][number]): boolean => {
     (/template/i.test(r.path) && USES_TEMPLATE.test(plainText(sentence)))
 }
 
+/**
+ * Coverage (docs/rubrics.md): how much of a worked example the text itself shows, though it may need
+ * none. `whole` counts the blocks, example sections and example tags; `labels` the labelled samples.
+ */
+const exampleCoverage = (o: Out, doc: Doc, { whole, labels, files }: { whole: number; labels: ReadonlyArray<number>; files: number }) => {
+  // none at all: samples only inline, in passing or in linked files
+  if (whole + labels.length === 0) {
+    o.short("missing", 10, "no worked example in the text itself (a code block, an example section or a labelled sample)")
+  }
+  // examples only as labelled lines in the prose ("Example: a 500-gal tank …", "for example: …"): none
+  // stands apart where it can be read whole, as a block, a section ("## Before and after"), a file or a
+  // label on a line of its own ("Example:", "**Output:**", "**Bad**" over what it labels) does. Less
+  // missing than no example at all, so the same rule (SK-EX-MISSING: turned off, never short; the
+  // apply adds a whole one)
+  const standsApart = headingMatches(doc, PAIR_TITLE).length > 0 || labels.some((n) => plainText(doc.split.lines[n - 1]!).split(/\s+/).length <= 4)
+  if (whole + files === 0 && labels.length > 0 && !standsApart) {
+    o.short("missing", 3, "examples only as labelled lines in the prose; none stands apart in a code block, an example section or an example file", RUBRIC_VERSION_2026_11_29_3)
+  }
+}
+
 export const examples = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("examples", ctx.disabledRules)
   const { doc, artifactType } = ctx
@@ -263,20 +283,7 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
     )
     o.deduct(15, "no concrete example")
   }
-  // the text itself shows no whole example, though it may need none: samples only inline, in passing
-  // or in linked files. It covers less of what the criterion asks than the same text with one
-  if (blocks.length + exampleHeadings.length + labels.length + doc.exampleBlocks.length === 0) {
-    o.short("missing", 10, "no worked example in the text itself (a code block, an example section or a labelled sample)")
-  }
-  // examples only as labelled lines in the prose ("Example: a 500-gal tank …", "for example: …"): none
-  // stands apart where it can be read whole, as a block, a section ("## Before and after"), a file or a
-  // label on a line of its own ("Example:", "**Output:**", "**Bad**" over what it labels) does. Less
-  // missing than no example at all, so the same rule (SK-EX-MISSING: turned off, never short; the
-  // apply adds a whole one)
-  const standsApart = headingMatches(doc, PAIR_TITLE).length > 0 || labels.some((n) => plainText(doc.split.lines[n - 1]!).split(/\s+/).length <= 4)
-  if (blocks.length + exampleHeadings.length + doc.exampleBlocks.length + exampleFiles.length === 0 && labels.length > 0 && !standsApart) {
-    o.short("missing", 3, "examples only as labelled lines in the prose; none stands apart in a code block, an example section or an example file", RUBRIC_VERSION_2026_11_29_3)
-  }
+  exampleCoverage(o, doc, { whole: blocks.length + exampleHeadings.length + doc.exampleBlocks.length, labels, files: exampleFiles.length })
   const bare = blocks.filter((b) => b.info === "")
   for (const b of bare.slice(0, 5)) {
     o.issue(
