@@ -35,6 +35,20 @@ describe("SK-STEPS-DANGLING-REF: numbered parts named by number", () => {
     expect(dangling(body(4))).toBe(false)
   })
 
+  it("without step headings, the numbered list is what \"step N\" names: a body cut after item 3 still sending the reader to step 5", () => {
+    const items = ["Read the renewal log.", "If the timer never ran, go to step 5.", "Check port 80 from outside.", "Fix the challenge location.", "Enable the timer."]
+    const list = (n: number) => `Follow the steps in order.\n\n${items.slice(0, n).map((t, i) => `${i + 1}. ${t}`).join("\n")}\n`
+    expect(dangling(list(3))).toBe(true)
+    expect(dangling(list(5))).toBe(false)
+    // a file that numbers nothing: "step 3" is someone else's (a vendor's wizard)
+    expect(dangling("Follow the vendor's wizard; at step 3, choose the region.\n\n- Keep the old key until the new one works.\n")).toBe(false)
+  })
+
+  it("one finding a line for each missing step it names, however often the line names it", () => {
+    const text = `${FM}Do not skip ahead to step 6; steps 1 to 3 tell you whether step 6 will work.\n\n1. Read the log.\n2. Check the port.\n3. Check the timer.\n`
+    expect(review(text).findings.filter((f) => f.ruleId === "SK-STEPS-DANGLING-REF").map((f) => f.message)).toEqual(["The text refers to Step 6, which does not exist"])
+  })
+
   it("a step 0 that nothing numbers is a step of something else (a type scale): its \"step 8\" names no procedure step", () => {
     const scale = "- Base (step 0) is body text, usually 16px.\n- Five steps up covers most products. If someone needs step 8, add it.\n\n"
     const body = section(1, "Gather") + `## 2. Choose a ratio\n\n${scale}` + section(3, "Generate")

@@ -214,7 +214,9 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
     )
     o.deduct(15, "gap in numbered headings")
   }
-  if (numbered.length === 0) return
+  // without step headings, a numbered list is what a "Step N" names ("go to step 5" in item 2): a body
+  // cut after item 3 still sends the reader on to steps it no longer has
+  if (numbered.length === 0 && !doc.md.listItems.some((i) => i.ordered && i.number >= 2)) return
   // a "Step N" resolves against every numbered list, step heading and bold step label of the file
   const known = new Set([
     ...numbered.map((x) => x.n),
@@ -239,11 +241,15 @@ const stepReferences = (o: Out, doc: Doc, stepHeadings: ReadonlyArray<{ readonly
   const steps = labelledSteps.size >= 2 && labelledSteps.has(1) ? labelledSteps : known
   for (const [n, text] of doc.prose) {
     if (headingSet.has(n)) continue
+    const named = new Set<string>()
     for (const m of text.matchAll(/\b(step|phase|stage)\s+(\d+)\b/gi)) {
       const label = m[1]!.toLowerCase()
       const within = label === "step" ? steps : parts.get(label)
       if (within === undefined || within.has(Number(m[2]))) continue
       const name = `${label[0]!.toUpperCase()}${label.slice(1)} ${m[2]}`
+      // one finding a line for each step it names, however often the line names it
+      if (named.has(name)) continue
+      named.add(name)
       o.issue("dangling_step_ref", "minor", n, `The text refers to ${name}, which does not exist`, "Point at an existing step or restore the missing one.")
       o.deduct(10, `reference to a missing ${label}`)
     }
