@@ -40,8 +40,8 @@ describe("SK-STEPS-DANGLING-REF: numbered parts named by number", () => {
     const list = (n: number) => `Follow the steps in order.\n\n${items.slice(0, n).map((t, i) => `${i + 1}. ${t}`).join("\n")}\n`
     expect(dangling(list(3))).toBe(true)
     expect(dangling(list(5))).toBe(false)
-    // a file that numbers nothing: "step 3" is someone else's (a vendor's wizard)
-    expect(dangling("Follow the vendor's wizard; at step 3, choose the region.\n\n- Keep the old key until the new one works.\n")).toBe(false)
+    // a file whose steps are a checklist numbers nothing: its "step 3" is someone else's (a vendor's wizard)
+    expect(dangling("Follow the vendor's wizard; at step 3, choose the region.\n\n- [ ] Create the new key.\n- [ ] Keep the old key until the new one works.\n- [ ] Revoke the old key.\n")).toBe(false)
   })
 
   it("one finding a line for each missing step it names, however often the line names it", () => {
