@@ -3,46 +3,33 @@
  * PostgreSQL of the test's own that the test kills (SIGKILL of the postmaster, as a crash or a failover
  * does) and starts again on the same data directory.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { beforeEach, describe, expect, it } from "vitest"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import pg from "pg"
 import { freePort } from "../src/db/EmbeddedPostgres.js"
 import {
   eventually,
-  makeIdentity,
+  healthy,
+  query,
   type ServiceProcess,
   sleep,
   spawnService,
-  startTestPostgres,
   tempDir,
-  type TestPostgres
+  useServiceFixture,
+  waitForRunning
 } from "./support/Processes.js"
 
 const SHUTDOWN_TIMEOUT_S = 8
 const SKILL = "---\nname: faults\ndescription: Use when testing how audits survive a database outage.\n---\n# Faults\n\n1. Read the input.\n2. Check the result.\n"
 
-let postgres: TestPostgres
-let identity: Awaited<ReturnType<typeof makeIdentity>>
-const started: Array<ServiceProcess> = []
-let databases = 0
-
-beforeAll(async () => {
-  postgres = await startTestPostgres()
-  identity = await makeIdentity(tempDir("rubr-faults-id-"))
-}, 120_000)
+const fx = useServiceFixture("faults")
 
 // a test that failed halfway may have left the server killed: the next one starts with it up
 beforeEach(async () => {
-  if (!postgres.alive()) await postgres.start()
+  if (!fx.postgres.alive()) await fx.postgres.start()
 }, 60_000)
 
-afterAll(async () => {
-  for (const service of started) service.kill("SIGKILL")
-  await postgres?.stop()
-})
-
-const newDatabase = () => postgres.createDatabase(`faults_${process.pid}_${++databases}`)
+const newDatabase = fx.newDatabase
 
 /** A service process on the test's PostgreSQL (or its own embedded one when `databaseUrl` is undefined). */
 const service = async (databaseUrl: string | undefined, role: "all" | "api" | "worker", env: Record<string, string> = {}) => {
@@ -50,7 +37,7 @@ const service = async (databaseUrl: string | undefined, role: "all" | "api" | "w
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SERVICE_ROLE: role,
     SERVICE_DATA_DIR: tempDir("rubr-faults-data-"),
-    SERVICE_AUTH_JWKS_FILE: identity.jwksFile,
+    SERVICE_AUTH_JWKS_FILE: fx.identity.jwksFile,
     SERVICE_JOB_STALE_AFTER_MS: "3000",
     SERVICE_SHUTDOWN_TIMEOUT_S: String(SHUTDOWN_TIMEOUT_S),
     SERVICE_MOCK_REVIEW_DELAY_MS: "1500",
@@ -58,12 +45,8 @@ const service = async (databaseUrl: string | undefined, role: "all" | "api" | "w
     SERVICE_DB_ACQUIRE_TIMEOUT_MS: "2000",
     ...env
   })
-  started.push(svc)
-  return svc
+  return fx.track(svc)
 }
-
-const healthy = (svc: ServiceProcess) =>
-  eventually(`${svc.baseUrl}/health to answer 200`, async () => ((await svc.request("GET", "/health")).status === 200 ? true : undefined))
 
 const ready = async (svc: ServiceProcess, role: "all" | "api" | "worker") => {
   if (role !== "worker") await healthy(svc)
@@ -83,16 +66,6 @@ const auditBurst = async (api: ServiceProcess, token: string, n: number) => {
     admitted.push({ jobId: audit.body.data.jobId, runId: audit.body.data.auditRun.id, bundleId })
   }
   return admitted
-}
-
-const query = async <A>(databaseUrl: string, text: string, params: ReadonlyArray<unknown> = []) => {
-  const client = new pg.Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    return (await client.query(text, params as Array<unknown>)).rows as Array<A>
-  } finally {
-    await client.end()
-  }
 }
 
 /** Every admitted job ended; each failed one was refunded exactly once, each completed one never; the ledger adds up. */
@@ -132,12 +105,6 @@ const everyJobEndedAndTheLedgerAddsUp = async (databaseUrl: string, admitted: Re
   }
 }
 
-const waitForRunning = (databaseUrl: string, jobIds: ReadonlyArray<string>) =>
-  eventually("a job to be running", async () => {
-    const rows = await query<{ n: number }>(databaseUrl, "SELECT count(*)::int AS n FROM jobs WHERE state = 'running' AND id = ANY($1::uuid[])", [jobIds])
-    return rows[0]!.n > 0 ? true : undefined
-  })
-
 const expectOutageAnswers = async (api: ServiceProcess, token: string, bundleId: string) => {
   // a start while the database is away: the envelope, answered (no request waits for the pool's whole wait)
   const start = await api.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: { modelTier: "standard" } })
@@ -155,17 +122,17 @@ describe("the database killed while audits run", () => {
     const databaseUrl = await newDatabase()
     const svc = await service(databaseUrl, "all")
     await ready(svc, "all")
-    const token = await identity.token("faults-one")
+    const token = await fx.identity.token("faults-one")
     const admitted = await auditBurst(svc, token, 6)
     await waitForRunning(databaseUrl, admitted.map((a) => a.jobId))
 
-    postgres.kill()
+    fx.postgres.kill()
     await sleep(300)
     await expectOutageAnswers(svc, token, admitted[0]!.bundleId)
     await sleep(1500) // the worker sees its jobs' heartbeats fail
     expect(svc.running()).toBe(true)
 
-    await postgres.start()
+    await fx.postgres.start()
     await eventually("health 200 again", async () => ((await svc.request("GET", "/health")).status === 200 ? true : undefined), 30_000)
     await everyJobEndedAndTheLedgerAddsUp(databaseUrl, admitted)
     // the same process all along, and it said what happened
@@ -179,17 +146,17 @@ describe("the database killed while audits run", () => {
     const api = await service(databaseUrl, "api")
     const worker = await service(databaseUrl, "worker")
     await Promise.all([ready(api, "api"), ready(worker, "worker")])
-    const token = await identity.token("faults-two")
+    const token = await fx.identity.token("faults-two")
     const admitted = await auditBurst(api, token, 6)
     await waitForRunning(databaseUrl, admitted.map((a) => a.jobId))
 
-    postgres.kill()
+    fx.postgres.kill()
     await sleep(300)
     await expectOutageAnswers(api, token, admitted[0]!.bundleId)
     await sleep(1500)
     expect(api.running() && worker.running()).toBe(true)
 
-    await postgres.start()
+    await fx.postgres.start()
     await eventually("health 200 again", async () => ((await api.request("GET", "/health")).status === 200 ? true : undefined), 30_000)
     await everyJobEndedAndTheLedgerAddsUp(databaseUrl, admitted)
     expect(api.running() && worker.running()).toBe(true)
@@ -219,15 +186,15 @@ describe("SIGTERM while the database is down", () => {
     const databaseUrl = await newDatabase()
     const svc = await service(databaseUrl, "all")
     await ready(svc, "all")
-    const admitted = await auditBurst(svc, await identity.token("faults-term"), 2)
+    const admitted = await auditBurst(svc, await fx.identity.token("faults-term"), 2)
     await waitForRunning(databaseUrl, admitted.map((a) => a.jobId))
-    postgres.kill()
+    fx.postgres.kill()
     await sleep(500)
     try {
       // the drain does not wait for jobs that could not finish anyway: it ends, and says so
       expect((await terminateWithinTimeout(svc)).code).toBe(0)
     } finally {
-      await postgres.start()
+      await fx.postgres.start()
     }
     // the jobs it held are not lost: a new worker finishes them
     const next = await service(databaseUrl, "worker")
@@ -240,15 +207,15 @@ describe("SIGTERM while the database is down", () => {
     const api = await service(databaseUrl, "api")
     const worker = await service(databaseUrl, "worker")
     await Promise.all([ready(api, "api"), ready(worker, "worker")])
-    const admitted = await auditBurst(api, await identity.token("faults-term-2"), 2)
+    const admitted = await auditBurst(api, await fx.identity.token("faults-term-2"), 2)
     await waitForRunning(databaseUrl, admitted.map((a) => a.jobId))
-    postgres.kill()
+    fx.postgres.kill()
     await sleep(500)
     try {
       const exits = await Promise.all([terminateWithinTimeout(api), terminateWithinTimeout(worker)])
       expect(exits.map((exit) => exit.code)).toEqual([0, 0])
     } finally {
-      await postgres.start()
+      await fx.postgres.start()
     }
   }, 120_000)
 
@@ -279,16 +246,16 @@ describe("no database at start", () => {
   for (const role of ["all", "worker"] as const) {
     it(`role ${role}: waits with one line per attempt naming host and port (never the password), then starts once the database appears`, async () => {
       const databaseUrl = await newDatabase()
-      await postgres.stop()
+      await fx.postgres.stop()
       let svc: ServiceProcess
       try {
         svc = await service(databaseUrl, role, { SERVICE_DB_CONNECT_TIMEOUT_S: "60" })
         const waiting = await svc.waitForLine(/^rubr: waiting for the database at /)
-        expect(waiting).toContain(`127.0.0.1:${postgres.port}`)
+        expect(waiting).toContain(`127.0.0.1:${fx.postgres.port}`)
         await svc.waitForLine(/^rubr: waiting for the database at .*attempt 2/)
         expect(svc.running()).toBe(true)
       } finally {
-        await postgres.start()
+        await fx.postgres.start()
       }
       await ready(svc, role)
       expect(svc.stderrLines().some((l) => /^rubr: the database at 127\.0\.0\.1:\d+ answered after [\d.]+ s; starting$/.test(l))).toBe(true)
@@ -297,7 +264,7 @@ describe("no database at start", () => {
         // and it works: an audit started through another process runs here
         const api = await service(databaseUrl, "api")
         await ready(api, "api")
-        const [audit] = await auditBurst(api, await identity.token(`faults-late-${role}`), 1)
+        const [audit] = await auditBurst(api, await fx.identity.token(`faults-late-${role}`), 1)
         await everyJobEndedAndTheLedgerAddsUp(databaseUrl, [audit!])
         api.kill("SIGTERM")
       }
@@ -317,7 +284,7 @@ describe("no database at start", () => {
   }, 60_000)
 
   it("a wrong password is not waited on: one line, exit 1", async () => {
-    const svc = await service(`postgres://postgres:wrong@127.0.0.1:${postgres.port}/postgres`, "all")
+    const svc = await service(`postgres://postgres:wrong@127.0.0.1:${fx.postgres.port}/postgres`, "all")
     const exit = await svc.exited
     expect(exit.code).toBe(1)
     const lines = svc.stderrLines().filter((l) => l.startsWith("rubr:"))
@@ -377,9 +344,9 @@ describe("start-up failures are one line", () => {
     expect(plainLines(missingKey)).toHaveLength(1)
     expect(plainLines(missingKey)[0]).toMatch(/SERVICE_SIGNING_KEY_FILE.*missing\.jwk\.json: no such file/)
 
-    const takenPgPort = await service(undefined, "all", { SERVICE_DATA_DIR: tempDir("rubr-faults-pgport-"), SERVICE_EMBEDDED_PG_PORT: String(postgres.port) })
+    const takenPgPort = await service(undefined, "all", { SERVICE_DATA_DIR: tempDir("rubr-faults-pgport-"), SERVICE_EMBEDDED_PG_PORT: String(fx.postgres.port) })
     expect((await takenPgPort.exited).code).toBe(1)
     expect(plainLines(takenPgPort)).toHaveLength(1)
-    expect(plainLines(takenPgPort)[0]).toMatch(new RegExp(`127\\.0\\.0\\.1:${postgres.port}.*already in use.*SERVICE_EMBEDDED_PG_PORT`))
+    expect(plainLines(takenPgPort)[0]).toMatch(new RegExp(`127\\.0\\.0\\.1:${fx.postgres.port}.*already in use.*SERVICE_EMBEDDED_PG_PORT`))
   }, 120_000)
 })

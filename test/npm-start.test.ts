@@ -5,63 +5,40 @@
  * which drains. `--ignore-scripts` skips the `prestart` rebuild: the global setup built dist/server/,
  * and other test files run it meanwhile.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import pg from "pg"
-import { eventually, makeIdentity, type ServiceProcess, sleep, spawnService, startTestPostgres, tempDir, type TestPostgres } from "./support/Processes.js"
+import { describe, expect, it } from "vitest"
+import { healthy, type ServiceProcess, sleep, spawnService, tempDir, useServiceFixture, waitForRunning } from "./support/Processes.js"
 
 const NPM_START = ["npm", "start", "--ignore-scripts", "--silent"] as const
 
-let postgres: TestPostgres
-let identity: Awaited<ReturnType<typeof makeIdentity>>
-const started: Array<ServiceProcess> = []
-let databases = 0
-
-beforeAll(async () => {
-  postgres = await startTestPostgres()
-  identity = await makeIdentity(tempDir("rubr-npm-start-id-"))
-}, 120_000)
-
-afterAll(async () => {
-  for (const service of started) service.kill("SIGKILL")
-  await postgres?.stop()
-})
+const fx = useServiceFixture("npm_start")
 
 const npmStart = async (detached: boolean) => {
-  const databaseUrl = await postgres.createDatabase(`npm_start_${process.pid}_${++databases}`)
-  const svc = await spawnService(
+  const databaseUrl = await fx.newDatabase()
+  const svc = fx.track(await spawnService(
     {
       DATABASE_URL: databaseUrl,
       SERVICE_DATA_DIR: tempDir("rubr-npm-start-data-"),
-      SERVICE_AUTH_JWKS_FILE: identity.jwksFile,
+      SERVICE_AUTH_JWKS_FILE: fx.identity.jwksFile,
       SERVICE_SHUTDOWN_TIMEOUT_S: "15",
       // an audit's mock review lasts this long: a drain waits for it, which gives a second signal time to arrive
       SERVICE_MOCK_REVIEW_DELAY_MS: "4000",
       SERVICE_SIGNUP_CREDITS: "100"
     },
     { command: NPM_START, detached }
-  )
-  started.push(svc)
-  await eventually(`${svc.baseUrl}/health to answer 200`, async () => ((await svc.request("GET", "/health")).status === 200 ? true : undefined), 60_000)
+  ))
+  await healthy(svc, 60_000)
   return { svc, databaseUrl }
 }
 
 /** An audit the worker is running (its mock review takes 4 s), so that a drain has work to wait for. */
 const auditRunning = async (svc: ServiceProcess, databaseUrl: string) => {
-  const token = await identity.token(`npm-start-${databases}`)
+  const token = await fx.identity.token(`npm-start-${databaseUrl.split("/").pop()}`)
   const bundle = await svc.request("POST", "/artifact-bundles", { token, body: { name: "npm-start" } })
   const bundleId = bundle.body.data.artifactBundle.id
   await svc.request("POST", `/artifact-bundles/${bundleId}/files`, { token, body: { files: [{ path: "SKILL.md", content: SKILL }] } })
-  expect((await svc.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} })).status).toBe(202)
-  await eventually("the audit to be running", async () => {
-    const client = new pg.Client({ connectionString: databaseUrl })
-    await client.connect()
-    try {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM jobs WHERE state = 'running'")
-      return rows[0].n > 0 ? true : undefined
-    } finally {
-      await client.end()
-    }
-  })
+  const audit = await svc.request("POST", `/artifact-bundles/${bundleId}/audits`, { token, body: {} })
+  expect(audit.status).toBe(202)
+  await waitForRunning(databaseUrl, [audit.body.data.jobId])
 }
 
 const SKILL = "---\nname: npm-start\ndescription: Use when testing how npm start stops.\n---\n# npm start\n\n1. Read the input.\n2. Check the result.\n"

@@ -2,7 +2,7 @@
  * Short readings of tool results for people (the second text item of a tool result): a score and the
  * top findings read better than raw JSON. Each takes the tool's output and may decline (undefined).
  */
-import { scoreText } from "../review/Score.js"
+import { scoreColumn } from "../review/Score.js"
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
@@ -11,7 +11,7 @@ type Any = Record<string, any>
 
 const auditReading = (run: Any): string => {
   const lines = [`Audit ${run.status}: ${run.overallScore ?? "–"}/100 against ${run.summary?.rubricTitle ?? run.rubricKey} (${run.rubricKey}@${run.rubricVersion}).`]
-  for (const s of (run.scores ?? []) as Array<Any>) lines.push(`  ${scoreText(s.score).padStart(5)}  ${s.label}`)
+  for (const s of (run.scores ?? []) as Array<Any>) lines.push(`  ${scoreColumn(s.score)}  ${s.label}`)
   const findings = (run.findings ?? []) as Array<Any>
   if (findings.length > 0) {
     lines.push(`${plural(findings.length, "finding")}, most severe first:`)

@@ -45,3 +45,6 @@ export const overallScoreOf = (
  * criterion's score and what it lost add up to 100 at every door (CLI, MCP, dashboard).
  */
 export const scoreText = (score: number): string => (Number.isInteger(score) ? String(score) : score.toFixed(1))
+
+/** A score in a right-aligned column of plain text, wide enough for "100" and "92.5" (CLI, MCP). */
+export const scoreColumn = (score: number): string => scoreText(score).padStart(5)

@@ -6,6 +6,7 @@
  * postmaster must not take commits with it (the fast settings of the other tests could).
  */
 import { Effect, Scope, Exit } from "effect"
+import { afterAll, beforeAll } from "vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -251,3 +252,59 @@ export const spawnService = async (
     }
   }
 }
+
+/**
+ * What a test file of real service processes shares: a PostgreSQL and an identity of its own (started
+ * once, before its tests), a new database for each test, and every service it started, killed at its
+ * end before the server stops. `name` names the databases and the identity's folder.
+ */
+export const useServiceFixture = (name: string) => {
+  let postgres: TestPostgres | undefined
+  let identity: Awaited<ReturnType<typeof makeIdentity>> | undefined
+  const started: Array<ServiceProcess> = []
+  let databases = 0
+  beforeAll(async () => {
+    postgres = await startTestPostgres()
+    identity = await makeIdentity(tempDir(`rubr-${name}-id-`))
+  }, 120_000)
+  afterAll(async () => {
+    for (const service of started) service.kill("SIGKILL")
+    await postgres?.stop()
+  })
+  return {
+    get postgres(): TestPostgres {
+      return postgres!
+    },
+    get identity() {
+      return identity!
+    },
+    newDatabase: () => postgres!.createDatabase(`${name}_${process.pid}_${++databases}`),
+    /** kills `svc` when the file ends, whatever its tests left running */
+    track: <S extends ServiceProcess>(svc: S): S => {
+      started.push(svc)
+      return svc
+    }
+  }
+}
+
+/** The rows of one query on `databaseUrl`, on a connection of its own. */
+export const query = async <A>(databaseUrl: string, text: string, params: ReadonlyArray<unknown> = []) => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return (await client.query(text, params as Array<unknown>)).rows as Array<A>
+  } finally {
+    await client.end()
+  }
+}
+
+/** Until one of `jobIds` is running. */
+export const waitForRunning = (databaseUrl: string, jobIds: ReadonlyArray<string>) =>
+  eventually("a job to be running", async () => {
+    const rows = await query<{ n: number }>(databaseUrl, "SELECT count(*)::int AS n FROM jobs WHERE state = 'running' AND id = ANY($1::uuid[])", [jobIds])
+    return rows[0]!.n > 0 ? true : undefined
+  })
+
+/** Until the service's /health answers 200. */
+export const healthy = (svc: ServiceProcess, timeoutMs = 30_000) =>
+  eventually(`${svc.baseUrl}/health to answer 200`, async () => ((await svc.request("GET", "/health")).status === 200 ? true : undefined), timeoutMs)

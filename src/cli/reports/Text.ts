@@ -2,15 +2,12 @@
 import type { Colors } from "../Output.js"
 import type { CheckReport, RepoReport, Severity } from "./Model.js"
 import { SEVERITIES } from "./Model.js"
-import { scoreText } from "../../review/Score.js"
+import { scoreColumn } from "../../review/Score.js"
 
 const bar = (score: number, width = 20) => {
   const filled = Math.round((Math.max(0, Math.min(100, score)) / 100) * width)
   return `${"█".repeat(filled)}${"░".repeat(width - filled)}`
 }
-
-/** A criterion's score as scored, in one column. */
-const criterionScore = (score: number) => scoreText(score).padStart(5)
 
 /**
  * What a criterion's line says beside its bar: for a score below 100 that no finding names, the first
@@ -38,7 +35,7 @@ export const checkText = (report: CheckReport, c: Colors): string => {
   lines.push(`${c.bold("Score")} ${scoreTone(a.overallScore)(`${a.overallScore}/100`)}  ${a.rubricTitle} ${c.dim(`(${a.rubricKey}@${a.rubricVersion}${a.fresh ? "" : ", reused"})`)}`)
   for (const score of a.scores) {
     const why = reasonOf(score, report.findings.some((f) => f.ruleName === score.label), c)
-    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${criterionScore(score.score)}  ${score.label}${why}`)
+    lines.push(`  ${scoreTone(score.score)(bar(score.score, 10))} ${scoreColumn(score.score)}  ${score.label}${why}`)
   }
   lines.push("")
   if (report.findings.length === 0) lines.push(c.green("No findings."))
@@ -139,7 +136,7 @@ export const auditText = (run: {
 }, c: Colors, limit = 10): string => {
   const lines = [`${c.bold(`Audit ${run.id}`)} ${run.status}${run.overallScore === null ? "" : `: ${run.overallScore}/100`} ${c.dim(`(${run.rubricKey}@${run.rubricVersion})`)}`]
   for (const s of run.scores) {
-    lines.push(`  ${bar(s.score, 10)} ${criterionScore(s.score)}  ${s.label}${reasonOf(s, run.findings.some((f) => f.criterionKey === s.key), c)}`)
+    lines.push(`  ${bar(s.score, 10)} ${scoreColumn(s.score)}  ${s.label}${reasonOf(s, run.findings.some((f) => f.criterionKey === s.key), c)}`)
   }
   if (run.findings.length > 0) {
     lines.push(`${plural(run.findings.length, "finding")}:`)

@@ -176,28 +176,27 @@ const gatherTail = (doc: Doc, ed: Editor, matched: ReadonlyArray<number>, led: R
 /** Parts run together: a heading named after what the part is. */
 const headRunTogether = (ctx: CheckContext, ed: Editor) => {
   const { doc } = ctx
-  if (ed.found("SK-STRUCT-RUN-TOGETHER")) {
-    const top = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
-    for (const j of runTogether(doc)) {
-      // the lost heading was a sibling of the section the part sits in: a top-level heading there would
-      // take the section's later subsections as its own
-      const within = headingAbove(doc, j.block.start)
-      const level = within === undefined ? top : Math.max(top, within.level)
-      const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
-      const rules = items.filter((i) => RULE_LED.test(plainText(i.text))).length
-      // a numbered procedure (a list, or numbered lines in a code block) is steps; a table is looked up
-      const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
-      // a heading that completes a run of sibling sections whose last one then lacks what the others
-      // have would make the document look cut short: the part stays where it is
-      if (looksCutAdding(doc, j.block.start - 1, level, name)) continue
-      // items under a heading of mistakes ("## Red flags", "## Don't") that quote commands are read as the
-      // mistakes they are; a heading of another name would make the commands instructions to run
-      const quotesMistakes = within !== undefined && PROHIBITED_TITLE.test(plainText(within.text)) &&
-        doc.split.lines.slice(j.block.start - 1, j.block.end).some(namesDestructive)
-      if (quotesMistakes) continue
-      ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
-      ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
-    }
+  if (!ed.found("SK-STRUCT-RUN-TOGETHER")) return
+  const top = Math.max(2, Math.min(...doc.md.headings.filter((h) => h.level > 1).map((h) => h.level), 6))
+  for (const j of runTogether(doc)) {
+    // the lost heading was a sibling of the section the part sits in: a top-level heading there would
+    // take the section's later subsections as its own
+    const within = headingAbove(doc, j.block.start)
+    const level = within === undefined ? top : Math.max(top, within.level)
+    const items = doc.md.listItems.filter((i) => i.indent === 0 && i.line >= j.block.start && i.line <= j.block.end)
+    const rules = items.filter((i) => RULE_LED.test(plainText(i.text))).length
+    // a numbered procedure (a list, or numbered lines in a code block) is steps; a table is looked up
+    const name = j.block.kind === "ordered" || j.block.kind === "code" ? "Steps" : j.block.kind === "table" ? "Reference" : rules * 2 >= items.length ? "Rules" : "Notes"
+    // a heading that completes a run of sibling sections whose last one then lacks what the others
+    // have would make the document look cut short: the part stays where it is
+    if (looksCutAdding(doc, j.block.start - 1, level, name)) continue
+    // items under a heading of mistakes ("## Red flags", "## Don't") that quote commands are read as the
+    // mistakes they are; a heading of another name would make the commands instructions to run
+    const quotesMistakes = within !== undefined && PROHIBITED_TITLE.test(plainText(within.text)) &&
+      doc.split.lines.slice(j.block.start - 1, j.block.end).some(namesDestructive)
+    if (quotesMistakes) continue
+    ed.insertBefore(j.block.start, [`${"#".repeat(level)} ${name}`, ""])
+    ed.change(j.block.start, 36, `Line ${j.block.start}: added a "${name}" heading before the ${j.block.kind === "ordered" ? "numbered list" : j.block.kind === "table" ? "table" : j.block.kind === "code" ? "numbered procedure" : "list"} that ran into the part above; rename it if another title fits.`)
   }
 }
 
