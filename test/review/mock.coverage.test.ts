@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { reviewWithMock } from "../../src/review/mock/MockReviewer.js"
 import { Option } from "effect"
 import { getRubric } from "../../src/review/rubrics/Registry.js"
-import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29_3 } from "../../src/review/rubrics/Rubrics.js"
+import { COVERAGE_SINCE, RUBRIC_VERSION_2026_11_29_4 } from "../../src/review/rubrics/Rubrics.js"
 import { file, fileInput, scoreOf } from "./support.js"
 
 /** The SKILL.md reviewed alone, with nothing else in its bundle. */
@@ -165,17 +165,17 @@ describe("coverage: sections enough for the length of the text", () => {
   const notes = `Things to keep in mind:\n\n${NOTES.map((n) => `- ${n}\n`).join("")}`
   const oneSection = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n${notes}`
   const twoSections = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n## Notes\n\n${notes}`
-  it("more than 15 lines of text a section is short of structure; the same text with a heading for its second part is not", () => {
+  it("more than 6 lines of text a section is short of structure; the same text with a heading for its second part is less so", () => {
     const walls = review(oneSection)
     const sections = review(twoSections)
-    // 3 points at 15 lines a section, in proportion above: 18 lines cost 3.6
-    expect(scoreOf(walls, "structure")).toBe(96.4)
-    expect(walls.scores.find((s) => s.key === "structure")!.rationale).toContain("short: 18 lines of text under 1 section heading(s), 18 a section (more than 15)")
-    expect(scoreOf(sections, "structure")).toBe(100)
+    // half a point a line a section over 6: 18 lines cost 6, 9 lines cost 1.5
+    expect(scoreOf(walls, "structure")).toBe(94)
+    expect(walls.scores.find((s) => s.key === "structure")!.rationale).toContain("short: 18 lines of text under 1 section heading(s), 18 a section (more than 6)")
+    expect(scoreOf(sections, "structure")).toBe(98.5)
     expect(walls.overallScore).toBeLessThan(sections.overallScore)
-    // a denser wall costs more: 12 lines more under the one section, 30 in all, cost 6
+    // a denser wall costs more: 12 lines more under the one section, 30 in all, cost 12
     const denser = review(`${oneSection}\n${MORE.join("\n")}\n`)
-    expect(scoreOf(denser, "structure")).toBe(94)
+    expect(scoreOf(denser, "structure")).toBe(88)
     expect(denser.overallScore).toBeLessThan(walls.overallScore)
     expect(minorOrAbove(denser)).toEqual(minorOrAbove(sections))
     // no finding: how a writer splits a text is theirs to choose
@@ -186,7 +186,7 @@ describe("coverage: sections enough for the length of the text", () => {
     const applied = r.improvedVersion!.content
     expect(applied).toContain(`${STEPS}\n## Things to keep in mind\n\nThings to keep in mind:\n`)
     expect(r.improvedVersion!.changes.join(" ")).toContain("added the heading \"Things to keep in mind\"")
-    expect(scoreOf(review(applied), "structure")).toBe(100)
+    expect(scoreOf(review(applied), "structure")).toBeGreaterThan(scoreOf(r, "structure"))
     expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
   })
   it("the apply leaves a run of entries, a part that goes on with the steps and a section of samples whole", () => {
@@ -224,6 +224,49 @@ describe("coverage: sections enough for the length of the text", () => {
   })
 })
 
+describe("coverage: a text that lost half its headings, however short its sections (rubric 2026-11-29.4)", () => {
+  const OWNERS = "One owner for each topic.\nThe owner brings the numbers the question needs.\nA topic with two owners has none, so name one.\nGuests join for their own topic only.\n"
+  const TIME = "Give each topic five or ten minutes.\nA topic that needs more gets its own meeting.\nKeep ten minutes at the end for what came up.\nEnd early when the agenda is done.\n"
+  const AFTER = "Send the notes within a day.\nThey list each decision with its owner and date.\nTopics left open go first next week.\nSettled topics leave the list.\n"
+  // 17 lines of text: under four headings 4.25 a section, under two 8.5
+  const four = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n## Owners\n\n${OWNERS}\n## Time boxes\n\n${TIME}\n## After the meeting\n\n${AFTER}`
+  const two = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}\n${OWNERS}\n## Time boxes\n\n${TIME}\n${AFTER}`
+  const pinned = (content: string, version: string) =>
+    reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(`skill@${version}`))))
+  const headings = (md: string) => md.split("\n").filter((l) => /^## /.test(l) && l !== "## Example")
+  it("half a point a line a section over 6: the copy with two headings scores lower, with no finding; up to 2026-11-29.3 it did not", () => {
+    expect(scoreOf(review(four), "structure")).toBe(100)
+    // 8.5 a section: 2.5 lines over, 1.3 points (to a tenth)
+    expect(scoreOf(review(two), "structure")).toBe(98.7)
+    expect(review(two).scores.find((s) => s.key === "structure")!.rationale).toContain("short: 17 lines of text under 2 section heading(s), 8.5 a section (more than 6)")
+    expect(review(two).overallScore).toBeLessThan(review(four).overallScore)
+    expect(minorOrAbove(review(two))).toEqual(minorOrAbove(review(four)))
+    expect(pinned(two, "2026-11-29.3").overallScore).toBe(pinned(four, "2026-11-29.3").overallScore)
+  })
+  it("the apply gives each part its heading back, named by its first sentence, and the applied text scores as the whole one", () => {
+    const r = review(two)
+    const applied = r.improvedVersion!.content
+    expect(headings(applied)).toEqual(["## Steps", "## One owner for each topic", "## Time boxes", "## Send the notes within a day"])
+    expect(r.improvedVersion!.changes.join(" ")).toContain("added the heading \"One owner for each topic\" where the section's next part starts (more than 6 lines of text a section)")
+    expect(scoreOf(review(applied), "structure")).toBe(100)
+    expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
+  })
+  it("a lead-in that stops mid-sentence is no title, and a title the text has is not used twice", () => {
+    const usually = two.replace("One owner for each topic.\n", "The lead will usually:\n\n- Name one owner for every topic.\n")
+    expect(headings(review(usually).improvedVersion!.content)).toContain("## Notes")
+    const taken = two.replace("## Time boxes", "## One owner for each topic")
+    const applied = review(taken).improvedVersion!.content
+    expect(headings(applied).filter((h) => h === "## One owner for each topic")).toHaveLength(1)
+  })
+  it("a step's section is not split, and an instruction right under a numbered list goes on with it", () => {
+    const steps = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Step 1: Collect the topics\n\n${STEPS}\n${OWNERS}\n${TIME}\n## Step 2: Send the notes\n\n${AFTER}`
+    expect(scoreOf(review(steps), "structure")).toBeLessThan(100)
+    expect(headings(review(steps).improvedVersion?.content ?? steps)).toEqual(["## Step 1: Collect the topics", "## Step 2: Send the notes"])
+    const goesOn = two.replace("One owner for each topic.", "Order them by the wait, and name one owner each.")
+    expect(headings(review(goesOn).improvedVersion!.content)).toEqual(["## Steps", "## Time boxes", "## Send the notes within a day"])
+  })
+})
+
 describe("the apply gathers the rules or checks that close a section under a heading of their own", () => {
   const rules = "Never:\n\n- Never invite the whole team to a topic one person owns.\n- Never move a decision to next week without a name on it.\n- Do not add a topic after the agenda went out.\n"
   const tail = (section: string, extra: string) => `${FM}# Meeting agenda\n\n${INTRO}\n\n${section}\n\n${STEPS}\nOrder them by the wait, and write the time box next to each.\n\n${extra}`
@@ -248,6 +291,16 @@ describe("the apply gathers the rules or checks that close a section under a hea
       expect(headings(review(text).improvedVersion?.content ?? text)).toEqual([section])
     }
   })
+  it("a long section whose closing rules get their heading splits above them, never a second heading over them", () => {
+    const more = "One owner for each topic.\nThe owner brings the numbers the question needs.\nA topic with two owners has none, so name one.\nGuests join for their own topic only.\n\nGive each topic five or ten minutes.\nA topic that needs more gets its own meeting.\nKeep ten minutes at the end for what came up.\nEnd early when the agenda is done.\n\n"
+    const r = review(tail("## Steps", `${more}${rules}`))
+    const applied = r.improvedVersion!.content
+    expect(applied).toContain("## Rules\n\nNever:\n")
+    expect(headings(applied)).toHaveLength(4)
+    // no heading right over another: the split knows where the Rules heading goes
+    expect(applied).not.toMatch(/^#+ .*\n\n#+ /m)
+    expect(review(applied).overallScore).toBeGreaterThan(r.overallScore)
+  })
   it("a part is no step: the rules that close a \"Part 1\" section are gathered as a \"Steps\" section's are", () => {
     expect(headings(review(tail("## Part 1: Running the meeting", rules)).improvedVersion?.content ?? "")).toEqual(["## Part 1: Running the meeting", "## Rules"])
   })
@@ -257,10 +310,13 @@ describe("coverage and the rubric version", () => {
   const text = `${FM}# Meeting agenda\n\n${INTRO}\n\n## Steps\n\n${STEPS}`
   const withRubric = (key: string, content = text) => reviewWithMock(fileInput(file("SKILL.md", content, true), undefined, "skill", Option.getOrThrow(getRubric(key))))
   it("a run pinned to 2026-11-28 is scored without the sections 2026-11-29 asks for, and one pinned to 2026-11-29 at its flat cost", () => {
-    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29_3)
-    // 35 lines of text under one section: 7 points now, a flat 3 as 2026-11-29 scored it
+    expect(Option.getOrThrow(getRubric("skill")).version).toBe(RUBRIC_VERSION_2026_11_29_4)
+    // 35 lines of text under one section: 14.5 points now (half a point a line over 6), 7 as
+    // 2026-11-29.2 and .3 scored it (3 at 15, in proportion above), a flat 3 as 2026-11-29 did
     const long = `${text}\n${"Keep these in mind: a topic with two owners has none, so name one.\n".repeat(30)}`
-    expect(scoreOf(withRubric("skill", long), "structure")).toBe(93)
+    expect(scoreOf(withRubric("skill", long), "structure")).toBe(85.5)
+    expect(scoreOf(withRubric("skill@2026-11-29.3", long), "structure")).toBe(93)
+    expect(scoreOf(withRubric("skill@2026-11-29.2", long), "structure")).toBe(93)
     expect(scoreOf(withRubric("skill@2026-11-29", long), "structure")).toBe(97)
     expect(withRubric("skill@2026-11-29", long).findings).toEqual(withRubric("skill", long).findings)
     expect(scoreOf(withRubric("skill@2026-11-28", long), "structure")).toBe(100)

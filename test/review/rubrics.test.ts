@@ -117,8 +117,9 @@ describe("resolveRubric", () => {
       expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.2" })).version).toBe("2026-11-29.2")
       expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29" })).version).toBe("2026-11-29")
       expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.3" })).version).toBe("2026-11-29.3")
-      const e = yield* Effect.flip(resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.4" }))
-      expect(e.details).toEqual([{ path: "rubricKey", message: expect.stringMatching(/unknown rubric 'skill@2026-11-29\.4'/) }])
+      expect((yield* resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.4" })).version).toBe("2026-11-29.4")
+      const e = yield* Effect.flip(resolveRubric({ artifactType: "skill", rubricKey: "skill@2026-11-29.5" }))
+      expect(e.details).toEqual([{ path: "rubricKey", message: expect.stringMatching(/unknown rubric 'skill@2026-11-29\.5'/) }])
     }))
 })
 

@@ -5,6 +5,7 @@
  * document look cut short.
  */
 import type { Doc } from "../../markdown/Document.js"
+import { isImperative } from "../../markdown/Instructions.js"
 import { isParagraphLine, plainText } from "../../markdown/Markdown.js"
 import { isStepHeading, PROHIBITED_TITLE, QUOTED_TITLE, SECTION_TOPICS } from "../../markdown/Sections.js"
 import { type CheckContext, headingAbove, headingMatches } from "./checks/Common.js"
@@ -26,26 +27,49 @@ const GOES_ON = /^(?:\*\*|__)|^(?:then|next|finally|after that|afterwards|now|on
 const INTRODUCES = /:[*_]*\s*$/
 
 /**
- * A heading for a part split off a long section: its lead-in in its own words when it opens with one
- * ("Read the results before touching anything:"), else "Notes".
+ * A heading for a part split off a long section, from its own words: its lead-in ("Read the results
+ * before touching anything:"), else its first sentence or clause when that is short enough to be a
+ * title ("Lag in messages says nothing about time."), else "Notes"; null when every one is taken.
  */
-const partTitle = (paragraph: string): string => {
-  const lead = /^([^:;,.?!()]+):(?:\s|$)/.exec(plainText(paragraph))?.[1]?.trim() ?? ""
-  const words = lead.split(/\s+/).filter((w) => w !== "").length
-  return words >= 2 && words <= 7 ? lead : "Notes"
+const partTitle = (paragraph: string, taken: ReadonlySet<string>): string | null => {
+  const text = plainText(paragraph)
+  const lead = /^([^:;,.?!()]+):(?:\s|$)/.exec(text)?.[1]
+  const sentence = /^([^.!?]+)[.!?](?:\s|$)/.exec(text)?.[1]
+  const clause = /^([^,;:()—–]+?)(?:[,;:()]|\s[—–-]\s)/.exec(text)?.[1]
+  const titles = [[lead, 7], [sentence, 8], [clause, 7]] as const
+  for (const [candidate, most] of titles) {
+    const title = candidate?.trim() ?? ""
+    const words = title.split(/\s+/).filter((w) => w !== "")
+    if (words.length >= 2 && words.length <= most && TITLE_LIKE.test(title) && !UNFINISHED.test(words.at(-1)!) && !taken.has(title.toLowerCase())) return title
+  }
+  return taken.has("notes") ? null : "Notes"
 }
+
+/** Words a heading can hold: a capital first, no code's punctuation (`|`, `()`, `=`) from inline code. */
+const TITLE_LIKE = /^[A-Z][\w\s'’./-]*$/
+
+/** A lead-in that stops mid-sentence ("The tool will automatically:", "Stop and ask before:") names no part. */
+const UNFINISHED =
+  /^(?:a|an|the|to|of|for|with|by|in|on|at|from|into|before|after|that|this|these|those|you|your|we|our|it|its|they|their|will|can|should|must|may|is|are|be|and|or|but|if|when|as|than|\w+ly)$/i
 
 /**
  * A section longer than LINES_PER_SECTION lines of text split where a paragraph starts a new part,
  * the split that halves its text best, again while a half is long; each new heading a sibling of the
- * section, named by the lead-in its part opens with ("rename it if another title fits"). The splits
- * are made when they lower the text a section enough to show in the overall score.
+ * section, named by its part's own words (`partTitle`; "rename it if another title fits"). Never in a
+ * step's section, nor where an instruction goes on with the numbered list above it. The splits are
+ * made when they lower the text a section enough to show in the overall score.
  */
-const splitLongSections = (ctx: CheckContext, ed: Editor) => {
+const splitLongSections = (ctx: CheckContext, ed: Editor, added: ReadonlySet<number>) => {
   const { doc } = ctx
   const lines = doc.split.lines
   const hs = doc.md.headings
   const names = new Set(hs.map((h) => plainText(h.text).toLowerCase()))
+  // an instruction right under a numbered list ("Order them by the wait, …") is the procedure's next move
+  const goesOnWithSteps = (n: number, before: number) => {
+    const item = [...doc.md.listItems].reverse().find((x) => x.line <= before && x.indent === 0)
+    return item !== undefined && item.ordered && isImperative(lines[n - 1]!) === true &&
+      lines.slice(item.line, before).every((l, k) => l.trim() === "" || /^\s/.test(l) || doc.md.inCode[item.line + 1 + k] === true)
+  }
   // a paragraph start below the section's first text: not code, a list, a table, a quote or a tag
   const starts = (from: number, to: number) => {
     const out: Array<number> = []
@@ -54,7 +78,7 @@ const splitLongSections = (ctx: CheckContext, ed: Editor) => {
       if (!isParagraphLine(doc.md, n) || GOES_ON.test(l) || lines[n - 2]!.trim() !== "") continue
       let before = n - 2
       while (before > from && lines[before - 1]!.trim() === "") before--
-      if (INTRODUCES.test(lines[before - 1] ?? "")) continue
+      if (INTRODUCES.test(lines[before - 1] ?? "") || goesOnWithSteps(n, before)) continue
       if (textLineCount(doc, from, n - 1) > 0) out.push(n)
     }
     return out
@@ -66,12 +90,12 @@ const splitLongSections = (ctx: CheckContext, ed: Editor) => {
     let worst = Infinity
     for (const n of starts(from, to)) {
       const [a, b] = [textLineCount(doc, from, n - 1), textLineCount(doc, n, to)]
-      if (Math.min(a, b) >= 3 && Math.max(a, b) < worst) [best, worst] = [n, Math.max(a, b)]
+      if (Math.min(a, b) >= 2 && Math.max(a, b) < worst) [best, worst] = [n, Math.max(a, b)]
     }
     if (best === null) return
-    const title = partTitle(lines.slice(best - 1, Math.min(to, best + 2)).join(" "))
+    const title = partTitle(lines.slice(best - 1, Math.min(to, best + 2)).join(" "), names)
     // a heading that completes a run of sibling sections the document then lacks would make it look cut short
-    if (names.has(title.toLowerCase()) || looksCutAdding(doc, best - 1, level, title)) return
+    if (title === null || looksCutAdding(doc, best - 1, level, title)) return
     names.add(title.toLowerCase())
     split(from, best - 1, level)
     planned.push({ line: best, heading: `${"#".repeat(level)} ${title}`, title })
@@ -82,11 +106,16 @@ const splitLongSections = (ctx: CheckContext, ed: Editor) => {
   hs.forEach((h, i) => {
     const next = hs[i + 1]
     const level = next !== undefined && next.level > h.level ? Math.min(6, h.level + 1) : h.level
-    if (h.level >= 2 && !QUOTED_TITLE.test(plainText(h.text))) split(h.line + 1, (next?.line ?? lines.length + 1) - 1, level)
+    if (h.level < 2 || QUOTED_TITLE.test(plainText(h.text)) || isStepHeading(h.text)) return
+    // a heading another repair adds (the rules that close the section) already divides it
+    const end = (next?.line ?? lines.length + 1) - 1
+    const cuts = [...added].filter((n) => n > h.line && n <= end).sort((a, b) => a - b)
+    ;[h.line + 1, ...cuts].forEach((from, k) => split(from, (cuts[k] ?? end + 1) - 1, level))
   })
   // each split lowers the text a section; headings that move the score by less than it shows (a tenth) are noise
   const text = textLineCount(doc, doc.md.bodyStartLine, lines.length)
-  const gain = sectionsCost(text, sectionCount(doc)) - sectionsCost(text, sectionCount(doc) + planned.length)
+  const sections = sectionCount(doc) + added.size
+  const gain = sectionsCost(text, sections) - sectionsCost(text, sections + planned.length)
   if (gain * ctx.weightShare("structure") < 0.1) return
   for (const p of planned) {
     ed.insertBefore(p.line, [p.heading, ""])
@@ -208,5 +237,5 @@ export const repairSections = (ctx: CheckContext, ed: Editor) => {
   if (ed.found("SK-RULES-NO-SECTION") && headingMatches(doc, SECTION_TOPICS.rules).length === 0) gatherTail(doc, ed, ruleLines(doc), RULE_LED, "Rules", "rules", gathered)
   if (ed.found("SK-VERIFY-WEAK") && headingMatches(doc, SECTION_TOPICS.verification).length === 0) gatherTail(doc, ed, checkLines(doc), CHECK_LED, "Verification", "checks", gathered)
   // sections enough for the text (coverage: no finding, a shortfall of structure)
-  if (ed.found("SK-STRUCT-NO-SECTIONS")) splitLongSections(ctx, ed)
+  if (ed.found("SK-STRUCT-NO-SECTIONS")) splitLongSections(ctx, ed, gathered)
 }

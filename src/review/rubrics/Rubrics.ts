@@ -31,6 +31,12 @@ export const RUBRIC_VERSION_2026_11_29_2 = "2026-11-29.2"
  * block, an example section or file): examples only as labelled lines in the prose cost 3 points.
  */
 export const RUBRIC_VERSION_2026_11_29_3 = "2026-11-29.3"
+/**
+ * The criteria and weights of 2026-11-22; sections enough for the text start costing at 6 lines of
+ * text a section (half a point a line over it), where 15 did: a text with half the headings it had
+ * scores lower however short its sections were.
+ */
+export const RUBRIC_VERSION_2026_11_29_4 = "2026-11-29.4"
 /** The first built-in version the mock scores for coverage; custom rubrics always are. */
 export const COVERAGE_SINCE = RUBRIC_VERSION_2026_11_28
 
@@ -208,7 +214,7 @@ export const BUILT_IN_RUBRICS: ReadonlyArray<Rubric> = [
     clarity: 10,
     formatting: 5
   }),
-  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2, RUBRIC_VERSION_2026_11_29_3].flatMap((version) =>
+  ...[RUBRIC_VERSION_2026_11_22, RUBRIC_VERSION_2026_11_28, RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2, RUBRIC_VERSION_2026_11_29_3, RUBRIC_VERSION_2026_11_29_4].flatMap((version) =>
     WEIGHTS_2026_11_22.map(([type, title, weights]) => rubric(type, title, weights, version))
   )
 ]

@@ -24,8 +24,11 @@ export interface Deduction {
   readonly reason: string
   /** a coverage shortfall (`Out.short`), not the cost of a finding: the rubric version that first asked for it */
   readonly shortfall?: string
-  /** a shortfall whose cost changed: the points the versions before `version` gave it */
-  readonly before?: { readonly version: string; readonly points: number }
+  /**
+   * a shortfall whose cost changed: the points the versions before each `version` gave it, oldest
+   * first (a run pinned before the first entry's version pays the first entry's points)
+   */
+  readonly before?: ReadonlyArray<{ readonly version: string; readonly points: number }>
 }
 
 export interface CheckOutcome {
@@ -121,8 +124,10 @@ export const asScoredBy = (o: CheckOutcome, version: string): CheckOutcome => {
   if (o.deductions.some((d) => d.shortfall !== undefined && d.shortfall > version)) {
     return { ...o, deductions: o.deductions.filter((d) => d.shortfall === undefined), shortfalls: [] }
   }
-  const changed = (d: Deduction) => d.before !== undefined && version < d.before.version
-  return o.deductions.some(changed) ? { ...o, deductions: o.deductions.map((d) => (changed(d) ? { ...d, points: d.before!.points } : d)) } : o
+  const then = (d: Deduction) => d.before?.find((b) => version < b.version)
+  return o.deductions.some((d) => then(d) !== undefined)
+    ? { ...o, deductions: o.deductions.map((d) => ({ ...d, points: then(d)?.points ?? d.points })) }
+    : o
 }
 
 export const decodeURIComponentSafe = (s: string) => {

@@ -11,7 +11,7 @@ import { SECTION_TOPICS } from "../../../markdown/Sections.js"
 import { duplicateSections, nearDuplicateParagraphs } from "./Repeats.js"
 import { cutShort, endsEarly, plainTitle, promisedSections } from "./Shape.js"
 import { runTogether } from "./RunTogether.js"
-import { RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2 } from "../../rubrics/Rubrics.js"
+import { RUBRIC_VERSION_2026_11_29, RUBRIC_VERSION_2026_11_29_2, RUBRIC_VERSION_2026_11_29_4 } from "../../rubrics/Rubrics.js"
 import { bodyStart, type CheckContext, type CheckOutcome, headingMatches, lastLine, Out, proseMatches, quote, unclosedFrontmatterEnd } from "./Common.js"
 
 // ---------------------------------------------------------------- purpose
@@ -344,11 +344,16 @@ const STRUCTURE_PASSES: ReadonlyArray<(o: Out, ctx: CheckContext) => void> = [
 ]
 
 /**
- * Lines of text (outside code) a section holds on average, at most, before the document reads as
- * walls of text: on the corpora 28 of 324 clean skills hold more, and a skill that lost every second
- * heading holds more in 20 of the 63 pairs nothing else told apart (32 of 70 on the held-out rounds).
+ * Lines of text (outside code) a section holds on average before each further line costs structure
+ * (rubric 2026-11-29.4): a map with a heading for every six lines of text or so. Clean skills hold
+ * 6.8 a section at the median on the corpora; a skill that lost every second heading holds twice what
+ * it did (4.5 becomes 9), which a limit of 15 let pass in 35 of 303 pairs.
  */
-export const LINES_PER_SECTION = 15
+export const LINES_PER_SECTION = 6
+/** Each line of text a section holds on average over LINES_PER_SECTION costs half a point, at most 15. */
+const POINTS_PER_LINE = 0.5
+/** The lines a section held before rubric 2026-11-29.4 took any: from there on the text read as walls. */
+const WALLS_BEFORE_2026_11_29_4 = 15
 
 /** The lines of text from `from` to `to` (1-based, inclusive): not blank, not code, not a heading. */
 export const textLineCount = (doc: Doc, from: number, to: number): number => {
@@ -376,28 +381,38 @@ const TEXT_LINES = new WeakMap<Doc, ReadonlyArray<number>>()
 export const sectionCount = (doc: Doc): number => doc.md.headings.filter((h) => h.level >= 2).length + xmlSections(doc, false)
 
 /**
- * What `text` lines under `sections` headings cost structure (rubric 2026-11-29.2): nothing up to
- * LINES_PER_SECTION a section, then the denser the walls, the further from a map: 3 points at the
- * limit, in proportion above it, at most 15.
+ * What `text` lines under `sections` headings cost structure (rubric 2026-11-29.4): nothing up to
+ * LINES_PER_SECTION a section, then half a point for each line a section over it, at most 15, so a
+ * text with half the headings it had scores lower however short its sections were.
  */
 export const sectionsCost = (text: number, sections: number): number => {
   const perSection = text / Math.max(sections, 1)
-  return perSection <= LINES_PER_SECTION ? 0 : Math.min(15, Math.round((30 * perSection) / LINES_PER_SECTION) / 10)
+  return perSection <= LINES_PER_SECTION ? 0 : Math.min(15, Math.round(10 * POINTS_PER_LINE * (perSection - LINES_PER_SECTION)) / 10)
 }
 
-/** Coverage (docs/rubrics.md): sections enough for the text, read after every finding's cost. */
+/**
+ * Coverage (docs/rubrics.md): sections enough for the text, read after every finding's cost. Over 15
+ * lines a section it has been asked since 2026-11-29 (3 points flat, then 3 at 15 and in proportion
+ * above it from 2026-11-29.2); from 6 to 15, since 2026-11-29.4.
+ */
 const sectionsForLength = (o: Out, { doc }: CheckContext): void => {
   const sections = sectionCount(doc)
   const text = textLineCount(doc, doc.md.bodyStartLine, doc.split.lines.length)
   const points = sectionsCost(text, sections)
   if (points > 0) {
-    const perSection = Math.round((text / Math.max(sections, 1)) * 10) / 10
+    const perSection = text / Math.max(sections, 1)
+    const walls = perSection > WALLS_BEFORE_2026_11_29_4
     o.short(
       "no_sections",
       points,
-      `${text} lines of text under ${sections} section heading(s), ${perSection} a section (more than ${LINES_PER_SECTION})`,
-      RUBRIC_VERSION_2026_11_29,
-      { version: RUBRIC_VERSION_2026_11_29_2, points: 3 }
+      `${text} lines of text under ${sections} section heading(s), ${Math.round(perSection * 10) / 10} a section (more than ${LINES_PER_SECTION})`,
+      walls ? RUBRIC_VERSION_2026_11_29 : RUBRIC_VERSION_2026_11_29_4,
+      walls
+        ? [
+          { version: RUBRIC_VERSION_2026_11_29_2, points: 3 },
+          { version: RUBRIC_VERSION_2026_11_29_4, points: Math.min(15, Math.round((30 * perSection) / WALLS_BEFORE_2026_11_29_4) / 10) }
+        ]
+        : undefined
     )
   }
 }
