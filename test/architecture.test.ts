@@ -257,3 +257,31 @@ describe("units a reader can hold (issue 25)", () => {
     expect(longFunctionsOf("x.ts", `const long = async () => {\n${body(99)}\n}\n`)).toEqual([["long", 101]])
   })
 })
+
+/** The files `entry` reaches by relative imports, itself included, and the packages each imports. */
+const reachedImports = (entry: string): Map<string, Array<string>> => {
+  const seen = new Map<string, Array<string>>()
+  const visit = (file: string) => {
+    if (seen.has(file)) return
+    const specs = ts.preProcessFile(Fs.readFileSync(file, "utf8"), true, true).importedFiles.map((i) => i.fileName)
+    seen.set(file, specs.filter((spec) => !spec.startsWith(".")))
+    for (const spec of specs.filter((s) => s.startsWith("."))) {
+      const resolved = Path.resolve(Path.dirname(file), spec.replace(/\.js$/, ""))
+      const found = [".ts", ".tsx", "/index.ts"].map((ext) => resolved + ext).find((f) => Fs.existsSync(f))
+      if (found !== undefined) visit(found)
+    }
+  }
+  visit(entry)
+  return seen
+}
+
+describe("the benchmarks run outside vitest (npm run bench)", () => {
+  it("no module `npm run bench` loads imports vitest, which cannot load outside a vitest run", () => {
+    const bench = Path.join(import.meta.dirname, "..", "bench", "run.ts")
+    const reached = reachedImports(bench)
+    // it reaches the test support it shares with the tests (the fake OpenAI server, the processes)
+    expect([...reached.keys()].some((f) => f.includes(`${Path.sep}test${Path.sep}support${Path.sep}`))).toBe(true)
+    const withVitest = [...reached].filter(([, packages]) => packages.some((p) => p === "vitest" || p === "@effect/vitest"))
+    expect(withVitest.map(([file]) => Path.relative(Path.join(import.meta.dirname, ".."), file))).toEqual([])
+  })
+})

@@ -15,9 +15,9 @@ import {
   sleep,
   spawnService,
   tempDir,
-  useServiceFixture,
   waitForRunning
 } from "./support/Processes.js"
+import { useServiceFixture } from "./support/ServiceFixture.js"
 
 const SHUTDOWN_TIMEOUT_S = 8
 const SKILL = "---\nname: faults\ndescription: Use when testing how audits survive a database outage.\n---\n# Faults\n\n1. Read the input.\n2. Check the result.\n"

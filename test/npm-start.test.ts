@@ -6,7 +6,8 @@
  * and other test files run it meanwhile.
  */
 import { describe, expect, it } from "vitest"
-import { healthy, type ServiceProcess, sleep, spawnService, tempDir, useServiceFixture, waitForRunning } from "./support/Processes.js"
+import { healthy, type ServiceProcess, sleep, spawnService, tempDir, waitForRunning } from "./support/Processes.js"
+import { useServiceFixture } from "./support/ServiceFixture.js"
 
 const NPM_START = ["npm", "start", "--ignore-scripts", "--silent"] as const
 
