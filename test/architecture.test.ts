@@ -40,6 +40,13 @@ const sourceFiles = (dir: string): Array<string> =>
     return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : []
   })
 
+/** The source file a relative import of `file` names (`./x.js` is `./x.ts`), or its bare path when none exists. */
+const resolveImport = (file: string, spec: string): { readonly path: string; readonly exists: boolean } => {
+  const resolved = Path.resolve(Path.dirname(file), spec.replace(/\.js$/, ""))
+  const found = [".ts", ".tsx", "/index.ts"].map((ext) => resolved + ext).find((f) => Fs.existsSync(f))
+  return { path: found ?? resolved, exists: found !== undefined }
+}
+
 /** Each source file (relative to src/) and the source files it imports. */
 const importGraph = (): Map<string, Array<string>> => {
   const graph = new Map<string, Array<string>>()
@@ -48,11 +55,7 @@ const importGraph = (): Map<string, Array<string>> => {
     const targets = info.importedFiles
       .map((i) => i.fileName)
       .filter((spec) => spec.startsWith("."))
-      .map((spec) => {
-        const resolved = Path.resolve(Path.dirname(file), spec.replace(/\.js$/, ""))
-        const found = [".ts", ".tsx", "/index.ts"].map((ext) => resolved + ext).find((f) => Fs.existsSync(f))
-        return Path.relative(SRC, found ?? resolved)
-      })
+      .map((spec) => Path.relative(SRC, resolveImport(file, spec).path))
     graph.set(Path.relative(SRC, file), [...new Set(targets)])
   }
   return graph
@@ -266,9 +269,8 @@ const reachedImports = (entry: string): Map<string, Array<string>> => {
     const specs = ts.preProcessFile(Fs.readFileSync(file, "utf8"), true, true).importedFiles.map((i) => i.fileName)
     seen.set(file, specs.filter((spec) => !spec.startsWith(".")))
     for (const spec of specs.filter((s) => s.startsWith("."))) {
-      const resolved = Path.resolve(Path.dirname(file), spec.replace(/\.js$/, ""))
-      const found = [".ts", ".tsx", "/index.ts"].map((ext) => resolved + ext).find((f) => Fs.existsSync(f))
-      if (found !== undefined) visit(found)
+      const target = resolveImport(file, spec)
+      if (target.exists) visit(target.path)
     }
   }
   visit(entry)
