@@ -34,11 +34,19 @@ export const criticalPenalty = (findings: ReadonlyArray<Pick<Finding, "severity"
   return Math.min(CRITICAL_PENALTY_CAP, CRITICAL_PENALTY * rules.size)
 }
 
+/** The overall score before it is shown: the weighted mean less the critical penalty. */
+export const unroundedScoreOf = (
+  scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>,
+  findings: ReadonlyArray<Pick<Finding, "severity" | "ruleId">>
+): number => Math.max(0, weightedMean(scores) - criticalPenalty(findings))
+
 /** One decimal, so a small deduction on a light criterion still shows. */
+export const shownScore = (unrounded: number): number => Math.round(10 * unrounded) / 10
+
 export const overallScoreOf = (
   scores: ReadonlyArray<{ readonly weight: number; readonly score: number }>,
   findings: ReadonlyArray<Pick<Finding, "severity" | "ruleId">>
-): number => Math.round(10 * Math.max(0, weightedMean(scores) - criticalPenalty(findings))) / 10
+): number => shownScore(unroundedScoreOf(scores, findings))
 
 /**
  * A score for people, as scored: to its tenth when it has one ("92.5" beside "-7.5 short: …"), so a

@@ -19,7 +19,7 @@ import { LENGTH_BUDGETS } from "./checks/Layout.js"
 import { improveDoc } from "./Improve.js"
 import { getField } from "../../markdown/Frontmatter.js"
 import { ruleIdFor } from "../rules/Rules.js"
-import { overallScoreOf, weightShareOf } from "../Score.js"
+import { shownScore, unroundedScoreOf, weightShareOf } from "../Score.js"
 
 export const MOCK_PROVIDER = "mock"
 export const MOCK_MODEL = "rubr-mock-1"
@@ -235,7 +235,7 @@ const findingsOf = (issues: Array<LocatedIssue>): Array<Finding> => {
 }
 
 /** The improved version (a file review) or the improved files (a bundle review), with the safe fixes. */
-const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, findings: ReadonlyArray<Finding>, outcomesOf: ReadonlyMap<CriterionKey, Array<Scored>>) => {
+const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, findings: ReadonlyArray<Finding>, outcomesOf: ReadonlyMap<CriterionKey, Array<Scored>>, scoredBefore: number) => {
   let improvedVersion: ImprovedFile | null = null
   const improvedFiles: Array<ImprovedFile> = []
   if (fileMode) {
@@ -244,7 +244,7 @@ const improvementsOf = ({ fileMode, reviewed, criteriaSet, ctxFor }: Subject, fi
     // and what a criterion is short of (a worked example the skill may not need): shown, it scores higher
     const foundHere = new Set(findings.filter((f) => f.filePath === target.path && f.severity !== "info").map((f) => f.ruleId))
     for (const [key, outcomes] of outcomesOf) for (const code of outcomes.find((x) => x.d === target)?.o.shortfalls ?? []) foundHere.add(ruleIdFor(key, code))
-    const imp = improveDoc(ctxFor(target), criteriaSet, true, (id) => foundHere.has(id))
+    const imp = improveDoc({ ...ctxFor(target), scoredBefore }, criteriaSet, true, (id) => foundHere.has(id))
     if (imp) improvedVersion = { path: reviewed[0]!.path, content: imp.content, changes: imp.changes }
   } else {
     for (const d of reviewed) {
@@ -263,7 +263,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   scoreThinByOthers(outcomesOf, reviewed, input.artifactType)
   const scores = criterionScores(input, subject, outcomesOf, issues)
   const findings = findingsOf(issues)
-  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings, outcomesOf)
+  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings, outcomesOf, unroundedScoreOf(scores, findings))
 
   const lead = fileMode
     ? reviewed[0]
@@ -273,7 +273,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
 
   return {
     // an empty rubric scores 100: nothing asked, nothing missed
-    overallScore: scores.length === 0 ? 100 : overallScoreOf(scores, findings),
+    overallScore: scores.length === 0 ? 100 : shownScore(unroundedScoreOf(scores, findings)),
     scores,
     findings,
     improvedVersion,

@@ -9,7 +9,8 @@ import { isImperative } from "../../markdown/Instructions.js"
 import { isParagraphLine, plainText } from "../../markdown/Markdown.js"
 import { isStepHeading, PROHIBITED_TITLE, QUOTED_TITLE, SECTION_TOPICS } from "../../markdown/Sections.js"
 import { type CheckContext, headingAbove, headingMatches } from "./checks/Common.js"
-import { LINES_PER_SECTION, sectionCount, sectionsCost, textLineCount } from "./checks/Layout.js"
+import { shownScore } from "../Score.js"
+import { LINES_PER_SECTION, POINTS_PER_LINE, sectionCount, sectionsCost, textLineCount } from "./checks/Layout.js"
 import { checkLines, ruleLines } from "./checks/Procedure.js"
 import { runTogether } from "./checks/RunTogether.js"
 import { namesDestructive } from "./checks/Safety.js"
@@ -112,11 +113,15 @@ const splitLongSections = (ctx: CheckContext, ed: Editor, added: ReadonlySet<num
     const cuts = [...added].filter((n) => n > h.line && n <= end).sort((a, b) => a - b)
     ;[h.line + 1, ...cuts].forEach((from, k) => split(from, (cuts[k] ?? end + 1) - 1, level))
   })
-  // each split lowers the text a section; headings that move the score by less than it shows (a tenth) are noise
+  // each split lowers the text a section: headings that take less than a line a section off, or leave
+  // the score as shown where it was, are noise
   const text = textLineCount(doc, doc.md.bodyStartLine, lines.length)
   const sections = sectionCount(doc) + added.size
   const gain = sectionsCost(text, sections) - sectionsCost(text, sections + planned.length)
-  if (gain * ctx.weightShare("structure") < 0.1) return
+  const rise = gain * ctx.weightShare("structure")
+  const before = ctx.scoredBefore
+  const shows = before === undefined ? rise >= 0.1 : shownScore(before + rise) > shownScore(before)
+  if (gain < POINTS_PER_LINE || !shows) return
   for (const p of planned) {
     ed.insertBefore(p.line, [p.heading, ""])
     ed.change(p.line, 36, `Line ${p.line}: added the heading "${p.title}" where the section's next part starts (more than ${LINES_PER_SECTION} lines of text a section); rename it if another title fits.`)

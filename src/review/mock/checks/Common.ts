@@ -56,6 +56,11 @@ export interface CheckContext {
   readonly disabledRules: ReadonlySet<string>
   /** how far a point of the criterion moves the overall score: its weight's share of the rubric's */
   readonly weightShare: (key: CriterionKey) => number
+  /**
+   * for the apply: the overall score of the review it follows, before rounding, so a repair whose worth
+   * is its score (a heading that shortens the sections) is made only when the score as shown rises
+   */
+  readonly scoredBefore?: number | undefined
 }
 
 const RANK: Readonly<Record<Severity, number>> = { info: 0, minor: 1, major: 2, critical: 3 }

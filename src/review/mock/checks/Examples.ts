@@ -216,8 +216,9 @@ export const examples = (ctx: CheckContext): CheckOutcome => {
   const { doc, artifactType } = ctx
   const blocks = doc.md.codeBlocks.filter((b) => b.closed)
   const exampleHeadings = headingMatches(doc, SECTION_TOPICS.examples)
-  // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does
-  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)/i)
+  // a bold "Before" / "After" label opens one side of a worked pair, as "Input:" does; a label on a line
+  // of its own names what the samples below it are ("**Example questions:**", "Example output:")
+  const labels = proseMatches(doc, /(^\s*(\*\*|__)?\s*(examples?|for example|sample|usage examples?|input|output)\b\s*[:*])|<(example|good|bad)\b|^\s*(\*\*|__)(before|after)[.:]?(\*\*|__)|^\s*(\*\*|__)?(examples?|sample)\s+[a-z][\w-]*\s*(:\s*(\*\*|__)?|(\*\*|__)\s*:)\s*$/i)
   const judged = judgedSamples(doc)
   labels.push(...judged)
   // the document's links resolved once: the example files, and the files holding the code it teaches

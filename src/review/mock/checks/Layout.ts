@@ -351,7 +351,7 @@ const STRUCTURE_PASSES: ReadonlyArray<(o: Out, ctx: CheckContext) => void> = [
  */
 export const LINES_PER_SECTION = 6
 /** Each line of text a section holds on average over LINES_PER_SECTION costs half a point, at most 15. */
-const POINTS_PER_LINE = 0.5
+export const POINTS_PER_LINE = 0.5
 /** The lines a section held before rubric 2026-11-29.4 took any: from there on the text read as walls. */
 const WALLS_BEFORE_2026_11_29_4 = 15
 
