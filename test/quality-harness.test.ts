@@ -4,7 +4,7 @@ import { bundleReferences, DAMAGE_KINDS, type Skill, SKILL_MD, skillMd } from ".
 import { frontmatterKept, reviewInput, runHarness } from "../quality/Harness.js"
 import { fingerprints, loadLabels } from "../quality/Labels.js"
 import { PRECISION_GOALS, precisionOf, summarizePrecision } from "../quality/Precision.js"
-import { GOALS, summarizeKinds } from "../quality/Report.js"
+import { allGoalsMet, GOALS, renderMarkdown, summarizeKinds } from "../quality/Report.js"
 import { loadAllSkills, loadCheckedIn, loadSamples } from "../quality/Skills.js"
 import { reviewWithMock } from "../src/review/mock/MockReviewer.js"
 import { parseFrontmatter } from "../src/markdown/Frontmatter.js"
@@ -109,6 +109,26 @@ describe("frontmatter kept after apply", () => {
   })
 })
 
+describe("the goals hold in every source, not only pooled", () => {
+  const variant = (skill: string, source: string, pairwise: boolean) => ({
+    skill, source, kind: "no-headings", severity: "minor" as const, clean: 100, damaged: pairwise ? 90 : 100, applied: pairwise ? 100 : null,
+    pairwise, applyMade: pairwise, rises: pairwise, frontmatterPreserved: true, frontmatterProblem: null, deterministic: true, changes: [], error: null
+  })
+  const report = (misses: number) => {
+    const skills = Array.from({ length: 40 }, (_, i) => ({ skill: `s${i}`, source: i < 20 ? "sample" : "skills", clean: 100, error: null, findings: [], infoNotes: 0 }))
+    // 2 of the 20 "skills" variants missed: 90% in that source, 95% pooled
+    const variants = skills.map((s, i) => variant(s.skill, s.source, !(s.source === "skills" && i - 20 < misses)))
+    return { kinds: DAMAGE_KINDS.filter((k) => k.id === "no-headings"), skills, variants, notApplicable: [] }
+  }
+  it("a kind that meets its goals pooled but misses them in one source is not met, and the report says where", () => {
+    expect(summarizeKinds(report(2))[0]!.missed).toEqual([])
+    expect(allGoalsMet(report(2))).toBe(false)
+    expect(renderMarkdown(report(2))).toContain("| `no-headings` | 100% / 100% (20) | 90% / 90% (20) ✗ pairwise |")
+    expect(allGoalsMet(report(1))).toBe(true)
+    expect(renderMarkdown(report(1))).toContain("Every kind meets every goal in each source on its own (sample, skills).")
+  })
+})
+
 describe("the harness's results on the checked-in skills (samples and fixtures: what CI always has)", () => {
   const report = runHarness(loadCheckedIn())
   const kinds = summarizeKinds(report)
@@ -161,10 +181,13 @@ describe("the harness's results on the checked-in skills (samples and fixtures: 
    * The forty-third's (rubric 2026-11-29.2: the cost of long sections grows with how far over the
    * text is, and the apply splits what it can when that shows in the score) removed-headings 0.863/0.757;
    * with the rules or checks that close a section gathered under a heading, 0.863/0.764.
+   * The forty-fifth's (rubric 2026-11-29.4: sections from six lines of text) and the forty-sixth's (the
+   * apply splits when the score as shown rises) bring removed-headings to every goal (measured
+   * 0.958/0.913) and truncated to its pairwise goal (0.952/0.647); a truncated body keeps only its
+   * floor for rises, which the apply cannot restore.
    */
   const LIMITS: Record<string, { readonly pairwise?: number; readonly rises?: number }> = {
-    truncated: { pairwise: 0.94, rises: 0.6 },
-    "removed-headings": { pairwise: 0.86, rises: 0.76 }
+    truncated: { rises: 0.6 }
   }
 
   it("meets every goal for every kind of damage, but the documented limits, which hold their level", () => {
