@@ -46,6 +46,9 @@ export const firstWord = (text: string): string => {
 /** A hedge in front of an instruction ("Maybe run …") does not make it something else than an instruction. */
 const LEADING_HEDGE = /^\s*(?:\*\*)?(?:maybe|perhaps|you might want to|you may want to|you should probably|you could|if (?:at all )?possible,|try to|ideally,?|feel free to)\s+/i
 
+/** Whether the text opens on a verb that tells somebody to act ("Perform …", "Drop …"), not on a connective ("After …"). */
+export const opensOnVerb = (text: string): boolean => IMPERATIVE_VERBS.has(firstWord(text.replace(LEADING_HEDGE, "")))
+
 export const isImperative = (text: string): boolean | null => {
   const w = firstWord(text.replace(LEADING_HEDGE, ""))
   if (w === "") return null

@@ -170,7 +170,7 @@ export const NUMBERED_TITLE = /^(?:[A-Za-z]+(?: [A-Za-z]+)?\s+)?\d{1,2}[a-z]?(?:
  * Sections whose items are what not to do ("## Don't", "## Never", "## Common Pitfalls", "##
  * Anti-patterns", "## Mistakes"): a command an item names there is the mistake quoted.
  */
-export const PROHIBITED_TITLE = /\b(don'?ts?|do not|never|avoid|anti-?patterns?|pitfalls?|mistakes?|what not to|red flags|gotchas)\b/i
+export const PROHIBITED_TITLE = /\b(don'?ts?|do not|never|avoid|anti-?patterns?|pitfalls?|mistakes?|what not to|not to (?:do|run|use)|red flags|gotchas)\b/i
 
 /** Of those, a heading that is the bare prohibition ("## Do not", "## Never"): each item completes it. */
 export const NEGATION_TITLE = /^\W*(?:do not|don'?t|never|must not|avoid|what not to do|things to (?:never do|avoid))\W*(?:do)?\W*$/i

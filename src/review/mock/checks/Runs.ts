@@ -10,7 +10,7 @@ import { type CodeBlock, tableCells } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { NEGATION_TITLE, PROHIBITED_TITLE } from "../../../markdown/Sections.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
-import { isImperative } from "../../../markdown/Instructions.js"
+import { isImperative, opensOnVerb } from "../../../markdown/Instructions.js"
 import { headingAbove } from "./Common.js"
 import { sentencesOf } from "./Words.js"
 import { listItemUnits, paragraphs } from "./Repeats.js"
@@ -218,6 +218,9 @@ const toldToRun = (doc: Doc, n: number, at: number): boolean => {
   if (/\b(?:fix|solution|answer|remedy|workaround|cure|next step|last resort)\s+(?:is|was)\s*$/i.test(before)) return true
   if (/\byou(?:'ll)?\s+(?:can|could|should|must|may|might|need to|have to|will|want to)\b/i.test(before)) return true
   const clause = before.split(/,\s+|;\s+|\s+(?:and|or|then)\s+/).at(-1) ?? before
+  // after an indefinite article the command is a thing the sentence speaks of ("After a `DROP TABLE`,
+  // later writes fail", "Every `git push --force` rewrites …"), unless a verb opens the clause to do it
+  if (/\b(?:a|an|any|every|each|another)\s*$/i.test(before) && !opensOnVerb(clause)) return false
   return isImperative(before) === true || isImperative(clause) === true
 }
 
@@ -385,12 +388,28 @@ export const withoutQuotes = (text: string): string => text.replace(/"[^"\n]*\s[
  */
 export const TEMP_VARIABLE = /^["']?\$\{?\w*(?:tmp|temp|scratch|build|dist|cache)\w*(?::[?-][^}]*)?\}?["']?(?:\/[\w.*-]*)*\/?["']?$/i
 
+/** Commands that search text for a pattern: what they are given to find, they never run. */
+const SEARCHES = /(?:^|[|;&(`$]\s*|\s)(?:grep|egrep|fgrep|zgrep|rg|ag|ack|git\s+grep|git\s+log\b[^|;&]*\s-[SG]|Select-String|findstr)\b[^|;&]*$/i
+
+/**
+ * A command quoted as the pattern a search looks for (`mysqlbinlog … | grep -i 'DROP TABLE'`, `rg
+ * "rm -rf"`): inside quotes that open after a search command in the same part of the pipeline.
+ */
+const searchedFor = (line: string, from: number): boolean => {
+  const before = line.slice(0, from)
+  const quote = /(["'])[^"']*$/.exec(before)
+  // the quote closes after the match starts (a match may take in the closing quote: `rm -rf /"`)
+  if (quote === null || !line.slice(from).includes(quote[1]!)) return false
+  return SEARCHES.test(before.slice(0, quote.index))
+}
+
 /**
  * Whether the destructive command matched at [from, to) of line n is named there in a role that runs
  * nothing (see the file's comment). `match` is the matched text.
  */
 export const notAnInstruction = (doc: Doc, n: number, from: number, to: number, match: string): boolean => {
   const line = doc.split.lines[n - 1]!
+  if (searchedFor(line, from)) return true
   const inCode = doc.md.inCode[n] === true
   const block = inCode ? doc.md.codeBlocks.find((b) => b.startLine < n && n <= b.endLine) : undefined
   if (badSample(doc, n, block)) return true

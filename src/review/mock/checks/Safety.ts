@@ -6,6 +6,7 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
+import { CONFIRMATION, markedToConfirm, NEGATED_CONFIRMATION } from "./Confirmations.js"
 import { stepNumberOf } from "../../../markdown/Sections.js"
 import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote, sectionEnd } from "./Common.js"
@@ -114,17 +115,6 @@ export const namesDestructive = (line: string): boolean =>
   DESTRUCTIVE.some((d) => [...line.matchAll(d.pattern)].some((m) => !d.guard || d.guard(m)))
 
 /**
- * A confirmation near the command: asking first, a dry run, a backup taken (to "back up" or "backup
- * the data", "take a backup"; "a backup you can't decrypt" names one and guards nothing). Asking the user and waiting, in
- * any wording. "Open it with a screen reader, or ask the user to, and listen": an "ask the user to"
- * whose act is the step's own, left out, hands the act over; it asks for no go-ahead. So does "ask the
- * user to run it in a scratch directory" (run, execute, apply, open, try, …): asking them to confirm,
- * review, select or answer waits.
- */
-const CONFIRMATION =
-  /\b(ask (?:(?:the user|them|a human)(?!\s+to\s*[,.;)])(?!\s+to\s+(?:run|execute|do|perform|apply|install|open|read|try|test|paste|type|click|build|deploy|restart|reboot)\b)|for (?:approval|permission|confirmation|a go-ahead))|ask(?:s|ing)? (?:the user |them )?to confirm|confirm(?:s|ing)? with (?:the user|them|a human)|(?:get|gets|request|wait for|obtain|needs?|with|after|until) (?:the user's |their |explicit |written )?(?:approval|permission|consent|confirmation|go-ahead|sign-?off)|(?:user|explicit|their) (?:approval|confirmation|consent|permission)|only (?:after|if|when) (?:the user|you|a human) (?:confirms?|approves?|agrees?|says?)|--dry-run|dry[- ]run|back up (?!time|window|file|files|bucket|job|jobs|label|label's|set|sets)|backup (?:the|your|it|this|that|these|those|all|everything|first|now|before)\b|(?<!\b(?:the|a|an|this|that|your|each|every|newest|latest|last|its|their|of|nightly|daily)\s)back ?up(?=[.;,]|$)|(?:take|takes|taking|make|makes|create|creates|have|has|keep) (?:a |an |the )?(?:fresh |recent |new |full |manual )?(?:back ?up|snapshot)|(?:back ?up|snapshot) (?:first|exists|is taken|was taken)|are you sure|double-check with|wait for (?:the user|their|a (?:yes|reply|response|go-ahead))|read -p)\b|\[y\/n\]|\b(?:after|once|until|upon) (?:(?:a|an|the|their|the user's|explicit|second|written)\s+)*(?:yes|approval|permission|consent|confirmation|go-ahead|sign-?off|agreement)\b|\b(?:after|once|when|until|if|and) (?:the user|they|the owner|a human) (?:has |have |explicitly )?(?:confirm|approve|agree|say|said|answer|reply|replie|choose|chose|name|pick|select)(?:s|d|ed)?\b|\bwait (?:for|on) (?:(?:the|their|an?|explicit|that|this)\s+)*(?:answer|reply|response|yes|go-ahead|approval|confirmation|decision)\b|\bask(?:s|ing)?\b[^.\n]{0,30}[:,]?\s*["“][^"”\n]{3,}\?["”]|\bconfirm(?:\s+(?:it|this|that|them|the\s+\w+|with\s+(?:the\s+user|them)))?\s+before\s+(?:running|deleting|removing|proceeding|executing|continuing|applying|you\b|it\b|anything\b)|\bask(?:s|ing)?\s+(?:(?:the user|them|first)\s+)?before\s+(?:the|any|each|every|running|you|acting|doing|taking)\b/i
-
-/**
  * A download piped to a shell, with something to download: `curl | sh` and `curl ... | sh` name the
  * idiom; `| python3 -m json.tool` runs a module on the download as data, not the download.
  */
@@ -210,8 +200,6 @@ const boundedByList = (doc: Doc, line: number, sentence: string): boolean => {
  */
 const ASKS_FIRST = /\b(never|do not|don't|must not|mustn't)\b[^.;,]*\bwithout (?:first )?(asking|approval|permission|confirmation|confirming|checking with|consulting)\b/i
 
-/** A confirmation that is itself negated ("do not ask", "without confirmation") asks nothing. */
-const NEGATED_CONFIRMATION = /\b(never|do not|don't|without|no need to|skip(ping)?)\b[^.;\n]{0,25}\b(confirm|ask|approv|permission|wait)/i
 
 /**
  * The sentence that leads into the table holding row n ("Ask before the action if any of these is
@@ -473,7 +461,7 @@ const scan = (doc: Doc): Array<Finding> => {
         if (sentence && (NEGATED.test(line.slice(0, m.index)) || NEGATED.test(sentence.before))) continue
         if (notAnInstruction(doc, n, m.index, m.index + m[0].length, m[0])) continue
         const asked = sentence !== undefined && CONFIRMATION.test(sentence.whole) && !NEGATED_CONFIRMATION.test(sentence.whole)
-        if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine))) continue
+        if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine)) || markedToConfirm(doc, n)) continue
         if (gatedByEarlierStep(doc, n, d.act, block ? leadInAbove(doc, block.startLine) : sentence?.whole ?? line)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }

@@ -1,0 +1,48 @@
+/**
+ * Near misses, forty-sixth stop (issue 22): the forty-third round of skills written blind, read once.
+ * Four critical findings on good text, each as the smallest text next to the text the rule must still catch.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { ruleIds as ids, reviewText as review } from "./support.js"
+
+const FM = "---\nname: binlog-restore\ndescription: Rebuilds a reporting database from its binary logs. Use when the reports are stale.\n---\n\n# Binlog restore\n\n## Steps\n\n1. Restore the last dump to a new instance.\n2. Find the bad statement in the logs.\n3. Replay the logs up to it.\n\n"
+
+describe("SK-SAFE-DESTRUCTIVE: a command quoted as what a search looks for", () => {
+  const doc = (command: string) =>
+    `---\nname: binlog-restore\ndescription: Rebuilds a reporting database from its binary logs. Use when the reports are stale.\n---\n\n# Binlog restore\n\n## Steps\n\n1. Decode the logs.\n2. Find the statement.\n\n## Decode\n\nRun this:\n\n\`\`\`bash\n${command}\n\`\`\`\n`
+  it("`grep -i 'DROP TABLE'` finds the statement; the same statement given to mysql runs it", () => {
+    expect(ids(review(doc("mysqlbinlog --verbose binlog.000232 | grep -n -i -B 12 'DROP TABLE'")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("rg -n \"rm -rf /\" scripts/")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("mysql -h restore-db-1 -u root -p -e 'DROP TABLE orders'")))).toContain("SK-SAFE-DESTRUCTIVE")
+    // what comes after the search's pipe runs
+    expect(ids(review(doc("grep -l orders dumps/*.sql | xargs -I{} mysql -e 'DROP TABLE orders'")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-SAFE-DESTRUCTIVE: a command spoken of after an article", () => {
+  const doc = (sentence: string) => `${FM}## Replay the logs\n\nReplay everything after the bad transaction to the restore instance. ${sentence} Discuss this with the user before choosing this path.\n`
+  it("\"After a `DROP TABLE`, later writes fail\" names a thing; \"Run a `DROP TABLE` …\" or \"Drop it with …\" tells the agent to", () => {
+    expect(ids(review(doc("After a `DROP TABLE`, later writes to that table fail.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Every `git push --force` rewrites what others fetched.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(`${FM}## Clean up\n\nRun a \`DROP TABLE orders_restore\` on the live server.\n`))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(`${FM}## Clean up\n\nDrop a table you no longer need with \`DROP TABLE orders\`.\n`))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-SAFE-DESTRUCTIVE: a section of things not to do", () => {
+  const doc = (title: string) => `---\nname: ci-disk-cleanup\ndescription: Frees disk space on a CI host by removing old images and build caches. Use when a runner's disk is full.\n---\n\n# CI disk cleanup\n\n## Steps\n\n1. Run \`docker image prune --filter until=168h\` and report what it freed.\n\n## ${title}\n\n- \`rm -rf /var/lib/docker/*\` while the daemon is running. It corrupts the storage driver's state.\n`
+  it("its items quote the mistakes; under another heading the same item is a command", () => {
+    expect(ids(review(doc("Things not to do")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Freeing more space")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
+
+describe("SK-SAFE-DESTRUCTIVE: a legend that marks the acts to confirm first", () => {
+  const doc = (legend: string) =>
+    `---\nname: lfs-migration\ndescription: Moves large binaries of a Git repository into Git LFS, history included. Use when a push is rejected for large files.\n---\n\n# LFS migration\n\nWork through every box in order. ${legend}\n\n## Publish\n\n- [ ] Branch protection allows force pushes on the affected branches\n- [ ] ⚠ Rewritten refs pushed: \`git push --force --all origin\`\n- [ ] Branch protection restored\n`
+  it("\"Items marked ⚠ … confirm with the user before doing them\" confirms the marked item; a legend that asks nothing does not", () => {
+    expect(ids(review(doc("Items marked ⚠ rewrite history; stop and confirm with the user before doing them.")))).not.toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Items marked ⚠ rewrite history.")))).toContain("SK-SAFE-DESTRUCTIVE")
+    expect(ids(review(doc("Items marked ⚠ rewrite history; never wait for confirmation on them.")))).toContain("SK-SAFE-DESTRUCTIVE")
+  })
+})
