@@ -265,6 +265,15 @@ describe("procedure and content shape", () => {
     expect(improved).toContain("\n## Steps\n")
   })
 
+  it("SK-STRUCT-NO-HEADINGS: a bold label that comes back over each sample (\"**Input**\") stays a label", () => {
+    const samples = "## Worked cases\n\nA patch release.\n\n**Input**\n\nTwo merged fixes.\n\n**Output**\n\nA v1.2.1 entry with two bullets.\n\nA minor release.\n\n**Input**\n\nOne feature and a fix.\n\n**Output**\n\nA v1.3.0 entry with a Features heading.\n\n"
+    const text = SAMPLE_SKILL.replace("## Rules", `${samples}## Rules`).replace(/^#{1,2} (?!v2|Features)/gm, "")
+    const improved = expectApplied(review(text), "SK-STRUCT-NO-HEADINGS")
+    expect(improved).toContain("\n## Worked cases\n")
+    expect(improved).not.toContain("## Input")
+    expect(improved.match(/\*\*Input\*\*/g)).toHaveLength(2)
+  })
+
   it("SK-RULES-NO-SECTION: rules scattered through the steps with no section collecting them", () => {
     const text = SAMPLE_SKILL.replace(/## Rules\n\n- Never include [\s\S]*?## Verification/, "## Verification")
       .replace("linking the pull request number.", "linking the pull request number. Never include internal-only changes.")
