@@ -46,3 +46,32 @@ describe("SK-SAFE-DESTRUCTIVE: a legend that marks the acts to confirm first", (
     expect(ids(review(doc("Items marked ⚠ rewrite history; never wait for confirmation on them.")))).toContain("SK-SAFE-DESTRUCTIVE")
   })
 })
+
+describe("SK-FAIL-MISSING: a condition that goes back to an earlier step", () => {
+  const doc = (step6: string) =>
+    `---\nname: key-rotation\ndescription: Rotates an IAM user's access key without downtime. Use when a key is older than policy allows.\n---\n\n# Key rotation\n\n## Procedure\n\n1. Run the script that creates the new key: \`python3 rotate.py create svc-reporting\`.\n2. Store it: \`python3 rotate.py store svc-reporting\`.\n3. Redeploy the services that read it.\n4. Deactivate the old key with \`aws iam update-access-key --status Inactive\`.\n5. ${step6}\n6. Delete the old key after a week with \`aws iam delete-access-key\`.\n`
+  it("\"If they appear, reactivate it … and repeat from step 2\" handles the failure; watching for errors alone does not", () => {
+    expect(ids(review(doc("Watch the logs for `InvalidClientTokenId`. If they appear, reactivate the old key, find the missed consumer, and repeat from step 2.")))).not.toContain("SK-FAIL-MISSING")
+    expect(ids(review(doc("Watch the logs for `InvalidClientTokenId` for an hour.")))).toContain("SK-FAIL-MISSING")
+  })
+})
+
+describe("SK-STEPS-MISSING: a job done with a library's API, taught in code", () => {
+  const FM = "---\nname: seq-parsing\ndescription: Reads, writes, converts, and inspects sequence files (FASTA, FASTQ, GenBank) with Biopython's SeqIO, Seq, and SeqRecord APIs. Use when parsing sequence files in Python or fetching records from NCBI.\n---\n\n# Sequence parsing\n\n"
+  const install = "## Installation\n\n```bash\npip install biopython\npython -c \"import Bio; print(Bio.__version__)\"\n```\n\n"
+  const code = "## Reading files\n\n```python\nfrom Bio import SeqIO\n\n# many records: parse() returns an iterator\nfor record in SeqIO.parse(\"proteins.fasta\", \"fasta\"):\n    print(record.id, len(record.seq))\n\n# exactly one record: read() raises ValueError otherwise\nrecord = SeqIO.read(\"NC_000913.gb\", \"genbank\")\n\nimport gzip\nwith gzip.open(\"reads.fastq.gz\", \"rt\") as handle:\n    n = sum(1 for _ in SeqIO.parse(handle, \"fastq\"))\n```\n\nThe format string is required and never guessed from the extension: `\"fasta\"`, `\"fastq\"`, `\"genbank\"`.\n"
+  it("a body of API snippets teaches the library the description names; without the library named it is a job with no steps", () => {
+    expect(ids(review(`${FM}${install}${code}`))).not.toContain("SK-STEPS-MISSING")
+    // the same body, with a description that names no library or API: a job, whose procedure is not there
+    expect(ids(review(`${FM.replace(" with Biopython's SeqIO, Seq, and SeqRecord APIs", "")}${install}${code}`))).toContain("SK-STEPS-MISSING")
+  })
+})
+
+describe("SK-CLAR-SHOUTING: key words an RFC 2119 line defines, unquoted", () => {
+  const rules = "## Rules\n\n- You MUST NOT print a secret key.\n- You MUST create the new key before deactivating the old one.\n- You MUST deactivate before deleting.\n- You MUST get the user's confirmation before deleting a production key.\n- You MUST rotate one consumer at a time.\n- Keep the old key inactive for a week.\n"
+  const doc = (line: string) => `---\nname: key-rotation\ndescription: Rotates an IAM user's access key without downtime. Use when a key is older than policy allows.\n---\n\n# Key rotation\n\n${line}\n\n${rules}`
+  it("\"… are to be interpreted as described in RFC 2119\" makes MUST a graded word; without it, five are shouting", () => {
+    expect(ids(review(doc("The key words MUST, MUST NOT, SHOULD, and MAY in this document are to be interpreted as described in RFC 2119.")))).not.toContain("SK-CLAR-SHOUTING")
+    expect(ids(review(doc("Follow these rules on every rotation.")))).toContain("SK-CLAR-SHOUTING")
+  })
+})

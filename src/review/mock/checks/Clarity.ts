@@ -60,6 +60,9 @@ export const clarity = (ctx: CheckContext): CheckOutcome => {
   for (const [, text] of doc.prose) {
     const quoted = [...text.matchAll(/["“'`]([A-Z]{2,}(?: [A-Z]{2,})?)["”'`]/g)].map((m) => m[1]!)
     if (new Set(quoted).size >= 3) for (const q of quoted) defined.add(q.split(" ")[0]!)
+    // or unquoted, on a line that names the RFC defining them ("The key words MUST, MUST NOT, SHOULD and
+    // MAY in this document are to be interpreted as described in RFC 2119.")
+    if (/\bRFC\s?(?:2119|8174)\b/.test(text)) for (const w of ["MUST", "REQUIRED", "SHALL", ...(text.match(/\b[A-Z]{3,}\b/g) ?? []).filter((x) => x !== "RFC")]) defined.add(w)
   }
   // and so are the grades a table defines, each the whole first cell of its row ("| STOP | the order
   // must not go forward |", "| MUST FIX | … |"): a legend, two rows at least

@@ -236,11 +236,12 @@ const SIDE_EFFECT =
  * Failure handling in any form: a failure named with what to do (a refusal, a condition that does not
  * hold: "If `git branch -d` refuses because the branch is not merged, …"; "A `CREATE INDEX CONCURRENTLY`
  * that fails leaves an invalid index: drop it …"), a condition that stops or asks (or a case labelled
- * before a stop: "Pins will not hold: stop."), a fallback. "If possible, read …" names no failure: it
+ * before a stop: "Pins will not hold: stop."), a fallback, a condition that goes back to an earlier
+ * step ("If they appear, reactivate it, find the missed consumer and repeat from step 4"). "If possible, read …" names no failure: it
  * hedges the act, whatever its sentence says after.
  */
 export const FAILURE_LINE =
-  /\b(if\b(?!\s+(?:at all\s+)?possible\b).{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|no(?= \w)|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|ask for (?:anything|whatever|what|any \w+)\b[^.]{0,30}\bmissing|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell (?:the|your) \w+|skip|warn)\b|^\W*[^:.]{3,80}:\s+stop\b/i
+  /\b(if\b(?!\s+(?:at all\s+)?possible\b).{0,80}\b(fails?|failed|errors?|missing|unavailable|blocked|unclear|broken|cannot|not|\w+n't|finds? none|none|no(?= \w)|empty|refuses?|refused|rejects|rejected|denied|wrong|times? out)|on (failure|error)|(?:that|which) (?:fails|failed|errors? out|times? out)\b|retry|roll ?back|revert|fall ?back|stop and (ask|report|get)|ask (the user|for clarification|for it|your)|ask for (?:anything|whatever|what|any \w+)\b[^.]{0,30}\bmissing|escalate|abort|troubleshoot)|\b(if|when|unless)\b[^.]{0,100}\b(ask|stop|report (it|them|that)|tell (?:the|your) \w+|skip|warn|(?:repeat|redo|restart) (?:from )?(?:step|phase) \d|(?:go back|return) to (?:step|phase) \d|start over)\b|^\W*[^:.]{3,80}:\s+stop\b/i
 
 /** An expected result stated: "is done when …", "must equal", "should return nothing", "exits 0". */
 const EXPECTED =
@@ -374,7 +375,10 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   // a skill that says it does a job ("Upgrades npm dependencies …", "Reviews a pull request …") is a
   // procedure even when its body is mostly code; one that names a library or an API is a reference
   // so is one that calls itself one: "Quick reference for …", "# OpenOCD + GDB cheat sheet"
-  const reference = procedure.length === 0 && !performsTask(description) &&
+  // a job done with a library's API ("Reads … sequence files with Biopython's SeqIO … APIs") in a body
+  // that is mostly code teaches the library: a reference too
+  const teachesLibrary = /\b(?:APIs?|librar(?:y|ies)|SDKs?)\b/.test(description) && codeLines / bodyLines >= 0.25
+  const reference = procedure.length === 0 && (!performsTask(description) || teachesLibrary) &&
     (codeLines / bodyLines >= 0.25 || headings.some((h) => /\b(api|reference|endpoints?|parameters|classes|functions|methods|cheat ?sheet)\b/i.test(h.text)) ||
       /^\s*(?:an?\s+|quick\s+)?(?:reference|cheat ?sheet|lookup)\b/i.test(description))
 
