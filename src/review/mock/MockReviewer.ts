@@ -263,7 +263,9 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
   scoreThinByOthers(outcomesOf, reviewed, input.artifactType)
   const scores = criterionScores(input, subject, outcomesOf, issues)
   const findings = findingsOf(issues)
-  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings, outcomesOf, unroundedScoreOf(scores, findings))
+  // the apply is told the score before rounding: a repair that pays only in sum is made when the shown score rises
+  const unrounded = scores.length === 0 ? 100 : unroundedScoreOf(scores, findings)
+  const { improvedVersion, improvedFiles } = improvementsOf(subject, findings, outcomesOf, unrounded)
 
   const lead = fileMode
     ? reviewed[0]
@@ -273,7 +275,7 @@ export const reviewWithMock = (input: ReviewInput): ReviewResult => {
 
   return {
     // an empty rubric scores 100: nothing asked, nothing missed
-    overallScore: scores.length === 0 ? 100 : shownScore(unroundedScoreOf(scores, findings)),
+    overallScore: shownScore(unrounded),
     scores,
     findings,
     improvedVersion,

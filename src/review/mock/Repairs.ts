@@ -182,8 +182,9 @@ export const repairShape = (ctx: CheckContext, ed: Editor) => {
   if (ed.found("SK-STRUCT-NO-HEADINGS") && doc.md.headings.length === 0) {
     // a label that comes back ("**Input**", "**Output**" over each sample) marks the parts of samples: as
     // headings they would repeat
-    const seen = (t: string) => unmarkedHeadings(doc).filter((x) => x.text.toLowerCase() === t.toLowerCase()).length
-    const marked = unmarkedHeadings(doc).filter((h, k) => k === 0 || seen(h.text) === 1)
+    const candidates = unmarkedHeadings(doc)
+    const seen = (t: string) => candidates.filter((x) => x.text.toLowerCase() === t.toLowerCase()).length
+    const marked = candidates.filter((h, k) => k === 0 || seen(h.text) === 1)
     marked.forEach((h, k) => {
       ed.setText(h.line, `${k === 0 ? "#" : "##"} ${h.text}`)
     })

@@ -237,7 +237,8 @@ const SIDE_EFFECT =
  * hold: "If `git branch -d` refuses because the branch is not merged, …"; "A `CREATE INDEX CONCURRENTLY`
  * that fails leaves an invalid index: drop it …"), a condition that stops or asks (or a case labelled
  * before a stop: "Pins will not hold: stop."), a fallback, a condition that goes back to an earlier
- * step ("If they appear, reactivate it, find the missed consumer and repeat from step 4"). "If possible, read …" names no failure: it
+ * step ("If they appear, reactivate it, find the missed consumer and repeat from step 4").
+ * "If possible, read …" names no failure: it
  * hedges the act, whatever its sentence says after.
  */
 export const FAILURE_LINE =
