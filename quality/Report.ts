@@ -82,18 +82,24 @@ export const summarizeKinds = (report: HarnessReport): Array<KindSummary> =>
   })
 
 /** Every kind meets every goal, pooled and in each source on its own. */
-export const allGoalsMet = (report: HarnessReport): boolean =>
-  summarizeKinds(report).every((k) => k.missed.length === 0 && perSource(report, k.id).every((p) => p.missed.length === 0))
+export const allGoalsMet = (report: HarnessReport): boolean => !summarizeKinds(report).some((k) => missesAGoal(report, k))
 
 const pct = (x: number): string => `${(Math.round(x * 1000) / 10).toString()}%`
 const num = (x: number): string => (Math.round(x * 10) / 10).toFixed(1)
 
+/** The sources of the report's skills, in the order they were loaded. */
+const sourcesOf = (report: HarnessReport): Array<string> => [...new Set(report.skills.map((s) => s.source))]
+
 /** Each source's variants of a kind, with the goals they miss on their own. */
 const perSource = (report: HarnessReport, kind: string) =>
-  [...new Set(report.skills.map((s) => s.source))].map((source) => {
+  sourcesOf(report).map((source) => {
     const xs = report.variants.filter((v) => v.kind === kind && v.source === source)
     return { source, xs, missed: xs.length === 0 ? [] : goalsMissed(kind, xs) }
   })
+
+/** A kind misses a goal pooled, or in one source on its own. */
+const missesAGoal = (report: HarnessReport, k: KindSummary): boolean =>
+  k.missed.length > 0 || perSource(report, k.id).some((p) => p.missed.length > 0)
 
 /**
  * The goals hold on every corpus, not only pooled: the public corpora are what the held-out sets
@@ -101,8 +107,8 @@ const perSource = (report: HarnessReport, kind: string) =>
  * hide a source that misses. The kinds that miss a goal pooled or in one source, per source.
  */
 const bySource = (report: HarnessReport, kinds: ReadonlyArray<KindSummary>): Array<string> => {
-  const sources = [...new Set(report.skills.map((s) => s.source))]
-  const missing = kinds.filter((k) => k.missed.length > 0 || perSource(report, k.id).some((p) => p.missed.length > 0))
+  const sources = sourcesOf(report)
+  const missing = kinds.filter((k) => missesAGoal(report, k))
   if (missing.length === 0) return [`Every kind meets every goal in each source on its own (${sources.join(", ")}).`, ""]
   const out = [
     "The kinds that miss a goal, pooled or in a source (pairwise / apply rises, variants; ✗ the goals that source misses):",
@@ -126,7 +132,7 @@ export const renderMarkdown = (report: HarnessReport): string => {
   const cleanScores = report.skills.filter((s) => s.clean !== null)
   const mean = cleanScores.reduce((s, x) => s + x.clean!, 0) / Math.max(1, cleanScores.length)
   const lowest = [...cleanScores].sort((a, b) => a.clean! - b.clean! || (a.skill < b.skill ? -1 : 1))[0]
-  const sources = [...new Set(report.skills.map((s) => s.source))]
+  const sources = sourcesOf(report)
     .map((src) => `${report.skills.filter((s) => s.source === src).length} ${src}`)
     .join(" + ")
   const out: Array<string> = []
