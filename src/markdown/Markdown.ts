@@ -3,6 +3,7 @@
  * links and bare bundle paths. Line numbers are 1-based and refer to the whole file, so findings
  * can point at real lines even when a frontmatter block precedes the body.
  */
+import { memoByText } from "./Memo.js"
 
 export interface CodeBlock {
   /** Lines of the opening and closing fences (closing = last line of the file when unclosed). */
@@ -213,7 +214,7 @@ export const isParagraphLine = (doc: MarkdownDoc, n: number): boolean => {
 export const tableCells = (row: string): Array<string> => row.trim().replace(/^\||\|$/g, "").split("|").map((c) => c.trim())
 
 /** Strips markdown emphasis, links and code ticks from a short text. */
-export const plainText = (text: string): string =>
+export const plainText: (text: string) => string = memoByText((text) =>
   text
     .replace(/!?\[([^\[\]]*)\]\([^()]*\)/g, "$1")
     .replace(/\*{1,3}([^*]+)\*{1,3}/g, "$1")
@@ -222,6 +223,7 @@ export const plainText = (text: string): string =>
     .replace(/<[^<>]+>/g, "")
     .replace(/\s+/g, " ")
     .trim()
+)
 
 /** Splits a bundle path reference target into path and fragment/query; null for URLs, anchors, mail. */
 export const linkPath = (target: string): string | null => {

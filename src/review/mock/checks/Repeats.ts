@@ -7,6 +7,7 @@ import { plainText } from "../../../markdown/Markdown.js"
 import type { Doc } from "../../../markdown/Document.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
 import { MISSING_MARKS } from "../../../markdown/BundleRefs.js"
+import { memoByText } from "../../../markdown/Memo.js"
 import { contentWords } from "./Words.js"
 
 export interface Section {
@@ -34,17 +35,8 @@ export const sections = (doc: Doc): Array<Section> => {
   })
 }
 
-const shingleCache = new Map<string, Set<string>>()
-
-/** Word 3-grams of a text (memoised for the texts of the current review; the cache is bounded). */
-const shingles = (text: string): Set<string> => {
-  const hit = shingleCache.get(text)
-  if (hit) return hit
-  if (shingleCache.size > 5000) shingleCache.clear()
-  const value = computeShingles(text)
-  shingleCache.set(text, value)
-  return value
-}
+/** Word 3-grams of a text (memoised: a review compares the same paragraphs many times). */
+const shingles = memoByText((text) => computeShingles(text))
 
 const computeShingles = (text: string, k = 3): Set<string> => {
   const words = plainText(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
@@ -57,21 +49,51 @@ const computeShingles = (text: string, k = 3): Set<string> => {
 export const similarity = (a: string, b: string): number => {
   const x = shingles(a)
   const y = shingles(b)
-  if (x.size === 0 || y.size === 0) return 0
-  // the Jaccard index cannot reach 0.45 when one set is more than twice the other
-  if (Math.min(x.size, y.size) * 2.2 < Math.max(x.size, y.size)) return 0
   let shared = 0
   for (const s of x) if (y.has(s)) shared++
-  return shared / (x.size + y.size - shared)
+  return jaccard(x.size, y.size, shared)
+}
+
+/** The Jaccard index of two sets of these sizes sharing `shared` members. */
+const jaccard = (x: number, y: number, shared: number): number => {
+  if (x === 0 || y === 0) return 0
+  // the index cannot reach 0.45 when one set is more than twice the other
+  if (Math.min(x, y) * 2.2 < Math.max(x, y)) return 0
+  return shared / (x + y - shared)
+}
+
+/**
+ * For each text, its similarity to every earlier text, as `similarity(earlier, asLater(text))` gives
+ * it, through an index of word 3-grams: texts that share none are left out (their similarity is 0),
+ * so a long document costs far less than comparing every pair.
+ */
+const similarToEarlier = (texts: ReadonlyArray<string>, asLater: (text: string) => string = (t) => t): Array<Map<number, number>> => {
+  const index = new Map<string, Array<number>>()
+  const sets = texts.map((t) => shingles(t))
+  return texts.map((text, j) => {
+    const query = shingles(asLater(text))
+    const shared = new Map<number, number>()
+    for (const s of query) for (const i of index.get(s) ?? []) shared.set(i, (shared.get(i) ?? 0) + 1)
+    for (const s of sets[j]!) {
+      const at = index.get(s)
+      if (at) at.push(j)
+      else index.set(s, [j])
+    }
+    const out = new Map<number, number>()
+    for (const [i, n] of [...shared].sort(([a], [b]) => a - b)) out.set(i, jaccard(sets[i]!.size, query.size, n))
+    return out
+  })
 }
 
 /** Sections whose content repeats an earlier section's (a copy, perhaps under another title). */
 export const duplicateSections = perDoc((doc: Doc): Array<{ readonly section: Section; readonly of: Section }> => {
   const all = sections(doc).filter((s) => plainText(s.text).split(/\s+/).length >= 8)
   const out: Array<{ section: Section; of: Section }> = []
+  const similar = similarToEarlier(all.map((s) => s.text))
   for (let j = 1; j < all.length; j++) {
     const later = all[j]!
-    const earlier = all.slice(0, j).find((e) => e.level === later.level && (similarity(e.text, later.text) >= 0.8 || (e.title.toLowerCase() === later.title.toLowerCase() && similarity(e.text, later.text) >= 0.5)))
+    const i = [...similar[j]!].find(([i, sim]) => all[i]!.level === later.level && (sim >= 0.8 || (all[i]!.title.toLowerCase() === later.title.toLowerCase() && sim >= 0.5)))?.[0]
+    const earlier = i === undefined ? undefined : all[i]
     if (earlier && !out.some((d) => d.section.heading === earlier.heading)) out.push({ section: later, of: earlier })
   }
   return out
@@ -133,13 +155,16 @@ export const nearDuplicateParagraphs = perDoc((doc: Doc): Array<{ readonly parag
   const dupSections = duplicateSections(doc)
   const inDupSection = (p: Paragraph) => dupSections.some((d) => p.start >= d.section.start && p.end <= d.section.end)
   const found: Array<{ paragraph: Paragraph; of: Paragraph; short: boolean; k: number }> = []
+  // a lead that announces a restatement ("In other words, …", "Put simply, …") is read past: what follows it is what is said again
+  const similar = similarToEarlier(ps.map((p) => p.text), (t) => t.replace(RESTATES, ""))
   for (let j = 1; j < ps.length; j++) {
     const later = ps[j]!
     if (inDupSection(later)) continue
     // neighbouring items of one list built on one frame, each headed by its own word ("1. Seller (last
     // known entity by whom …), name and address", "2. Buyer (… to whom …), name and address"), are entries
     const entries = (e: (typeof ps)[number]) => e.item && later.item && later.start - e.end <= 2 && headWord(e.text) !== headWord(later.text)
-    const earlier = ps.slice(0, j).find((e) => !entries(e) && saysAgain(e.text, later.text))
+    const i = [...similar[j]!].find(([i, sim]) => !entries(ps[i]!) && saysAgain(ps[i]!.text, later.text, sim))?.[0]
+    const earlier = i === undefined ? undefined : ps[i]
     if (earlier) found.push({ paragraph: later, of: earlier, short: plainText(later.text).split(/\s+/).length < 10, k: j })
   }
   // a short line said twice stands alone in two places on purpose (the same step in two procedures);
@@ -156,13 +181,11 @@ const headWord = (text: string): string => (plainText(text.replace(RESTATES, "")
 const RESTATES = /^\s*(?:in other words|put simply|simply put|to put it (?:another way|simply)|that is|again|as (?:noted|said|mentioned) (?:above|before|earlier)),\s*/i
 
 /**
- * Whether `later` says again what `earlier` says: nearly the same text, or mostly the same word
+ * Whether `later` says again what `earlier` says (`sim`: their similarity): nearly the same text, or mostly the same word
  * sequences with the same content words (a rewording keeps the content; two items built on one frame,
  * "Use X when …" / "Use Y when …", each bring their own).
  */
-const saysAgain = (earlier: string, later: string): boolean => {
-  // a lead that announces a restatement ("In other words, …", "Put simply, …") is read past: what follows it is what is said again
-  const sim = similarity(earlier, later.replace(RESTATES, ""))
+const saysAgain = (earlier: string, later: string, sim: number): boolean => {
   if (sim >= 0.9) return true
   if (sim < 0.5) return false
   const a = new Set(contentWords(earlier))

@@ -392,12 +392,22 @@ export const scanHazards = (doc: Doc): Array<Finding> => {
 /** Lines carrying a hazard: they never count as a rule, a check or failure handling. */
 export const hazardLines = (doc: Doc): ReadonlySet<number> => new Set(scanHazards(doc).map((f) => f.line))
 
+const sends = (x: string) => (SEND.test(x) && SENSITIVE.test(x) && OUTSIDE.test(x)) || CURL_UPLOAD.test(x)
+
+/** A value computed the first time it is asked for. */
+const lazily = <A>(compute: () => A): (() => A) => {
+  let value: { readonly a: A } | undefined
+  return () => (value ??= { a: compute() }).a
+}
+
 const scan = (doc: Doc): Array<Finding> => {
   const out: Array<Finding> = []
   const lines = doc.split.lines
   for (let i = 0; i < lines.length; i++) {
     const n = i + 1
     const line = lines[i]!
+    // a blank line holds no hazard
+    if (line.trim() === "") continue
     // secrets: prefixed tokens, PEM private keys, named literals
     for (const re of TOKEN_PATTERNS) {
       re.lastIndex = 0
@@ -422,18 +432,21 @@ const scan = (doc: Doc): Array<Finding> => {
     // instructions, judged sentence by sentence so a warning next to a command does not hide it
     const inCode = doc.md.inCode[n] === true
     // a payload quoted to test with, or text a document is reported to say, is not said to the agent
-    const ownLine = ownWords(doc, n)
-    const sends = (x: string) => (SEND.test(x) && SENSITIVE.test(x) && OUTSIDE.test(x)) || CURL_UPLOAD.test(x)
-    const prohibited = prohibitedList(doc, n)
+    // (both read only when a sentence needs them: most lines hold nothing to weigh)
+    const ownLine = lazily(() => ownWords(doc, n))
+    const prohibited = lazily(() => prohibitedList(doc, n))
     for (const s of sentencesOf(line)) {
-      const negated = NEGATED.test(s) || prohibited
-      if (!inCode && INJECTION.test(s) && !negated && INJECTION.test(ownLine)) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
-      if (sends(s) && sends(ownLine) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
+      const injects = !inCode && INJECTION.test(s)
+      const exfiltrates = sends(s)
+      if (!injects && !exfiltrates) continue
+      const negated = NEGATED.test(s) || prohibited()
+      if (injects && !negated && INJECTION.test(ownLine())) out.push({ hazard: "prompt_injection", line: n, match: s.trim() })
+      if (exfiltrates && sends(ownLine()) && !negated) out.push({ hazard: "exfiltration", line: n, match: s.trim() })
     }
     // autonomy is read in whole sentences, as they render across hard-wrapped lines: "Never ask the
     // user for⏎their password" forbids one request, where the line alone reads as "never ask"
     for (const s of inCode ? [] : sentencesOf(renderedLine(doc, n))) {
-      const negated = NEGATED.test(s) || prohibited
+      const negated = NEGATED.test(s) || prohibited()
       // a bound said under a negation is none: "never stop to ask the user" does not stop to ask
       const bounded = BOUNDED.test(s.replace(/\b(never|do not|don't|without)\b[^,;.]*/gi, "")) || ASKS_FIRST.test(s) || boundedByList(doc, n, s)
       // words in quotes are somebody's (a question asked, a phrase to try), not an instruction to the agent
