@@ -23,6 +23,9 @@ export const MISSING_MARKS = new RegExp(`\\s*\\([^()]*${MISSING_MARKER}[^()]*\\)
 /** First path segments that name the conventional folders of a skill or procedure package. */
 const BUNDLE_FOLDERS = /^(references?|examples?|scripts?|assets?|templates?|resources?|evals?|evaluations?|prompts?|agents?|rules|schemas?|snippets|data|fixtures|checklists?)$/i
 
+/** A data file's extension: tables, arrays, stores. */
+const DATASET = /\.(?:parquet|csv|tsv|feather|arrow|h5|hdf5|h5ad|zarr|npy|npz|pkl|pickle|jsonl|ndjson|sqlite|db|duckdb|xlsx?|avro|orc)\/?$/i
+
 /**
  * Resolves every reference of the document. A bare path whose first folder is neither a
  * conventional bundle folder nor a folder of this bundle (and is not written relative to the skill,
@@ -67,7 +70,10 @@ export const resolveRefs = (ctx: RefContext): ReadonlyArray<ResolvedRef> => {
       // project's `./tracing.js`): a bundle keeps its files in its folders
       const shipsNothing = ref.path.startsWith("./") && segs.length === 1 &&
         !ctx.bundle.paths.some((p) => p !== ctx.doc.path && dirname(p) === ctx.doc.dir)
-      if (!bundleish || hidden || shipsNothing || ref.directory) return { ref, status: "outside" }
+      // a dataset under `data/` (`data/train.parquet`, `data/raw/orders.csv`) when the bundle has no such
+      // folder is the project's data: skills ship instructions and code, a dataset is what they work on
+      const dataset = /^data$/i.test(first) && DATASET.test(ref.path) && !ctx.bundle.hasDir(first)
+      if (!bundleish || hidden || shipsNothing || dataset || ref.directory) return { ref, status: "outside" }
     }
     if (lineText.includes(MISSING_MARKER)) return { ref, status: "marked" }
     return { ref, status: "missing", candidate: r.candidate, reason: r.reason }

@@ -10,8 +10,8 @@ import { sentencesOf, TODO_WORDS } from "./Words.js"
 
 /** A to-do word opening a bracketed marker (`[TBD: confirm period]`). */
 const BRACKETED_TODO = new RegExp(`^\\[(${TODO_WORDS})\\b`, "i")
-/** A placeholder in prose: a to-do word not in quotes, filler text, an "[insert …]" slot. */
-const PLACEHOLDER = new RegExp(`(?<!["'“‘])\\b(${TODO_WORDS})\\b(?!["'”’])|lorem ipsum|\\[insert [^\\[\\]]*\\]|<insert [^<>]*>`, "i")
+/** A placeholder in prose: a to-do word or filler text not in quotes, an "[insert …]" slot. */
+const PLACEHOLDER = new RegExp(`(?<!["'“‘])\\b(${TODO_WORDS})\\b(?!["'”’])|(?<!["'“‘])lorem ipsum|\\[insert [^\\[\\]]*\\]|<insert [^<>]*>`, "i")
 /** The to-do word in capitals, as a gap is left; "todo" in a sentence is a word. */
 const TODO_CAPS = new RegExp(`^(?:${TODO_WORDS})$`)
 

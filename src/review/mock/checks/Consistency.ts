@@ -92,8 +92,8 @@ const RELATIVE_NEGATION = /\b(?!(?:sure|that|so|because|and|but|or|if|when|unles
  */
 const QUESTION_NEGATION = /\b(?:why|what|who|whom|whose|which|how|whether)(?:\s+[\w'’-]+){0,3}\s+$/i
 
-/** A reason or a purpose given after the rule: ", because …", " so that …". */
-const REASON = /,?\s+(?:because|so that)\b.*$/is
+/** A reason or a purpose given after the rule: ", because …", " so that …", ", so they can object while it is cheap". */
+const REASON = /,?\s+(?:because|so that)\b.*$|,\s*so\s+(?:\w+\s+){0,3}?(?:can|could|will|would|may|might|won't|don't|do not|never|always)\b.*$/is
 
 /**
  * An action and the case it applies to: "if X, Y" (a leading condition up to its comma) and "Y when X"

@@ -188,8 +188,11 @@ const routedTo = (doc: Doc, r: Doc["refs"][number]): boolean => {
   const section = headingAbove(doc, r.line)?.text ?? ""
   const sentence = sentencesOf(unitText(doc, r.line)).find((x) => x.includes(r.written)) ?? ""
   return needsOf(doc).procedure.some(([a, b]) => a <= r.line && r.line <= b) || SECTION_TOPICS.outputs.test(section) || REFERENCE_TITLE.test(section) ||
-    (/template/i.test(r.path) && USES_TEMPLATE.test(plainText(sentence)))
+    (/template/i.test(r.path) && (USES_TEMPLATE.test(plainText(sentence)) || MADE_FROM.test(sentence.slice(0, sentence.indexOf(r.written)))))
 }
+
+/** An output said to be made from the file linked next: "`survey-plan.md`, filled in from [templates/…]", "copied from `templates/…`". */
+const MADE_FROM = /\b(?:fill(?:ed)?\s+(?:in|out)|cop(?:y|ied)|buil[dt]|start(?:ed)?|made|generated)\s+from\s*[[`(]*$/i
 
 /**
  * Coverage (docs/rubrics.md): how much of a worked example the text itself shows, though it may need

@@ -215,8 +215,8 @@ const saysNothingSpecific = (doc: Doc, description: string): boolean => {
 /** Text without its quoted parts: a description quotes the requests it answers. */
 const stripQuotes = (text: string): string => text.replace(/"[^"]*"|“[^”]*”|‘[^’]*’|(?<![\w])'[^']{2,}'(?![\w])/g, " ")
 
-/** The words that open a use sentence after "Use (this skill)": "Use when …", "Use after a deploy …", "Use at month-end …". */
-export const USE_WHEN = "when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time"
+/** The words that open a use sentence after "Use (this skill)": "Use when …", "Use after a deploy …", "Use at month-end …", "Use every time …". */
+export const USE_WHEN = "when|whenever|if|for|to|before|after|during|at|on|in|as|once|while|upon|any ?time|every ?time|each time"
 /** "Use when", "Use this skill after", "Use it at": the opening of a use sentence, as regex source. */
 export const USE_OPENING = `use (?:this skill |it )?(?:${USE_WHEN})`
 

@@ -489,6 +489,9 @@ export const length = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- formatting
 
+/** The words before a path that make it the thing to remove: "Replace", "instead of", "never hard-code", "not". */
+const SCRUBBED = /\b(?:replace|remove|strip|scrub|redact|avoid|instead of|rather than|not|never|hard-?code[sd]?)\s+(?:(?:any|all|every|each|the|a|paths?|like|such as)\s+)*[`"'(]?$/i
+
 export const formatting = (ctx: CheckContext): CheckOutcome => {
   const o = new Out("formatting", ctx.disabledRules)
   const { doc } = ctx
@@ -523,7 +526,9 @@ export const formatting = (ctx: CheckContext): CheckOutcome => {
     if (doc.md.inCode[n]) continue
     // a user's folder by name: `C:\Users\*\AppData` or `/home/*/` matches every user's, a pattern, not a machine's path
     const m = lines[n - 1]!.match(/(?:^|[\s`"'(])((?:\/Users|\/home)\/[A-Za-z0-9._-]+|[A-Z]:\\(?:Users|Documents and Settings)\\[A-Za-z0-9._-]+)/)
-    if (m) {
+    // a path named as what to scrub ("Replace `/Users/jane/…` with a path relative to the repo", "never
+    // hard-code `/home/ci/…`") is the mistake the text fixes, not a path it relies on
+    if (m && !SCRUBBED.test(lines[n - 1]!.slice(0, m.index! + 1))) {
       abs++
       if (abs <= 3) {
         o.issue(

@@ -341,7 +341,8 @@ export const needsOf = perDoc((doc: Doc): Needs => {
   let inCode = 0
   for (const b of doc.md.codeBlocks) {
     if (SHELL.test(b.info) || /^(python|py|js|javascript|ts|typescript|json|ya?ml|sql)$/i.test(b.info)) continue
-    const numbered = lines.slice(b.startLine, b.endLine - 1).filter((l) => /^\s*\d{1,2}[.)]\s+\p{L}/u.test(l)).length
+    // numbered steps, or a checklist to copy into the todo list ("- [ ] Run the tests; record the baseline")
+    const numbered = lines.slice(b.startLine, b.endLine - 1).filter((l) => /^\s*(?:\d{1,2}[.)]|[-*]\s+\[[ xX]\])\s+\p{L}/u.test(l)).length
     if (numbered >= 3) inCode += numbered
   }
   const bold = doc.prose.filter(([, t]) => BOLD_STEP.test(t)).length

@@ -496,10 +496,21 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 
 // ---------------------------------------------------------------- verification
 
+/**
+ * Looking at what the work produced, as a check made by eye: "Look at every PNG", "inspect the
+ * rendered slides", "examine each screenshot". The object is an output (an image, a render, a page),
+ * not the input or the docs ("look at the existing code" reads, it checks nothing).
+ */
+const INSPECTS_OUTPUT =
+  /\b(?:look at|inspect|examine|eyeball)\s+(?:(?:every|each|all|the|your|all the)\s+)+(?:[\w-]+\s+)?(?:pngs?|images?|renders?|rendered|stills?|screenshots?|outputs?|results?|previews?|slides?|frames?|charts?|plots?|figures?|thumbnails?)\b/i
+
 /** The lines that say how to check the work (not a hazard's, not a sample's). */
 export const checkLines = (doc: Doc): Array<number> => {
   const unsafe = hazardLines(doc)
-  return proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i).filter((n) => !unsafe.has(n) && !doc.exampleLines.has(n))
+  return proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i)
+    .concat(proseMatches(doc, INSPECTS_OUTPUT))
+    .filter((n, i, all) => all.indexOf(n) === i && !unsafe.has(n) && !doc.exampleLines.has(n))
+    .sort((a, b) => a - b)
 }
 
 export const verification = (ctx: CheckContext): CheckOutcome => {

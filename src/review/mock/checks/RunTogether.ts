@@ -9,7 +9,7 @@ import { INTRO_TITLE, NUMBERED_TITLE, USE_CASES_TITLE } from "../../../markdown/
 import type { Doc } from "../../../markdown/Document.js"
 import { isImperative } from "../../../markdown/Instructions.js"
 import { perDoc } from "../../../markdown/PerDoc.js"
-import { contentWords, contentWordsApart, endsWithColon } from "./Words.js"
+import { contentWords, contentWordsApart, endsWithColon, sentencesOf } from "./Words.js"
 
 export type BlockKind = "paragraph" | "ordered" | "bullets" | "code" | "table" | "other"
 
@@ -143,7 +143,7 @@ export const runTogether = perDoc((doc: Doc): Array<{ readonly block: Block; rea
     for (let k = 1; k < blocks.length; k++) {
       const a = blocks[k - 1]!
       const b = blocks[k]!
-      const joined = (b.kind === "bullets" && (a.kind === "bullets" || a.kind === "ordered" || ((a.kind === "code" || a.kind === "table") && !goesOnWith(k)))) ||
+      const joined = (b.kind === "bullets" && ((a.kind === "bullets" && !sameFrame(doc, a, b)) || a.kind === "ordered" || ((a.kind === "code" || a.kind === "table") && !goesOnWith(k)))) ||
         (b.kind === "ordered" && a.kind === "bullets") ||
         // a table opens with its own header row: right after a list or another table it starts a part (after a
         // code block it often spells out what the block shows); a list that points down at it ("pick the case
@@ -198,12 +198,32 @@ const unintroducedProcedures = (doc: Doc, from: number, blocks: ReadonlyArray<Bl
       out.push({ block: b, after: prev, section: plainText(heading.text), list: b.start })
       continue
     }
+    // a list its lead-in names as rules ("Three rules cover most of the risk:") is what the overview says, not steps
+    if (leadsIn && RULES_LEAD.test(sentencesOf(doc.split.lines.slice(prev.start - 1, prev.end).join(" ")).at(-1) ?? "")) continue
     // its lead-in sentence ("To write any internal communication:") goes with it
     const lead = leadsIn ? k - 1 : k
     if (lead === 0) continue
     out.push({ block: { ...b, start: blocks[lead]!.start }, after: blocks[lead - 1]!, section: plainText(heading.text), list: b.start })
   }
   return out
+}
+
+/** A lead-in naming what its list holds as rules, not steps: "Three rules cover most of the risk:", "The principles:". */
+const RULES_LEAD = /\b(?:rules|principles|guidelines|habits|tenets|laws|commandments|guardrails|invariants|ground rules)\b[^.!?]*:\s*$/i
+
+/** The label that opens a list item ("**Bad:**", "__Input__", "Good:"), in lower case, if it has one. */
+const itemLabel = (text: string): string | undefined =>
+  (/^(\*\*|__)([^*_]{1,40}?)\1/.exec(text)?.[2] ?? /^([A-Z][\w ]{0,24}):\s/.exec(text)?.[1])?.replace(/[\s:.]+$/, "").toLowerCase()
+
+/**
+ * Two lists of the same frame: their items open on the same labels in the same order ("**Bad:**" then
+ * "**Good:**", twice). They are one list of pairs spaced out, not two parts.
+ */
+const sameFrame = (doc: Doc, a: Block, b: Block): boolean => {
+  const labels = (x: Block) => topItems(doc, x).map((i) => itemLabel(i.text))
+  const first = labels(a)
+  const second = labels(b)
+  return first.length >= 2 && first.every((l) => l !== undefined) && first.join("\n") === second.join("\n")
 }
 
 /** The items of a list block at its margin (nested items belong to them). */

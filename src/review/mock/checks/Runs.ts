@@ -192,7 +192,10 @@ const quotedMistake = (doc: Doc, n: number, line: string, at: number): boolean =
   // under a heading that is itself the negation ("## Do not", "## Never"), an item opening on its verb
   // completes it: "- Use `terraform destroy -auto-approve`." reads "do not use it"
   const before = sentenceBefore(doc, n, at).replace(/^\s*[-*+]\s+/, "").trim()
-  if (NEGATION_TITLE.test(heading.text) && before.split(/\s+/).length <= 2) return true
+  // and so does each command of a series it names ("- Use `git reset --hard`, `git push --force` or …")
+  // (the code spans before it are masked as " x ")
+  const series = before.replace(/(?:\s*\bx\b\s*(?:,|\bor\b|\band\b)?\s*)+$/, "").trim()
+  if (NEGATION_TITLE.test(heading.text) && series.split(/\s+/).length <= 2) return true
   // an imperative to run it is an instruction even there ("If the push is rejected, run `git push -f`",
   // "1. Install the helper first: `curl … | bash`"); a bold label before it names the mistake
   const item = proseSentence(doc, n, at, at).item

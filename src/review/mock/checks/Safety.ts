@@ -6,7 +6,7 @@
  * `git push --force`") is a rule, not a hazard.
  */
 import type { Doc } from "../../../markdown/Document.js"
-import { CONFIRMATION, markedToConfirm, NEGATED_CONFIRMATION } from "./Confirmations.js"
+import { CONFIRMATION, confirmedEverywhere, DISPOSABLE_PLACE, markedToConfirm, NEGATED_CONFIRMATION } from "./Confirmations.js"
 import { stepNumberOf } from "../../../markdown/Sections.js"
 import { IMPERATIVE_VERBS } from "../../../markdown/Vocabulary.js"
 import { type CheckContext, type CheckOutcome, headingAbove, Out, quote, sectionEnd } from "./Common.js"
@@ -474,7 +474,7 @@ const scan = (doc: Doc): Array<Finding> => {
         if (sentence && (NEGATED.test(line.slice(0, m.index)) || NEGATED.test(sentence.before))) continue
         if (notAnInstruction(doc, n, m.index, m.index + m[0].length, m[0])) continue
         const asked = sentence !== undefined && CONFIRMATION.test(sentence.whole) && !NEGATED_CONFIRMATION.test(sentence.whole)
-        if (asked || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine)) || markedToConfirm(doc, n)) continue
+        if (asked || DISPOSABLE_PLACE.test(sentence?.whole ?? nearby) || CONFIRMATION.test(nearby) || confirmedAbove(doc, n, m[0]) || (block !== undefined && caveatBelow(doc, block.endLine)) || markedToConfirm(doc, n) || confirmedEverywhere(doc, m[0])) continue
         if (gatedByEarlierStep(doc, n, d.act, block ? leadInAbove(doc, block.startLine) : sentence?.whole ?? line)) continue
         out.push({ hazard: "destructive", line: n, match: m[0].trim() })
       }

@@ -187,7 +187,7 @@ const endsEarlyWith = (doc: Doc, hs: ReadonlyArray<{ readonly line: number; read
     return out
   }
   const cut = cutInsideSteps(hs, parent)
-  if (cut !== null) return [{ line: hs[cut]!.line, reason: `its last section, ${title(cut)}, is a step of a numbered procedure, and nothing after it reports, checks, hands over or closes the work: the steps that should follow it are missing` }]
+  if (cut !== null && !closedInBody(doc, hs[cut]!.line)) return [{ line: hs[cut]!.line, reason: `its last section, ${title(cut)}, is a step of a numbered procedure, and nothing after it reports, checks, hands over or closes the work: the steps that should follow it are missing` }]
   // the lines of a section, its subsections included
   const sectionLines = (i: number): Array<number> => {
     const end = (hs.slice(i + 1).find((x) => x.level <= hs[i]!.level)?.line ?? lines.length + 1) - 1
@@ -285,6 +285,13 @@ const cutInsideSteps = (hs: ReadonlyArray<{ readonly line: number; readonly leve
   }
   return null
 }
+
+/**
+ * The last step's own text closes the work: a sentence that opens on "Finally," or "Lastly," ("Finally,
+ * give the user a short timeline: …") after the step's body. The step is the procedure's last, written out.
+ */
+const closedInBody = (doc: Doc, from: number): boolean =>
+  doc.prose.some(([n, t]) => n > from && /(?:^|[.!?:]\s+)(?:\*\*|__)?(?:finally|lastly|to finish|to close)\b[,:]?/i.test(t.replace(/^\s*(?:[-*+]|\d{1,3}[.)])\s+/, "")))
 
 /** The sentences of instructions in the prose between two lines ("Store raw responses apart. Save each record with its URL." is two). */
 const instructions = (doc: Doc, from: number, to: number): number =>
