@@ -46,15 +46,7 @@ const computeShingles = (text: string, k = 3): Set<string> => {
   return out
 }
 
-export const similarity = (a: string, b: string): number => {
-  const x = shingles(a)
-  const y = shingles(b)
-  let shared = 0
-  for (const s of x) if (y.has(s)) shared++
-  return jaccard(x.size, y.size, shared)
-}
-
-/** The Jaccard index of two sets of these sizes sharing `shared` members. */
+/** The Jaccard index of two sets of word 3-grams, of these sizes, sharing `shared` members. */
 const jaccard = (x: number, y: number, shared: number): number => {
   if (x === 0 || y === 0) return 0
   // the index cannot reach 0.45 when one set is more than twice the other
@@ -63,9 +55,9 @@ const jaccard = (x: number, y: number, shared: number): number => {
 }
 
 /**
- * For each text, its similarity to every earlier text, as `similarity(earlier, asLater(text))` gives
- * it, through an index of word 3-grams: texts that share none are left out (their similarity is 0),
- * so a long document costs far less than comparing every pair.
+ * For each text, its similarity to every earlier text (the Jaccard index of the earlier text's word
+ * 3-grams and those of `asLater(text)`), through an index of the 3-grams: texts that share none are
+ * left out (their similarity is 0), so a long document costs far less than comparing every pair.
  */
 const similarToEarlier = (texts: ReadonlyArray<string>, asLater: (text: string) => string = (t) => t): Array<Map<number, number>> => {
   const index = new Map<string, Array<number>>()
@@ -181,9 +173,9 @@ const headWord = (text: string): string => (plainText(text.replace(RESTATES, "")
 const RESTATES = /^\s*(?:in other words|put simply|simply put|to put it (?:another way|simply)|that is|again|as (?:noted|said|mentioned) (?:above|before|earlier)),\s*/i
 
 /**
- * Whether `later` says again what `earlier` says (`sim`: their similarity): nearly the same text, or mostly the same word
- * sequences with the same content words (a rewording keeps the content; two items built on one frame,
- * "Use X when …" / "Use Y when …", each bring their own).
+ * Whether `later` says again what `earlier` says (`sim`: their similarity): nearly the same text, or
+ * mostly the same word sequences with the same content words (a rewording keeps the content; two items
+ * built on one frame, "Use X when …" / "Use Y when …", each bring their own).
  */
 const saysAgain = (earlier: string, later: string, sim: number): boolean => {
   if (sim >= 0.9) return true
