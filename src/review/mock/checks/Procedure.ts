@@ -563,15 +563,16 @@ export const errorHandling = (ctx: CheckContext): CheckOutcome => {
     o.note("no failure handling; its procedure runs no command, script or service")
     o.short("missing", 10, "nothing says what to do when something is missing or goes wrong")
   } else if (sections.length === 0 && lines.length === 0) {
-    // a procedure that only reads what is at hand (no push, deploy, delete or send, no call to a
-    // service) leaves nothing half-done when a step fails: the gap is real but smaller (minor)
+    // a procedure that changes nothing shared (no push, deploy, delete or send, no call to a service;
+    // it may write its own output files) leaves nothing half-done when a step fails: the gap is real
+    // but smaller (minor)
     const callsOut = doc.prose.some(([n, t]) => needs.procedure.some(([a, b]) => a <= n && n <= b) && CALLS_OUT.test(t))
     const severity = needs.sideEffects || callsOut || ctx.artifactType !== "skill" ? "major" : "minor"
     o.issue(
       "missing",
       severity,
       bodyStart(doc),
-      severity === "major" ? "Nothing says what to do when a step fails or information is missing" : "Nothing says what to do when a step fails or information is missing (its steps only read, so nothing is left half-done)",
+      severity === "major" ? "Nothing says what to do when a step fails or information is missing" : "Nothing says what to do when a step fails or information is missing (no step pushes, deploys, deletes, sends or calls a service, so nothing shared is left half-done)",
       "Add what to do on failure: when to retry, when to stop and ask, how to roll back."
     )
     o.deduct(severity === "major" ? 70 : 40, "no failure handling")
