@@ -504,13 +504,15 @@ export const inputs = (ctx: CheckContext): CheckOutcome => {
 const INSPECTS_OUTPUT =
   /\b(?:look at|inspect|examine|eyeball)\s+(?:(?:every|each|all|the|your|all the)\s+)+(?:[\w-]+\s+)?(?:pngs?|images?|renders?|rendered|stills?|screenshots?|outputs?|results?|previews?|slides?|frames?|charts?|plots?|figures?|thumbnails?)\b/i
 
+/** The words of a check: "verify", "test", "done when", "expected output". */
+const CHECK_WORDS = /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i
+
 /** The lines that say how to check the work (not a hazard's, not a sample's). */
 export const checkLines = (doc: Doc): Array<number> => {
   const unsafe = hazardLines(doc)
-  return proseMatches(doc, /\b(verify|verified|verification|validate|validation|confirm|check|test|tests|assert|done when|success criteria|acceptance criteria|expected (output|result)|definition of done)\b/i)
-    .concat(proseMatches(doc, INSPECTS_OUTPUT))
-    .filter((n, i, all) => all.indexOf(n) === i && !unsafe.has(n) && !doc.exampleLines.has(n))
-    .sort((a, b) => a - b)
+  return doc.prose
+    .filter(([n, t]) => (CHECK_WORDS.test(t) || INSPECTS_OUTPUT.test(t)) && !unsafe.has(n) && !doc.exampleLines.has(n))
+    .map(([n]) => n)
 }
 
 export const verification = (ctx: CheckContext): CheckOutcome => {

@@ -200,7 +200,6 @@ const boundedByList = (doc: Doc, line: number, sentence: string): boolean => {
  */
 const ASKS_FIRST = /\b(never|do not|don't|must not|mustn't)\b[^.;,]*\bwithout (?:first )?(asking|approval|permission|confirmation|confirming|checking with|consulting)\b/i
 
-
 /**
  * The sentence that leads into the table holding row n ("Ask before the action if any of these is
  * true:"): what it says of the rows holds for each, as a block's lead-in does for its lines.
